@@ -1,0 +1,56 @@
+// The global options every command takes, parsed and checked into one typed object.
+import { OUTPUT_FORMATS, type OutputFormat } from '../core/config/keys.js';
+import { UsageError } from '../core/errors.js';
+import { parseFields } from './output/fields.js';
+import { parseWholeNumber } from './parse-args.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  tenant?: string;
+  baseUrl?: string;
+  output?: OutputFormat;
+  fields?: string[];
+  debug: boolean;
+  colour: boolean;
+  yes: boolean;
+  input: boolean;
+  dryRun: boolean;
+  maxRetries: number;
+  raw: boolean;
+}
+
+export const DEFAULT_MAX_RETRIES = 4;
+
+export function parseGlobals(
+  raw: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+): GlobalOptions {
+  const format = raw.output as string | undefined;
+  if (format !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`unknown output format '${format}': use one of ${OUTPUT_FORMATS.join(', ')}`);
+  }
+  if (raw.json && format !== undefined && format !== 'json') {
+    throw new UsageError(`--json and --output ${format} disagree: give one of them`);
+  }
+  return {
+    profile: raw.profile as string | undefined,
+    tenant: raw.tenant as string | undefined,
+    baseUrl: raw.baseUrl as string | undefined,
+    output: raw.json ? 'json' : (format as OutputFormat | undefined),
+    fields: raw.fields === undefined ? undefined : parseFields(String(raw.fields)),
+    debug: raw.debug === true || isTruthy(env.CLINIC_DEBUG),
+    colour: raw.color !== false && !env.NO_COLOR,
+    yes: raw.yes === true,
+    input: raw.input !== false,
+    dryRun: raw.dryRun === true,
+    maxRetries:
+      raw.maxRetries === undefined
+        ? DEFAULT_MAX_RETRIES
+        : parseWholeNumber(String(raw.maxRetries), '--max-retries', { min: 0, max: 20 }),
+    raw: raw.raw === true,
+  };
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
+}

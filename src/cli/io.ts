@@ -1,0 +1,100 @@
+// The terminal: data to stdout (with backpressure), everything else to stderr; colour, prompts and spinners
+// only where a terminal is there to see them.
+import type { Readable, Writable } from 'node:stream';
+import type { Sink } from './output/render.js';
+
+export interface Streams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+export interface IoOptions {
+  /** False for --no-color or NO_COLOR. */
+  colourAllowed: boolean;
+  /** False for --no-input. */
+  inputAllowed: boolean;
+}
+
+export interface Progress {
+  update(text: string): void;
+  stop(): void;
+}
+
+const NO_PROGRESS: Progress = { update() {}, stop() {} };
+
+export class IO implements Sink {
+  constructor(
+    readonly streams: Streams,
+    private readonly options: IoOptions,
+  ) {}
+
+  get stdoutIsTTY(): boolean {
+    return this.streams.stdout.isTTY === true;
+  }
+
+  get stderrIsTTY(): boolean {
+    return this.streams.stderr.isTTY === true;
+  }
+
+  get stdinIsTTY(): boolean {
+    return this.streams.stdin.isTTY === true;
+  }
+
+  /** Colour on stdout: allowed and a terminal. */
+  get colour(): boolean {
+    return this.options.colourAllowed && this.stdoutIsTTY;
+  }
+
+  get colourErr(): boolean {
+    return this.options.colourAllowed && this.stderrIsTTY;
+  }
+
+  /** Prompts need a terminal on both ends and --no-input not given. */
+  get canPrompt(): boolean {
+    return this.options.inputAllowed && this.stdinIsTTY && this.stderrIsTTY;
+  }
+
+  get columns(): number {
+    return this.streams.stdout.columns ?? 120;
+  }
+
+  /** Writes data to stdout and waits when the pipe is full, so long exports run in constant memory. */
+  write(text: string): Promise<void> {
+    if (text === '') return Promise.resolve();
+    const { stdout } = this.streams;
+    return new Promise((resolve, reject) => {
+      const ok = stdout.write(text, (error) => (error ? reject(error) : undefined));
+      if (ok) resolve();
+      else stdout.once('drain', () => resolve());
+    });
+  }
+
+  /** A line on stderr. */
+  err(line: string): void {
+    this.streams.stderr.write(`${line}\n`);
+  }
+
+  /** Starts a spinner on stderr when it is a terminal; otherwise nothing is shown. */
+  async progress(text: string): Promise<Progress> {
+    if (!this.stderrIsTTY) return NO_PROGRESS;
+    const { default: ora } = await import('ora');
+    const spinner = ora({
+      text,
+      stream: this.streams.stderr,
+      color: this.colourErr ? 'cyan' : undefined,
+    }).start();
+    return {
+      update: (next) => {
+        spinner.text = next;
+      },
+      stop: () => spinner.stop(),
+    };
+  }
+
+  async readStdin(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.streams.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}

@@ -1,0 +1,31 @@
+// The options every list command shares (--page, --per-page, --all, --limit, --filter), parsed and checked.
+import type { PageOptions } from '../core/paginate.js';
+import type { OptionDef } from './command.js';
+import { parsePairs, parseWholeNumber } from './parse-args.js';
+
+export const LIST_OPTIONS: OptionDef[] = [
+  { flags: '--page <n>', description: 'page to fetch (>= 1)' },
+  { flags: '--per-page <n>', description: 'records per page (1..100)' },
+  { flags: '--all', description: 'follow every page, streaming the records' },
+  { flags: '--limit <n>', description: 'stop after N records (follows pages as needed)' },
+  { flags: '--filter <key=value>', description: 'extra query parameter (repeatable)', repeatable: true },
+];
+
+export interface ListInput {
+  page: PageOptions;
+  filters: [string, string][];
+}
+
+export function parseListOptions(options: Record<string, unknown>): ListInput {
+  const number = (key: string, name: string, range: { min?: number; max?: number }) =>
+    options[key] === undefined ? undefined : parseWholeNumber(String(options[key]), name, range);
+  return {
+    page: {
+      page: number('page', '--page', { min: 1 }),
+      perPage: number('perPage', '--per-page', { min: 1, max: 100 }),
+      limit: number('limit', '--limit', { min: 1 }),
+      all: options.all === true,
+    },
+    filters: parsePairs((options.filter as string[] | undefined) ?? [], '--filter'),
+  };
+}

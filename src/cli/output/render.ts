@@ -1,0 +1,95 @@
+// The one place that turns records into table, json, ndjson or csv, honouring --fields.
+import type { OutputFormat } from '../../core/config/keys.js';
+import { csvRecord, csvRow } from './csv.js';
+import { columnsFor, flatten, pickFields } from './fields.js';
+import { type Column, renderFieldTable, renderTable } from './table.js';
+
+/** Where data goes: stdout, with backpressure. */
+export interface Sink {
+  write(text: string): Promise<void>;
+}
+
+export interface OutputSpec {
+  format: OutputFormat;
+  fields?: string[];
+  colour: boolean;
+  width: number;
+}
+
+export interface ListWriter {
+  write(record: unknown): Promise<void>;
+  /** Closes the output (a JSON array gets its `]`), also after an interruption, so partial output stays valid. */
+  end(): Promise<void>;
+  readonly count: number;
+}
+
+const indent = (text: string) => text.replace(/\n/g, '\n  ');
+
+function shape(record: unknown, spec: OutputSpec): unknown {
+  return spec.fields ? pickFields(record, spec.fields) : record;
+}
+
+/** Writes a list record by record; only the table waits for all records to size its columns. */
+export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWriter {
+  let count = 0;
+  let csvColumns: string[] | undefined;
+  let ended = false;
+  const buffered: unknown[] = [];
+
+  const write = async (record: unknown) => {
+    count++;
+    switch (spec.format) {
+      case 'json':
+        await sink.write(
+          `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`,
+        );
+        return;
+      case 'ndjson':
+        await sink.write(`${JSON.stringify(shape(record, spec))}\n`);
+        return;
+      case 'csv':
+        if (!csvColumns) {
+          csvColumns = columnsFor(record, spec.fields);
+          await sink.write(csvRow(csvColumns));
+        }
+        await sink.write(csvRecord(record, csvColumns));
+        return;
+      case 'table':
+        buffered.push(record);
+    }
+  };
+
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    if (spec.format === 'json') await sink.write(count === 0 ? '[]\n' : '\n]\n');
+    if (spec.format === 'table') {
+      const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
+      await sink.write(await renderTable(buffered, tableColumns, spec));
+    }
+  };
+
+  return {
+    write,
+    end,
+    get count() {
+      return count;
+    },
+  };
+}
+
+/** One resource: its object in json/ndjson, one row in csv, a field/value table otherwise. */
+export async function writeResource(sink: Sink, spec: OutputSpec, record: unknown): Promise<void> {
+  switch (spec.format) {
+    case 'json':
+      return sink.write(`${JSON.stringify(shape(record, spec), null, 2)}\n`);
+    case 'ndjson':
+      return sink.write(`${JSON.stringify(shape(record, spec))}\n`);
+    case 'csv': {
+      const columns = columnsFor(record, spec.fields);
+      return sink.write(csvRow(columns) + csvRecord(record, columns));
+    }
+    case 'table':
+      return sink.write(await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec));
+  }
+}

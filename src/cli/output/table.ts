@@ -1,0 +1,81 @@
+// Human tables through cli-table3 (loaded only when a table is printed).
+import { cellText, valueAt } from './fields.js';
+import { recordMarks } from './marks.js';
+
+export interface Column {
+  header: string;
+  path: string;
+  /** Custom cell text, e.g. a full name from two fields. */
+  text?: (record: unknown) => string;
+}
+
+export interface TableStyle {
+  colour: boolean;
+  /** Terminal width; long cells are cut to fit. */
+  width: number;
+}
+
+const MARK_HEADER = 'NOTE';
+
+async function newTable(head: string[], style: TableStyle) {
+  const { default: Table } = await import('cli-table3');
+  return new Table({
+    head,
+    style: { head: style.colour ? ['cyan'] : [], border: style.colour ? ['grey'] : [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+}
+
+const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
+
+function truncate(text: string, max: number): string {
+  const line = oneLine(text);
+  return line.length > max ? `${line.slice(0, Math.max(1, max - 1))}…` : line;
+}
+
+const paint = (on: boolean, text: string) => (on && text ? `\u001b[33m${text}\u001b[39m` : text);
+
+/** Column widths that fit the terminal: the widest columns give way first, none below 8. */
+export function fitWidths(natural: number[], width: number): number[] {
+  const widths = [...natural];
+  const frame = 3 * widths.length + 1;
+  for (;;) {
+    const total = widths.reduce((sum, w) => sum + w, 0) + frame;
+    if (total <= width) return widths;
+    const widest = widths.indexOf(Math.max(...widths));
+    if ((widths[widest] ?? 0) <= 8) return widths;
+    widths[widest] = (widths[widest] ?? 0) - 1;
+  }
+}
+
+/** A table of records; a NOTE column appears when any record is masked or read-only. */
+export async function renderTable(records: unknown[], columns: Column[], style: TableStyle): Promise<string> {
+  if (records.length === 0) return '';
+  const marked = records.some((record) => recordMarks(record) !== '');
+  const head = columns.map((c) => c.header).concat(marked ? [MARK_HEADER] : []);
+  const rows = records.map((record) => {
+    const cells = columns.map((c) => oneLine(c.text ? c.text(record) : cellText(valueAt(record, c.path))));
+    if (marked) cells.push(recordMarks(record));
+    return cells;
+  });
+  const natural = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const widths = fitWidths(natural, style.width);
+  const table = await newTable(head, style);
+  for (const row of rows) {
+    table.push(
+      row.map((cell, i) => {
+        const text = truncate(cell, widths[i] ?? cell.length);
+        return marked && i === row.length - 1 ? paint(style.colour, text) : text;
+      }),
+    );
+  }
+  return `${table.toString()}\n`;
+}
+
+/** One resource as a two-column field/value table. */
+export async function renderFieldTable(entries: [string, unknown][], style: TableStyle): Promise<string> {
+  const table = await newTable(['FIELD', 'VALUE'], style);
+  const max = Math.max(20, style.width - 30);
+  for (const [field, value] of entries) table.push([field, truncate(cellText(value), max)]);
+  return `${table.toString()}\n`;
+}

@@ -1,0 +1,74 @@
+// Shared presentation for commands: one resource, a streamed list, or a dry run.
+import { dataOf } from '../core/api/resources.js';
+import { CancelledError } from '../core/errors.js';
+import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
+import type { Page } from '../core/paginate.js';
+import { redactBodyText, redactHeaders } from '../core/redact.js';
+import type { Context } from './context.js';
+import { createListWriter, writeResource } from './output/render.js';
+import type { Column } from './output/table.js';
+
+export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
+  if (ctx.globals.raw) return ctx.io.write(ensureNewline(response.text));
+  await writeResource(ctx.io, await ctx.output(), dataOf(response, what));
+}
+
+export interface ListPresentation {
+  columns: Column[];
+  /** Plural noun for progress, e.g. `customers`. */
+  noun: string;
+  limit?: number;
+  /** Show progress (long exports with --all). */
+  progress: boolean;
+}
+
+/** Streams records to the output as pages arrive; the output is closed validly even when interrupted. */
+export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>, how: ListPresentation) {
+  const { io } = ctx;
+  if (ctx.globals.raw) {
+    for await (const page of pages) await io.write(ensureNewline(page.text));
+    return;
+  }
+  const writer = createListWriter(io, await ctx.output(), how.columns);
+  const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
+  try {
+    let total: number | undefined;
+    outer: for await (const page of pages) {
+      total = how.limit !== undefined ? Math.min(how.limit, page.meta.total ?? how.limit) : page.meta.total;
+      for (const record of page.records) {
+        if (how.limit !== undefined && writer.count >= how.limit) break outer;
+        await writer.write(record);
+      }
+      progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
+    }
+  } finally {
+    progress?.stop();
+    await writer.end();
+  }
+  if (ctx.signal.aborted) throw new CancelledError('interrupted');
+}
+
+/** --dry-run: the request that would be sent, secrets redacted; nothing is sent. */
+export async function showDryRun(ctx: Context, client: HttpClient, request: ApiRequest): Promise<void> {
+  const prepared = client.prepare(request);
+  const headers = redactHeaders({ ...prepared.headers, authorization: 'Bearer <token>' });
+  const body = prepared.body === undefined ? undefined : JSON.parse(redactBodyText(prepared.body));
+  const format = (await ctx.output()).format;
+  if (format === 'json' || format === 'ndjson') {
+    const text = JSON.stringify(
+      { method: prepared.method, url: prepared.url, headers, body },
+      null,
+      format === 'json' ? 2 : 0,
+    );
+    return ctx.io.write(`${text}\n`);
+  }
+  const lines = [
+    `${prepared.method} ${prepared.url}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
+  await ctx.io.write(`${lines.join('\n')}\n`);
+  ctx.io.err('dry run: nothing was sent');
+}
+
+const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);

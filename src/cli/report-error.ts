@@ -1,0 +1,68 @@
+// Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
+import { ApiError, AuthError } from '../core/errors.js';
+import { toExitCode } from '../core/exit-codes.js';
+
+export interface ErrorReportOptions {
+  json: boolean;
+  debug: boolean;
+}
+
+const CODE_BY_KIND: Record<string, string> = {
+  UsageError: 'usage',
+  AuthError: 'auth',
+  ConflictError: 'conflict',
+  CancelledError: 'interrupted',
+  NetworkError: 'network',
+};
+
+function hintFor(error: ApiError): string | undefined {
+  if (error.status === 401) return "the token was rejected: run 'clinic login' (or check CLINIC_TOKEN)";
+  if (error.status === 403) return 'your token lacks the scope, or your user the role, this action needs';
+  return undefined;
+}
+
+/** Human lines for stderr. */
+export function errorLines(error: unknown, options: ErrorReportOptions): string[] {
+  if (!(error instanceof Error)) return [`error: ${String(error)}`];
+  const lines = [`error: ${error.message}`];
+  if (error instanceof ApiError) {
+    lines[0] += ` (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
+    for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);
+    if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
+    if (error.status === 429 || error.status === 503) {
+      const wait =
+        error.retryAfterSeconds !== undefined ? `retry after ${error.retryAfterSeconds}s` : 'retry later';
+      lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
+    }
+    const hint = hintFor(error);
+    if (hint) lines.push(`hint: ${hint}`);
+  } else if (error instanceof AuthError && error.hint) {
+    lines.push(`hint: ${error.hint}`);
+  }
+  if (options.debug && error.stack && !(error instanceof ApiError)) lines.push(error.stack);
+  return lines;
+}
+
+/** The machine-readable form: {"error":{"status","code","message","errors"}}. */
+export function errorJson(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const payload =
+    error instanceof ApiError
+      ? {
+          status: error.status,
+          code: error.code ?? null,
+          message,
+          errors: error.fieldErrors.length
+            ? Object.fromEntries(error.fieldErrors.map((f) => [f.field, f.messages]))
+            : null,
+          ...(error.nextStep ? { next_step: error.nextStep } : {}),
+          ...(error.retryAfterSeconds !== undefined ? { retry_after: error.retryAfterSeconds } : {}),
+        }
+      : {
+          status: null,
+          code: (error instanceof Error && CODE_BY_KIND[error.name]) || 'error',
+          message,
+          errors: null,
+        };
+  return JSON.stringify({ error: { ...payload, exit_code: toExitCode(error) } });
+}

@@ -1,0 +1,168 @@
+// `clinic api PATH`: any request, the body printed unchanged; the way to reach what the CLI does not model.
+import { readFile } from 'node:fs/promises';
+import { parseJsonObject } from '../cli/body-input.js';
+import { defineCommand } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { createListWriter } from '../cli/output/render.js';
+import { showDryRun } from '../cli/present.js';
+import { ApiError, UsageError } from '../core/errors.js';
+import { paginate } from '../core/paginate.js';
+
+export interface ApiOptions {
+  path: string;
+  method: string;
+  fields: [string, unknown][];
+  headers: Record<string, string>;
+  input?: string;
+  paginate: boolean;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+
+/** -F values are typed: numbers, true/false/null become JSON; @file reads a file. -f values stay strings. */
+export function typedValue(raw: string): unknown {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+async function fieldValue(raw: string, typed: boolean): Promise<unknown> {
+  if (!typed) return raw;
+  if (raw.startsWith('@')) {
+    try {
+      return (await readFile(raw.slice(1), 'utf8')).replace(/\n$/, '');
+    } catch {
+      throw new UsageError(`-F: cannot read ${raw.slice(1)}`);
+    }
+  }
+  return typedValue(raw);
+}
+
+export async function parseApiOptions(args: string[], options: Record<string, unknown>): Promise<ApiOptions> {
+  const path = args[0] ?? '';
+  if (!path || /^[a-z]+:\/\//i.test(path)) {
+    throw new UsageError(`PATH must be relative to base_url, e.g. /v1/account (got '${path}')`);
+  }
+  const fields: [string, unknown][] = [];
+  for (const [flag, typed] of [
+    ['field', true],
+    ['rawField', false],
+  ] as const) {
+    for (const pair of (options[flag] as string[] | undefined) ?? []) {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new UsageError(`${typed ? '-F' : '-f'} expects key=value, got '${pair}'`);
+      fields.push([pair.slice(0, at), await fieldValue(pair.slice(at + 1), typed)]);
+    }
+  }
+  const headers: Record<string, string> = {};
+  for (const header of (options.header as string[] | undefined) ?? []) {
+    const at = header.indexOf(':');
+    if (at <= 0) throw new UsageError(`-H expects 'Name: value', got '${header}'`);
+    headers[header.slice(0, at).trim().toLowerCase()] = header.slice(at + 1).trim();
+  }
+  const hasBody = options.input !== undefined || fields.length > 0;
+  const method = String(options.method ?? (hasBody && !options.paginate ? 'POST' : 'GET')).toUpperCase();
+  if (!METHODS.includes(method))
+    throw new UsageError(`-X: unknown method '${method}'; use ${METHODS.join(', ')}`);
+  if (options.paginate && method !== 'GET') throw new UsageError('--paginate works with GET requests only');
+  if (options.input !== undefined && method === 'GET')
+    throw new UsageError('--input needs a method with a body (-X POST…)');
+  return {
+    path,
+    method,
+    fields,
+    headers,
+    input: options.input as string | undefined,
+    paginate: options.paginate === true,
+  };
+}
+
+async function readInput(file: string, ctx: Context): Promise<unknown> {
+  const text = file === '-' ? await ctx.io.readStdin() : await readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) throw new UsageError(`--input: cannot read ${file}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return parseJsonObject(text, `--input ${file}`);
+  }
+}
+
+export async function callApi(options: ApiOptions, ctx: Context): Promise<void> {
+  const [pathOnly = '', queryString = ''] = options.path.split('?', 2);
+  const query = new URLSearchParams(queryString);
+  const sendsBody = options.method !== 'GET' && options.method !== 'HEAD' && options.method !== 'DELETE';
+  let body: unknown;
+  if (options.input !== undefined) body = await readInput(options.input, ctx);
+  else if (sendsBody && options.fields.length > 0) body = Object.fromEntries(options.fields);
+  if (!sendsBody) for (const [key, value] of options.fields) query.append(key, String(value));
+
+  const client = await ctx.http();
+  const request = { method: options.method, path: pathOnly, query, body, headers: options.headers };
+  if (ctx.globals.dryRun && options.method !== 'GET' && options.method !== 'HEAD') {
+    return showDryRun(ctx, client, request);
+  }
+  if (options.paginate) return paginateAll(pathOnly, query, ctx);
+  try {
+    const response = await client.request(request);
+    await printBody(response.text, ctx);
+  } catch (error) {
+    if (error instanceof ApiError && error.bodyText) await printBody(error.bodyText, ctx);
+    throw error;
+  }
+}
+
+async function paginateAll(path: string, query: URLSearchParams, ctx: Context): Promise<void> {
+  const client = await ctx.http();
+  const format = (await ctx.output()).format === 'ndjson' ? 'ndjson' : 'json';
+  const writer = createListWriter(ctx.io, { format, colour: false, width: 0 }, []);
+  try {
+    const perPage = query.get('per_page');
+    const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
+    for await (const page of paginate(client, path, [...query], options, ctx.signal)) {
+      for (const record of page.records) await writer.write(record);
+    }
+  } finally {
+    await writer.end();
+  }
+}
+
+/** The body unchanged; pretty-printed when a person is reading a terminal. */
+async function printBody(text: string, ctx: Context): Promise<void> {
+  if (text === '') return;
+  let out = text;
+  if (ctx.io.stdoutIsTTY) {
+    try {
+      out = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      // not JSON: print as is
+    }
+  }
+  await ctx.io.write(out.endsWith('\n') ? out : `${out}\n`);
+}
+
+export default defineCommand({
+  name: 'api',
+  summary: 'make any API request and print the body',
+  description:
+    "Send a request to PATH (relative to base_url, e.g. /v1/channels) with the profile's token and X-Tenant,\n" +
+    'and print the body unchanged (pretty on a terminal). -F key=value adds typed fields (numbers, true, false,\n' +
+    'null, @file) and -f key=value string fields: query parameters for GET, a JSON body otherwise.\n' +
+    'Use it for endpoints whose parameters the API document does not show.',
+  args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
+  options: [
+    { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
+    { flags: '-F, --field <key=value>', description: 'typed field (repeatable)', repeatable: true },
+    { flags: '-f, --raw-field <key=value>', description: 'string field (repeatable)', repeatable: true },
+    { flags: '-H, --header <name:value>', description: 'extra header (repeatable)', repeatable: true },
+    { flags: '--input <file>', description: 'JSON body from a file (- for stdin)' },
+    { flags: '--paginate', description: "follow every page; print one JSON array of the pages' data" },
+  ],
+  examples: [
+    'clinic api /v1/account',
+    'clinic api /v1/customers -F per_page=5 --paginate -o ndjson',
+    'clinic api -X POST /v1/customers -f first_name=Ada -f last_name=Lovelace',
+  ],
+  run: async (input, ctx) => callApi(await parseApiOptions(input.args, input.options), ctx),
+});

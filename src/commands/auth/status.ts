@@ -1,0 +1,51 @@
+// `clinic auth status` and `clinic auth token`: who is signed in, where the token lives, and the token itself.
+
+import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { writeResource } from '../../cli/output/render.js';
+import { getAccount } from '../../core/api/resources.js';
+import { NOT_LOGGED_IN_HINT } from '../../core/auth/session.js';
+import { AuthError } from '../../core/errors.js';
+
+export async function authStatus(ctx: Context): Promise<void> {
+  const [settings, session] = await Promise.all([ctx.settings(), ctx.session()]);
+  const stored = session.envToken ? undefined : await session.stored();
+  if (!session.envToken && !stored) {
+    throw new AuthError(`not logged in (profile ${settings.profile.name})`, NOT_LOGGED_IN_HINT);
+  }
+  const kind = session.storeKind();
+  const account = await getAccount(await ctx.http());
+  await writeResource(ctx.io, await ctx.output(), {
+    profile: settings.profile.name,
+    base_url: settings.get('base_url') ?? null,
+    user: { id: account.id, name: account.name, email: account.email },
+    tenant: settings.get('tenant') ?? null,
+    token_source: session.envToken
+      ? 'CLINIC_TOKEN'
+      : stored?.kind === 'pat'
+        ? 'personal access token'
+        : 'login',
+    storage: session.envToken ? 'environment (never stored)' : kind ? ctx.store(kind).location : null,
+    scopes: stored?.scopes?.join(' ') ?? null,
+    expires_at: stored?.expires_at ?? null,
+  });
+}
+
+export const status = defineCommand({
+  name: 'status',
+  summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
+  examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
+  run: (_input, ctx) => authStatus(ctx),
+});
+
+export const token = defineCommand({
+  name: 'token',
+  summary: 'print the current access token and nothing else',
+  examples: [
+    'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
+  ],
+  async run(_input, ctx) {
+    const session = await ctx.session();
+    await ctx.io.write(`${await session.accessToken()}\n`);
+  },
+});

@@ -1,0 +1,110 @@
+// `clinic sandbox start`: a complete local Clinic API; prints one ready JSON line and runs until Ctrl-C/SIGTERM.
+
+import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { parseWholeNumber } from '../../cli/parse-args.js';
+import { checkProfileName, setPath, updateProfile } from '../../core/config/config-file.js';
+
+export interface SandboxStartOptions {
+  port: number;
+  seed: number;
+  records: number;
+  rateLimit: number;
+  faults?: string;
+  /** Profile to point at the sandbox; undefined with --no-write-profile. */
+  writeProfile?: string;
+}
+
+export function parseSandboxOptions(options: Record<string, unknown>): SandboxStartOptions {
+  const num = (key: string, flag: string, fallback: number, range: { min?: number; max?: number }) =>
+    options[key] === undefined ? fallback : parseWholeNumber(String(options[key]), flag, range);
+  const write = options.writeProfile;
+  return {
+    port: num('port', '--port', 0, { min: 0, max: 65535 }),
+    seed: num('seed', '--seed', 1, {}),
+    records: num('records', '--records', 40, { min: 0, max: 100_000 }),
+    rateLimit: num('rateLimit', '--rate-limit', 60, { min: 0 }),
+    faults: options.faults as string | undefined,
+    writeProfile:
+      write === false ? undefined : checkProfileName(typeof write === 'string' ? write : 'sandbox'),
+  };
+}
+
+export async function startSandboxCommand(options: SandboxStartOptions, ctx: Context): Promise<void> {
+  const { startSandbox, parseFaultSpec } = await import('../../sandbox/index.js');
+  if (options.faults) {
+    try {
+      parseFaultSpec(options.faults);
+    } catch (error) {
+      const { UsageError } = await import('../../core/errors.js');
+      throw new UsageError(`--faults: ${(error as Error).message}`);
+    }
+  }
+  const sandbox = await startSandbox({
+    port: options.port,
+    seed: options.seed,
+    records: options.records,
+    rateLimit: options.rateLimit,
+    faults: options.faults,
+  });
+  const { info } = sandbox;
+  try {
+    if (options.writeProfile) {
+      const values: Record<string, string | undefined> = {
+        base_url: info.base_url,
+        auth_url: info.auth_url,
+        client_id: info.client_id,
+        tenant: info.tenants[0] ? String(info.tenants[0].id) : undefined,
+        'realtime.key': info.realtime.key,
+        'realtime.host': info.realtime.host,
+        'realtime.port': String(info.realtime.port),
+        'realtime.tls': String(info.realtime.tls),
+        'realtime.auth_endpoint': info.realtime.auth_endpoint,
+      };
+      await updateProfile(ctx.env, options.writeProfile, (profile) => {
+        for (const [key, value] of Object.entries(values)) setPath(profile, key, value);
+      });
+    }
+    await ctx.io.write(`${JSON.stringify(info)}\n`);
+    const where = options.writeProfile ? `; profile '${options.writeProfile}' points at it` : '';
+    ctx.io.err(`sandbox ready at ${info.base_url}${where}. Ctrl-C to stop.`);
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) resolve();
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await sandbox.close();
+  }
+  ctx.io.err('sandbox stopped');
+}
+
+const start = defineCommand({
+  name: 'start',
+  summary: 'run a local Clinic API with seeded data',
+  description:
+    'Run a complete local Clinic API on 127.0.0.1 with deterministic seeded tenants, users and customers,\n' +
+    'personal access tokens, pagination, validation and rate limits. Prints one JSON line when ready\n' +
+    '({"base_url","auth_url","client_id","realtime","tenants","token"}; token = a personal access token with\n' +
+    'all scopes) and points a profile at it. Stops cleanly on Ctrl-C or SIGTERM.',
+  options: [
+    { flags: '--port <n>', description: 'port (0 = any free port)', defaultValue: '0' },
+    { flags: '--seed <n>', description: 'seed of the generated data', defaultValue: '1' },
+    { flags: '--records <n>', description: 'customers per tenant', defaultValue: '40' },
+    { flags: '--rate-limit <n>', description: 'requests per minute per user (0 = off)', defaultValue: '60' },
+    { flags: '--faults <spec>', description: 'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05' },
+    {
+      flags: '--write-profile <name>',
+      description: 'profile to point at the sandbox',
+      defaultValue: 'sandbox',
+    },
+    { flags: '--no-write-profile', description: 'leave the config file alone' },
+  ],
+  examples: [
+    'clinic sandbox start',
+    'clinic sandbox start --port 8080 --records 500 --rate-limit 0',
+    'clinic sandbox start --faults 5xx=0.1,reset=0.05 --write-profile flaky',
+  ],
+  run: (input, ctx) => startSandboxCommand(parseSandboxOptions(input.options), ctx),
+});
+
+export default start;

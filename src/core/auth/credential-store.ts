@@ -1,0 +1,39 @@
+// What a stored sign-in looks like, and the interface every place that keeps one implements.
+
+export interface StoredCredentials {
+  /** `pat` for a personal access token given with --with-token, `oauth` for a browser login. */
+  kind: 'pat' | 'oauth';
+  access_token: string;
+  refresh_token?: string;
+  /** ISO date-time when the access token expires, when known. */
+  expires_at?: string;
+  scopes?: string[];
+  token_type?: string;
+}
+
+export type StoreKind = 'keychain' | 'file';
+
+export interface CredentialStore {
+  readonly kind: StoreKind;
+  /** Where the tokens are, in words for `auth status`. */
+  readonly location: string;
+  get(profile: string): Promise<StoredCredentials | undefined>;
+  set(profile: string, credentials: StoredCredentials): Promise<void>;
+  /** True when something was deleted. */
+  delete(profile: string): Promise<boolean>;
+}
+
+/** No usable OS keychain (no Secret Service, locked, timed out, keytar not built). */
+export class KeychainUnavailableError extends Error {
+  override name = 'KeychainUnavailableError';
+}
+
+export function parseCredentials(text: string | null | undefined): StoredCredentials | undefined {
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as StoredCredentials;
+    return typeof value?.access_token === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+// Tokens in the OS keychain through keytar (service `clinic-cli`, account = profile), each call time-limited.
+import {
+  type CredentialStore,
+  KeychainUnavailableError,
+  parseCredentials,
+  type StoredCredentials,
+} from './credential-store.js';
+
+export const KEYCHAIN_SERVICE = 'clinic-cli';
+const CALL_TIMEOUT_MS = 3000;
+
+interface Keytar {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+export type KeytarLoader = () => Promise<Keytar>;
+
+const loadKeytar: KeytarLoader = async () => {
+  try {
+    const module = (await import('keytar')) as unknown as Keytar & { default?: Keytar };
+    return module.default ?? module;
+  } catch (error) {
+    throw new KeychainUnavailableError(
+      `keytar is not available (${(error as Error).message.split('\n')[0]})`,
+    );
+  }
+};
+
+export class KeychainStore implements CredentialStore {
+  readonly kind = 'keychain';
+  readonly location = `OS keychain (service ${KEYCHAIN_SERVICE})`;
+  private keytar?: Promise<Keytar>;
+
+  constructor(
+    private readonly load: KeytarLoader = loadKeytar,
+    private readonly timeoutMs = CALL_TIMEOUT_MS,
+  ) {}
+
+  async get(profile: string): Promise<StoredCredentials | undefined> {
+    return parseCredentials(await this.call('read', (k) => k.getPassword(KEYCHAIN_SERVICE, profile)));
+  }
+
+  async set(profile: string, credentials: StoredCredentials): Promise<void> {
+    await this.call('write', (k) => k.setPassword(KEYCHAIN_SERVICE, profile, JSON.stringify(credentials)));
+  }
+
+  async delete(profile: string): Promise<boolean> {
+    return this.call('delete', (k) => k.deletePassword(KEYCHAIN_SERVICE, profile));
+  }
+
+  private async call<T>(what: string, action: (keytar: Keytar) => Promise<T>): Promise<T> {
+    this.keytar ??= this.load();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new KeychainUnavailableError(`the keychain did not answer within ${this.timeoutMs / 1000}s`),
+          ),
+        this.timeoutMs,
+      );
+      timer.unref();
+    });
+    try {
+      return await Promise.race([this.keytar.then(action), timeout]);
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) throw error;
+      throw new KeychainUnavailableError(
+        `cannot ${what} the keychain: ${(error as Error).message.split('\n')[0]}`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

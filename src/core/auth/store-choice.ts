@@ -1,0 +1,22 @@
+// Which store a login writes to: the keychain unless the user explicitly chose the plain file.
+import type { Env } from '../config/paths.js';
+import { UsageError } from '../errors.js';
+import type { StoreKind } from './credential-store.js';
+
+export function storeForLogin(insecureStorage: boolean, env: Env): StoreKind {
+  const forced = env.CLINIC_CREDENTIAL_STORE;
+  if (forced !== undefined && forced !== '' && forced !== 'keychain' && forced !== 'file') {
+    throw new UsageError(`CLINIC_CREDENTIAL_STORE must be keychain or file, got '${forced}'`);
+  }
+  if (insecureStorage) {
+    if (forced === 'keychain')
+      throw new UsageError('--insecure-storage contradicts CLINIC_CREDENTIAL_STORE=keychain');
+    return 'file';
+  }
+  return forced === 'file' ? 'file' : 'keychain';
+}
+
+export const NO_KEYCHAIN_ADVICE =
+  'no usable OS keychain; nothing was stored. Either log in again with --insecure-storage ' +
+  '(or CLINIC_CREDENTIAL_STORE=file) to keep the token in a 0600 file under the config directory, ' +
+  'or set CLINIC_TOKEN for scripts and cron jobs';

@@ -1,0 +1,61 @@
+// Reads and writes files only the user may read (dir 0700, file 0600), atomically and never through a symlink.
+
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export class UnsafeFileError extends Error {
+  override name = 'UnsafeFileError';
+}
+
+export async function ensurePrivateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const stat = await lstat(dir);
+  if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
+  if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
+}
+
+/** The file's text, or undefined when it does not exist. Refuses a symlink. */
+export async function readPrivateFile(path: string): Promise<string | undefined> {
+  try {
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    try {
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new UnsafeFileError(`${path} is a symbolic link; refusing to follow it`);
+    throw error;
+  }
+}
+
+/** Writes through a 0600 temporary file and a rename, so readers never see half a file. */
+export async function writePrivateFile(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await ensurePrivateDir(dir);
+  const existing = await lstat(path).catch(() => undefined);
+  if (existing?.isSymbolicLink())
+    throw new UnsafeFileError(`${path} is a symbolic link; refusing to write through it`);
+  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,73 @@
+// Effective settings: command-line flag > environment variable > selected profile > built-in default.
+import { UsageError } from '../errors.js';
+import { type ConfigData, checkProfileName, getPath, type Profile } from './config-file.js';
+import { CONFIG_KEYS, DEFAULTS, keySpec } from './keys.js';
+import type { Env } from './paths.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Setting {
+  key: string;
+  value: string | undefined;
+  source: Source | undefined;
+}
+
+export interface ProfileChoice {
+  name: string;
+  source: 'flag' | 'env' | 'config' | 'default';
+}
+
+/** `--profile` > `CLINIC_PROFILE` > `current_profile` in the file > `default`. */
+export function selectProfile(flag: string | undefined, env: Env, data: ConfigData): ProfileChoice {
+  if (flag) return { name: checkProfileName(flag), source: 'flag' };
+  if (env.CLINIC_PROFILE) return { name: checkProfileName(env.CLINIC_PROFILE), source: 'env' };
+  if (data.current_profile) return { name: data.current_profile, source: 'config' };
+  return { name: 'default', source: 'default' };
+}
+
+export class Settings {
+  constructor(
+    readonly profile: ProfileChoice,
+    private readonly data: ConfigData,
+    private readonly env: Env,
+    /** Values given on the command line, by config key (e.g. base_url from --base-url). */
+    private readonly flags: Readonly<Record<string, string | undefined>> = {},
+  ) {}
+
+  get profileData(): Profile {
+    return this.data.profiles[this.profile.name] ?? {};
+  }
+
+  get profileExists(): boolean {
+    return this.data.profiles[this.profile.name] !== undefined;
+  }
+
+  /** The effective value of a key, checked; a bad flag or env value is a usage error naming where it came from. */
+  get(key: string): string | undefined {
+    return this.describe(key).value;
+  }
+
+  describe(key: string): Setting {
+    const spec = keySpec(key);
+    const candidates: [Source, string | undefined, string][] = [
+      ['flag', this.flags[key], `--${key.replace(/_/g, '-')}`],
+      ['env', this.env[spec.env] || undefined, spec.env],
+      ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
+      ['default', DEFAULTS[key], 'default'],
+    ];
+    for (const [source, raw, origin] of candidates) {
+      if (raw === undefined) continue;
+      try {
+        return { key, value: spec.check ? spec.check(raw) : raw, source };
+      } catch (error) {
+        if (error instanceof UsageError) throw new UsageError(`${origin}: ${error.message}`);
+        throw error;
+      }
+    }
+    return { key, value: undefined, source: undefined };
+  }
+
+  all(): Setting[] {
+    return CONFIG_KEYS.map((spec) => this.describe(spec.key));
+  }
+}

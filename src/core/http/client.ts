@@ -1,0 +1,246 @@
+// The one HTTP client: base URL, auth, X-Tenant, JSON, retries, pacing and redacted tracing, composed once.
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../clock.js';
+import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
+import { parseApiError, parseRetryAfter } from './parse-error.js';
+import { RateLimitPacer } from './rate-limit-pacer.js';
+import { backoffMs, networkErrorCode, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
+
+export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
+
+export interface ApiRequest {
+  method: string;
+  /** Relative to base_url, e.g. `/v1/customers`. */
+  path: string;
+  query?: Query;
+  /** A JSON value, sent as application/json. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  json<T = unknown>(): T;
+}
+
+export interface PreparedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Where the bearer token comes from; the seam for login, refresh and CLINIC_TOKEN. */
+export interface TokenSource {
+  accessToken(): Promise<string>;
+  /** After a 401: get a new token once if possible. True when a new token is ready. */
+  renewAfterRejection(rejectedToken: string): Promise<boolean>;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  tenant?: string;
+  userAgent: string;
+  tokens?: TokenSource;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  maxRetries: number;
+  timeoutMs?: number;
+  /** Aborts waits and requests (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Debug trace lines (already redacted). */
+  trace?: (line: string) => void;
+  /** Human notices, such as waits before a retry. */
+  notice?: (line: string) => void;
+}
+
+/** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
+const TENANT_FREE = [/^\/v1\/account\/?$/];
+
+export function isTenantScoped(path: string): boolean {
+  const clean = path.split('?')[0] ?? '';
+  return clean.startsWith('/v1/') && !TENANT_FREE.some((pattern) => pattern.test(clean));
+}
+
+export class HttpClient {
+  private readonly pacer: RateLimitPacer;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.pacer = new RateLimitPacer(options.clock);
+  }
+
+  /** Builds the request without auth; checks the tenant rule, so bad input fails before anything is sent. */
+  prepare(request: ApiRequest): PreparedRequest {
+    const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
+    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    const query = request.query instanceof URLSearchParams ? request.query : toSearchParams(request.query);
+    for (const [key, value] of query) url.searchParams.append(key, value);
+
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.options.userAgent,
+      ...lowerKeys(request.headers),
+    };
+    if (isTenantScoped(path) && headers['x-tenant'] === undefined) {
+      if (!this.options.tenant) {
+        throw new UsageError(
+          `${path} needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'`,
+        );
+      }
+      headers['x-tenant'] = this.options.tenant;
+    }
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return { method: request.method.toUpperCase(), url: url.toString(), headers, body };
+  }
+
+  /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
+  async request(request: ApiRequest): Promise<ApiResponse> {
+    const prepared = this.prepare(request);
+    const { clock, maxRetries } = this.options;
+    let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
+    let renewed = false;
+
+    for (let attempt = 0; ; attempt++) {
+      const pause = this.pacer.delayBeforeNext();
+      if (pause > 0) {
+        this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
+        await this.sleep(pause);
+      }
+      const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
+      let answer: ApiResponse;
+      try {
+        answer = await this.send(prepared, headers);
+      } catch (error) {
+        if (this.options.signal?.aborted) throw new CancelledError('interrupted');
+        if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method)) {
+          await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt);
+          continue;
+        }
+        throw toNetworkError(error, prepared);
+      }
+      this.pacer.observe(answer.headers);
+      if (answer.status >= 200 && answer.status < 300) return answer;
+
+      const retryAfter = parseRetryAfter(answer.headers['retry-after'], clock.now());
+      if (answer.status === 401 && token && !renewed && this.options.tokens) {
+        renewed = true;
+        if (await this.options.tokens.renewAfterRejection(token)) {
+          token = await this.options.tokens.accessToken();
+          attempt--; // a renewed token is not a retry
+          continue;
+        }
+      }
+      if (attempt < maxRetries && shouldRetryStatus(answer.status, prepared.method)) {
+        const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
+        await this.wait(waitMs, `HTTP ${answer.status}`, attempt);
+        continue;
+      }
+      throw parseApiError(answer.status, answer.text, retryAfter);
+    }
+  }
+
+  private async wait(ms: number, reason: string, attempt: number): Promise<void> {
+    const seconds = Math.round(ms / 100) / 10;
+    this.options.notice?.(
+      `${reason}; retrying in ${seconds}s (retry ${attempt + 1} of ${this.options.maxRetries})`,
+    );
+    await this.sleep(ms);
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    try {
+      await this.options.clock.sleep(ms, this.options.signal);
+    } catch (error) {
+      throw this.options.signal?.aborted ? new CancelledError('interrupted') : error;
+    }
+  }
+
+  private async send(prepared: PreparedRequest, headers: Record<string, string>): Promise<ApiResponse> {
+    const { trace, clock, dispatcher, timeoutMs = 60_000 } = this.options;
+    const started = clock.now();
+    trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
+    if (trace) {
+      for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
+      if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
+    }
+    this.pacer.noteSent();
+    const target = new URL(prepared.url);
+    const response = await dispatcher.request({
+      origin: target.origin,
+      path: target.pathname + target.search,
+      method: prepared.method as Dispatcher.HttpMethod,
+      headers,
+      body: prepared.body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: this.options.signal,
+    });
+    const text = await response.body.text();
+    const responseHeaders = flattenHeaders(response.headers);
+    if (trace) {
+      trace(`< ${response.statusCode} (${clock.now() - started} ms)`);
+      for (const [name, value] of Object.entries(redactHeaders(responseHeaders)))
+        trace(`< ${name}: ${value}`);
+    }
+    return {
+      status: response.statusCode,
+      headers: responseHeaders,
+      text,
+      json<T>() {
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw new NetworkError(`unexpected response from ${redactUrl(prepared.url)}: the body is not JSON`);
+        }
+      },
+    };
+  }
+}
+
+function toSearchParams(
+  query: Record<string, string | number | boolean | undefined> | undefined,
+): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined) params.append(key, String(value));
+  return params;
+}
+
+function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function describeNetworkError(error: unknown): string {
+  const code = networkErrorCode(error);
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code?.includes('TIMEOUT') || code === 'ETIMEDOUT') return 'timed out';
+  if (code === 'ENOTFOUND') return 'host not found';
+  return error instanceof Error ? error.message : String(error);
+}
+
+function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
+  if (error instanceof ApiError || error instanceof NetworkError) return error;
+  const target = new URL(prepared.url).origin;
+  const unsure = prepared.method === 'POST' || prepared.method === 'PATCH';
+  const reason = describeNetworkError(error);
+  const lost = unsure && reason !== 'connection refused' && reason !== 'host not found';
+  return new NetworkError(
+    `cannot reach ${target}: ${reason}${lost ? ' (the request may have been processed; check before repeating it)' : ''}`,
+  );
+}

@@ -1,0 +1,49 @@
+// Keeps secrets out of anything printed: headers, URLs and JSON bodies.
+
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key']);
+const SECRET_KEY = /token|secret|password|passwd|authorization|code_verifier|^code$|^auth$|api_key|cookie/i;
+export const REDACTED = '***';
+
+export function redactHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (!SECRET_HEADERS.has(name.toLowerCase())) out[name] = text;
+    else out[name] = name.toLowerCase() === 'authorization' ? `${text.split(' ')[0]} ${REDACTED}` : REDACTED;
+  }
+  return out;
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    for (const key of [...parsed.searchParams.keys()]) {
+      if (SECRET_KEY.test(key) || key === 'state') parsed.searchParams.set(key, REDACTED);
+    }
+    if (parsed.password) parsed.password = REDACTED;
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** A deep copy of a JSON value with the values of secret-looking keys replaced. */
+export function redactJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactJson);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) ? REDACTED : redactJson(inner)]),
+  );
+}
+
+/** Redacts a body given as text: JSON bodies key by key, anything else that looks like a bearer token. */
+export function redactBodyText(text: string): string {
+  try {
+    return JSON.stringify(redactJson(JSON.parse(text)));
+  } catch {
+    return text.replace(/(bearer\s+)[\w.~+/=-]+/gi, `$1${REDACTED}`);
+  }
+}
