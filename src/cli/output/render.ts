@@ -1,6 +1,5 @@
 // The one place that turns records into table, json, ndjson or csv, honouring --fields.
 import type { OutputFormat } from '../../core/config/keys.js';
-import { csvRecord, csvRow } from './csv.js';
 import { columnsFor, flatten, pickFields } from './fields.js';
 import { type Column, renderFieldTable, renderTable } from './table.js';
 
@@ -47,13 +46,15 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
       case 'ndjson':
         await sink.write(`${JSON.stringify(shape(record, spec))}\n`);
         return;
-      case 'csv':
+      case 'csv': {
+        const { csvRecord, csvRow } = await import('./csv.js');
         if (!csvColumns) {
           csvColumns = columnsFor(record, spec.fields);
           await sink.write(csvRow(csvColumns));
         }
         await sink.write(csvRecord(record, csvColumns));
         return;
+      }
       case 'table':
         buffered.push(record);
     }
@@ -86,6 +87,7 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
     case 'ndjson':
       return sink.write(`${JSON.stringify(shape(record, spec))}\n`);
     case 'csv': {
+      const { csvRecord, csvRow } = await import('./csv.js');
       const columns = columnsFor(record, spec.fields);
       return sink.write(csvRow(columns) + csvRecord(record, columns));
     }

@@ -1,0 +1,131 @@
+// The /api pipeline: rate limit, injected faults, authentication, route match, tenant, scope, role, handler.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { roleAllows, scopesAllow } from '../auth/permissions.js';
+import type { AccessToken, TokenStore } from '../auth/tokens.js';
+import type { SandboxStore } from '../data/store.js';
+import type { RequestTarget } from '../dispatcher.js';
+import { readJsonBody } from '../http/body.js';
+import {
+  ApiError,
+  type ApiResponse,
+  legacyError,
+  plainError,
+  sendJson,
+  serverFault,
+  unauthenticated,
+} from '../http/responses.js';
+import type { FaultInjector } from '../traffic/faults.js';
+import type { RateLimiter } from '../traffic/rate-limit.js';
+import { matchRoute, type Route, type TenantContext, type UserContext } from './route.js';
+import { API_ROUTES } from './routes.js';
+import { resolveTenant } from './tenant.js';
+
+export const API_PREFIX = '/api';
+
+export interface ApiDependencies {
+  store: SandboxStore;
+  tokens: TokenStore;
+  limiter: RateLimiter;
+  faults: FaultInjector;
+  /** http://host:port, known once the server listens. */
+  origin(): string;
+  now(): number;
+  /** Aborted when the sandbox closes, to cut short slow-fault delays. */
+  lifetime: AbortSignal;
+  routes?: readonly Route[];
+}
+
+export function createApiHandler(deps: ApiDependencies) {
+  return async (req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> => {
+    const access = deps.tokens.resolve(bearerToken(req));
+    const callerKey = access ? `user:${access.userId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
+    const rate = deps.limiter.hit(callerKey);
+    // Set on the response itself so every answer below, errors included, carries them.
+    for (const [name, value] of Object.entries(rate?.headers ?? {})) res.setHeader(name, value);
+    if (rate && !rate.allowed) return sendJson(res, plainError(429, 'Too Many Attempts.'));
+
+    const fault = deps.faults.draw();
+    if (fault.delayMs > 0 && !(await pause(fault.delayMs, deps.lifetime))) return;
+    switch (fault.outcome) {
+      case 'reset':
+        req.socket.destroy();
+        return;
+      case '500':
+        return sendJson(res, serverFault());
+      case '503':
+        return sendJson(res, { ...plainError(503, 'Service Unavailable.'), headers: { 'Retry-After': '1' } });
+      case '429':
+        return sendJson(res, { ...plainError(429, 'Too Many Attempts.'), headers: { 'Retry-After': '1' } });
+    }
+
+    let response: ApiResponse;
+    try {
+      response = await answer(deps, req, target, access);
+    } catch (error) {
+      // Known answers pass through; anything else is a bug in a handler and must not leak its stack.
+      response = error instanceof ApiError ? error.response : serverFault();
+    }
+    sendJson(res, response);
+  };
+}
+
+async function answer(
+  deps: ApiDependencies,
+  req: IncomingMessage,
+  target: RequestTarget,
+  access: AccessToken | undefined,
+): Promise<ApiResponse> {
+  const path = target.path.slice(API_PREFIX.length) || '/';
+  const method = req.method ?? 'GET';
+  const match = matchRoute(deps.routes ?? API_ROUTES, method, path);
+  const user = access && deps.store.user(access.userId);
+  // Every versioned path needs a token, even one that does not exist.
+  if ((match.kind === 'found' || path.startsWith('/v1/')) && (!access || !user)) return unauthenticated();
+  if (match.kind === 'none') return legacyError(404, `The route ${target.path.slice(1)} could not be found.`);
+  if (match.kind === 'wrong-method') {
+    const message = `The ${method} method is not supported for route ${target.path.slice(1)}. Supported methods: ${match.allowed.join(', ')}.`;
+    return { ...legacyError(405, message), headers: { Allow: match.allowed.join(', ') } };
+  }
+  if (!access || !user) return unauthenticated();
+
+  const { route, params } = match;
+  const base: UserContext = {
+    store: deps.store,
+    user,
+    access,
+    req,
+    params,
+    query: target.query,
+    apiUrl: (apiPath) => `${deps.origin()}${API_PREFIX}${apiPath}`,
+    readJson: () => readJsonBody(req),
+    now: deps.now,
+  };
+  if (!route.tenantScoped) {
+    if (route.scope !== undefined && !scopesAllow(access.scopes, route.scope)) return invalidScope();
+    return route.handle(base);
+  }
+  const ctx: TenantContext = { ...base, ...resolveTenant(req, deps.store, user.id) };
+  if (route.scope !== undefined && !scopesAllow(access.scopes, route.scope)) return invalidScope();
+  if (route.ability !== undefined && !roleAllows(ctx.role, route.ability)) {
+    return plainError(403, 'This action is unauthorized.');
+  }
+  return route.handle(ctx);
+}
+
+const invalidScope = () => plainError(403, 'Invalid scope(s) provided.');
+
+function bearerToken(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** Waits, unless the sandbox closes first; false means stop (the socket is gone). */
+async function pause(ms: number, lifetime: AbortSignal): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, { signal: lifetime });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,112 @@
+// Customer routes: paginated list with search and sort, read by id, and create.
+import { apiTimestamp, isoDate } from '../data/time.js';
+import type { CustomerRecord } from '../data/types.js';
+import { ApiError, codedError, type FieldErrors } from '../http/responses.js';
+import { validateCustomerInput } from './customer-input.js';
+import { type CustomerView, customerView } from './customer-view.js';
+import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
+import { paginate, readPageRequest } from './pagination.js';
+import { ok, type Route, type TenantContext } from './route.js';
+
+const SORT_FIELDS = ['id', 'created_at', 'last_name'] as const;
+type SortField = (typeof SORT_FIELDS)[number];
+
+export const customerRoutes: Route[] = [
+  {
+    method: 'GET',
+    pattern: '/v1/customers',
+    tenantScoped: true,
+    scope: 'customers:read',
+    ability: 'customers.read',
+    handle: listCustomers,
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/customers/{id}',
+    tenantScoped: true,
+    scope: 'customers:read',
+    ability: 'customers.read',
+    handle: getCustomer,
+  },
+  {
+    method: 'POST',
+    pattern: '/v1/customers',
+    tenantScoped: true,
+    scope: 'customers:write',
+    ability: 'customers.write',
+    handle: createCustomer,
+  },
+];
+
+function listCustomers(ctx: TenantContext) {
+  const errors: FieldErrors = {};
+  const pageRequest = readPageRequest(ctx.query, errors);
+  const sortBy = ctx.query.get('sort_by') || 'id';
+  const sortOrder = ctx.query.get('sort_order') || 'asc';
+  if (!(SORT_FIELDS as readonly string[]).includes(sortBy)) {
+    addFieldError(errors, 'sort_by', 'The selected sort by is invalid.');
+  }
+  if (sortOrder !== 'asc' && sortOrder !== 'desc') {
+    addFieldError(errors, 'sort_order', 'The selected sort order is invalid.');
+  }
+  throwIfInvalid(errors);
+
+  const direction = sortOrder === 'desc' ? -1 : 1;
+  const sorted = [...ctx.store.customersOf(ctx.tenant.id)].sort(
+    (a, b) => direction * compareBy(a, b, sortBy as SortField),
+  );
+  const views = sorted.map((customer) => customerView(customer, viewerOf(ctx)));
+  const search = (ctx.query.get('search') ?? '').trim().toLowerCase();
+  // Search what the viewer can see, so masked rows cannot be found by their hidden names.
+  const matching = search === '' ? views : views.filter((view) => matchesSearch(view, search));
+  return { status: 200, body: paginate(matching, pageRequest, ctx.apiUrl('/v1/customers')) };
+}
+
+function getCustomer(ctx: TenantContext) {
+  const id = parsePositiveInteger(ctx.params.id ?? '');
+  const customer = id === undefined ? undefined : ctx.store.customer(ctx.tenant.id, id);
+  if (customer === undefined) {
+    throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Customer not found.'));
+  }
+  return ok(customerView(customer, viewerOf(ctx)));
+}
+
+async function createCustomer(ctx: TenantContext) {
+  const body = await ctx.readJson();
+  const input = validateCustomerInput(body, isoDate(ctx.now()));
+  const timestamp = apiTimestamp(ctx.now());
+  const customer = ctx.store.addCustomer({
+    tenant_id: ctx.tenant.id,
+    ...input,
+    gender: null,
+    notes: null,
+    lead_id: null,
+    assigned_user_id: null,
+    is_erased: false,
+    created_at: timestamp,
+    updated_at: timestamp,
+  });
+  return ok(customerView(customer, viewerOf(ctx)), 201);
+}
+
+function viewerOf(ctx: TenantContext) {
+  return { userId: ctx.user.id, role: ctx.role };
+}
+
+/** Like MySQL: nulls sort first ascending; ties fall back to id so pages stay stable. */
+function compareBy(a: CustomerRecord, b: CustomerRecord, field: SortField): number {
+  const left = a[field];
+  const right = b[field];
+  if (left !== right) {
+    if (left === null) return -1;
+    if (right === null) return 1;
+    return left < right ? -1 : 1;
+  }
+  return a.id - b.id;
+}
+
+function matchesSearch(view: CustomerView, needle: string): boolean {
+  return [view.first_name, view.last_name, view.email].some(
+    (value) => value?.toLowerCase().includes(needle) === true,
+  );
+}

@@ -1,0 +1,58 @@
+// Routes each request by path prefix to a mounted handler (today /api; later OIDC pages), logging it first.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson, serverFault } from './http/responses.js';
+
+export interface RequestTarget {
+  /** Path without the query string, not decoded. */
+  path: string;
+  query: URLSearchParams;
+  /** The query string as sent, without '?'. */
+  rawQuery: string;
+}
+
+export type MountHandler = (req: IncomingMessage, res: ServerResponse, target: RequestTarget) => unknown;
+
+export interface Mount {
+  /** '/api' matches '/api' and '/api/...', never '/apix'. */
+  prefix: string;
+  handle: MountHandler;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  query: string;
+  headers: IncomingHttpHeaders;
+}
+
+export function parseTarget(url: string | undefined): RequestTarget {
+  const raw = url ?? '/';
+  const queryStart = raw.indexOf('?');
+  const path = queryStart === -1 ? raw : raw.slice(0, queryStart);
+  const rawQuery = queryStart === -1 ? '' : raw.slice(queryStart + 1);
+  return { path, query: new URLSearchParams(rawQuery), rawQuery };
+}
+
+export function createDispatcher(mounts: readonly Mount[], log: RequestLogEntry[]) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const target = parseTarget(req.url);
+    log.push({
+      method: req.method ?? 'GET',
+      path: target.path,
+      query: target.rawQuery,
+      headers: { ...req.headers },
+    });
+    const mount = mounts.find((m) => target.path === m.prefix || target.path.startsWith(`${m.prefix}/`));
+    if (mount === undefined) {
+      sendJson(res, { status: 404, body: { message: 'Not Found.' } });
+      return;
+    }
+    // The server must outlive any handler bug: answer 500 if possible, else drop the connection.
+    Promise.resolve()
+      .then(() => mount.handle(req, res, target))
+      .catch(() => {
+        if (res.headersSent) res.destroy();
+        else sendJson(res, serverFault());
+      });
+  };
+}

@@ -1,0 +1,65 @@
+// The API's four error body shapes, a typed error carrying a ready answer, and the one JSON writer.
+import type { ServerResponse } from 'node:http';
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Thrown anywhere below the API router to answer with a specific status and body. */
+export class ApiError extends Error {
+  constructor(readonly response: ApiResponse) {
+    super(`API error ${response.status}`);
+  }
+}
+
+export function plainError(status: number, message: string): ApiResponse {
+  return { status, body: { message } };
+}
+
+export function legacyError(status: number, message: string): ApiResponse {
+  return { status, body: { success: false, error: message, data: { message } } };
+}
+
+export function codedError(
+  status: number,
+  code: string,
+  message: string,
+  options: { data?: unknown; success?: boolean } = {},
+): ApiResponse {
+  const body = {
+    success: options.success ?? false,
+    error_code: code,
+    message,
+    errors: null,
+    data: options.data ?? null,
+  };
+  return { status, body };
+}
+
+/** Laravel's summary: the first message, plus how many more there are. */
+export function validationError(errors: FieldErrors): ApiResponse {
+  const messages = Object.values(errors).flat();
+  const extra = messages.length - 1;
+  const first = messages[0] ?? 'The given data was invalid.';
+  const message = extra > 0 ? `${first} (and ${extra} more error${extra === 1 ? '' : 's'})` : first;
+  return { status: 422, body: { message, errors } };
+}
+
+export const unauthenticated = () => plainError(401, 'Unauthenticated.');
+export const serverFault = () =>
+  codedError(500, 'SERVER_ERROR', 'Unexpected server fault.', { data: null, success: false });
+
+export function sendJson(res: ServerResponse, response: ApiResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(response.body);
+  res.writeHead(response.status, {
+    ...response.headers,
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(payload),
+  });
+  res.end(payload);
+}

@@ -1,0 +1,131 @@
+// Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API on 127.0.0.1.
+import { API_PREFIX, createApiHandler } from './api/api-handler.js';
+import { type IssueTokenOptions, TokenStore } from './auth/tokens.js';
+import { buildSeedStore } from './data/seed.js';
+import { createDispatcher, type RequestLogEntry } from './dispatcher.js';
+import { listen } from './server.js';
+import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
+import { RateLimiter } from './traffic/rate-limit.js';
+
+export type { IssueTokenOptions } from './auth/tokens.js';
+export type { FaultKind, FaultSpec } from './traffic/faults.js';
+export { parseFaultSpec } from './traffic/faults.js';
+
+export interface SandboxOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 1. */
+  seed?: number;
+  /** Customers per tenant, default 40. */
+  records?: number;
+  /** Requests per minute per user, default 60, 0 = off. */
+  rateLimit?: number;
+  /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05'; default none. */
+  faults?: string;
+}
+
+export interface SandboxInfo {
+  base_url: string;
+  auth_url: string;
+  client_id: string;
+  realtime: { key: string; host: string; port: number; tls: boolean; auth_endpoint: string };
+  tenants: { id: number; name: string; slug: string }[];
+  /** Personal access token of the seeded admin user, scopes ['*']. */
+  token: string;
+}
+
+export interface RunningSandbox {
+  info: SandboxInfo;
+  port: number;
+  /** A new personal access token (other users, roles, scopes, or already expired). */
+  issueToken(opts: IssueTokenOptions): string;
+  /** Every request received, in order. */
+  requests: {
+    method: string;
+    path: string;
+    query: string;
+    headers: Record<string, string | string[] | undefined>;
+  }[];
+  setFaults(spec: string | undefined): void;
+  /** Also restarts every caller's window. */
+  setRateLimit(perMinute: number): void;
+  close(): Promise<void>;
+}
+
+export const SANDBOX_CLIENT_ID = 'clinic-cli';
+export const SANDBOX_REALTIME_KEY = 'sandbox-key';
+const ADMIN_USER_ID = 1;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? '127.0.0.1';
+  const port = wholeNumber('port', options.port ?? 0);
+  const seed = wholeNumber('seed', options.seed ?? 1);
+  const records = wholeNumber('records', options.records ?? 40);
+  const rateLimit = wholeNumber('rateLimit', options.rateLimit ?? 60);
+  const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
+
+  const now = () => Date.now();
+  const store = buildSeedStore({ seed, records });
+  const tokens = new TokenStore((userId) => store.user(userId) !== undefined, now);
+  const limiter = new RateLimiter(rateLimit, now);
+  const faults = new FaultInjector(seed);
+  faults.set(faultSpec);
+  const lifetime = new AbortController();
+  const requests: RequestLogEntry[] = [];
+  let origin = '';
+
+  const api = createApiHandler({
+    store,
+    tokens,
+    limiter,
+    faults,
+    origin: () => origin,
+    now,
+    lifetime: lifetime.signal,
+  });
+  const listening = await listen(
+    createDispatcher([{ prefix: API_PREFIX, handle: api }], requests),
+    host,
+    port,
+  );
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${urlHost}:${listening.port}`;
+  const baseUrl = `${origin}${API_PREFIX}`;
+
+  const info: SandboxInfo = {
+    base_url: baseUrl,
+    auth_url: origin,
+    client_id: SANDBOX_CLIENT_ID,
+    realtime: {
+      key: SANDBOX_REALTIME_KEY,
+      host,
+      port: listening.port,
+      tls: false,
+      auth_endpoint: `${baseUrl}/broadcasting/auth`,
+    },
+    tenants: store.tenantsOf(ADMIN_USER_ID).map(({ id, name, slug }) => ({ id, name, slug })),
+    token: tokens.issue({ userId: ADMIN_USER_ID, scopes: ['*'] }),
+  };
+
+  return {
+    info,
+    port: listening.port,
+    issueToken: (opts) => tokens.issue(opts),
+    requests,
+    setFaults: (spec) => faults.set(spec === undefined ? undefined : parseFaultSpec(spec)),
+    setRateLimit: (perMinute) => limiter.setLimit(wholeNumber('rateLimit', perMinute)),
+    close: async () => {
+      lifetime.abort();
+      await listening.close();
+    },
+  };
+}
+
+function wholeNumber(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new Error(`Sandbox option ${name} must be a whole number >= 0, got ${value}.`);
+  }
+  return value;
+}

@@ -1,0 +1,53 @@
+// Fixed-window rate limiting per caller (user id, or IP when unauthenticated) with Laravel's headers.
+
+const WINDOW_MS = 60_000;
+
+export interface RateDecision {
+  allowed: boolean;
+  /** X-RateLimit-* always; Retry-After as well when refused. */
+  headers: Record<string, string>;
+}
+
+interface Window {
+  hits: number;
+  resetAtMs: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private perMinute: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new limit starts every caller afresh, so tests can set a small limit and count from zero. */
+  setLimit(perMinute: number): void {
+    this.perMinute = perMinute;
+    this.windows.clear();
+  }
+
+  /** Counts one request; undefined when limiting is off (no headers at all then). */
+  hit(callerKey: string): RateDecision | undefined {
+    if (this.perMinute === 0) return undefined;
+    const now = this.now();
+    let window = this.windows.get(callerKey);
+    if (window === undefined || now >= window.resetAtMs) {
+      // The window opens at the caller's first request, as Laravel's limiter does.
+      window = { hits: 0, resetAtMs: now + WINDOW_MS };
+      this.windows.set(callerKey, window);
+    }
+    const headers: Record<string, string> = {
+      'X-RateLimit-Limit': String(this.perMinute),
+      'X-RateLimit-Reset': String(Math.ceil(window.resetAtMs / 1000)),
+    };
+    if (window.hits >= this.perMinute) {
+      headers['X-RateLimit-Remaining'] = '0';
+      headers['Retry-After'] = String(Math.max(1, Math.ceil((window.resetAtMs - now) / 1000)));
+      return { allowed: false, headers };
+    }
+    window.hits++;
+    headers['X-RateLimit-Remaining'] = String(this.perMinute - window.hits);
+    return { allowed: true, headers };
+  }
+}
