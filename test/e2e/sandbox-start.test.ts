@@ -1,0 +1,51 @@
+// `clinic sandbox start` as a user runs it: the ready line, the written profile, and a clean stop.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, lines, runCli, tempDir } from '../helpers/cli.js';
+
+describe('clinic sandbox start', () => {
+  it('prints one ready line, writes the profile, serves it, and stops on SIGTERM', async () => {
+    const configDir = join(await tempDir(), 'config');
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--records', '12'], {
+      env: baseEnv(configDir) as NodeJS.ProcessEnv,
+    });
+    let stderr = '';
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
+    const firstLine = await new Promise<string>((resolve) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+    });
+    const ready = JSON.parse(firstLine);
+    expect(ready).toMatchObject({ client_id: 'clinic-cli', realtime: { key: expect.any(String) } });
+    expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect(ready.tenants.length).toBeGreaterThanOrEqual(2);
+    expect(ready.token).toMatch(/^clinic_pat_/);
+
+    const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
+    expect(config.profiles.sandbox).toMatchObject({ base_url: ready.base_url, tenant: '1', client_id: 'clinic-cli' });
+    expect(config.profiles.sandbox.realtime.port).toBe(String(new URL(ready.base_url).port));
+
+    const list = await runCli(configDir, ['--profile', 'sandbox', 'customers', 'list', '--all', '-o', 'ndjson'], {
+      env: { CLINIC_TOKEN: ready.token },
+    });
+    expect(list.code).toBe(0);
+    expect(lines(list.stdout)).toHaveLength(12);
+
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('sandbox stopped');
+    await expect(fetch(`${ready.base_url}/v1/account`)).rejects.toThrow();
+  });
+
+  it('refuses a bad --faults spec with exit 2', async () => {
+    const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--faults', '5xx=2']);
+    expect(code).toBe(2);
+    expect(lines(stderr)).toHaveLength(1);
+    expect(stderr).toMatch(/^error: --faults: /);
+  });
+});
