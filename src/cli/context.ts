@@ -40,6 +40,8 @@ export interface Context {
   store(kind: StoreKind): CredentialStore;
   http(options?: { auth?: boolean }): Promise<HttpClient>;
   output(): Promise<OutputSpec>;
+  /** The format the user chose (flag, env or profile), once resolved: errors are then also written as JSON. */
+  readonly chosenFormat?: OutputFormat;
   /** Drops cached config after a command changed it. */
   reload(): void;
   close(): Promise<void>;
@@ -111,6 +113,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     async output() {
       const settings = await ctx.settings();
       const configured = settings.get('output') as OutputFormat | undefined;
+      (ctx as { chosenFormat?: OutputFormat }).chosenFormat = configured;
       return {
         format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
         fields: globals.fields,

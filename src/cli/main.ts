@@ -31,7 +31,7 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExitCode(error);
-    const format = globals?.output ?? deps.env.CLINIC_OUTPUT;
+    const format = ctx?.chosenFormat ?? globals?.output ?? deps.env.CLINIC_OUTPUT;
     const debug = globals?.debug ?? false;
     for (const line of errorLines(error, { json: false, debug })) stderr.write(`${line}\n`);
     if (format === 'json' || format === 'ndjson') stderr.write(`${errorJson(error)}\n`);

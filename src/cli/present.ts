@@ -41,10 +41,14 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
       }
       progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
     }
-  } finally {
+  } catch (error) {
     progress?.stop();
-    await writer.end();
+    // Records already written stay valid output (a JSON array gets closed); a failure before any prints nothing.
+    if (writer.count > 0) await writer.end();
+    throw error;
   }
+  progress?.stop();
+  await writer.end();
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
 }
 

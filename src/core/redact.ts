@@ -3,6 +3,8 @@
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key']);
 const SECRET_KEY = /token|secret|password|passwd|authorization|code_verifier|^code$|^auth$|api_key|cookie/i;
 export const REDACTED = '***';
+/** Keeps a known scheme visible (`Bearer ***`); anything else is hidden whole. */
+const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest)\s+.*$/is;
 
 export function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
@@ -11,8 +13,13 @@ export function redactHeaders(
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
-    if (!SECRET_HEADERS.has(name.toLowerCase())) out[name] = text;
-    else out[name] = name.toLowerCase() === 'authorization' ? `${text.split(' ')[0]} ${REDACTED}` : REDACTED;
+    const lower = name.toLowerCase();
+    if (!SECRET_HEADERS.has(lower) && !SECRET_KEY.test(lower)) out[name] = text;
+    else
+      out[name] =
+        lower === 'authorization' && AUTH_SCHEME.test(text)
+          ? text.replace(AUTH_SCHEME, `$1 ${REDACTED}`)
+          : REDACTED;
   }
   return out;
 }

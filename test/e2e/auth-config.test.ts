@@ -12,13 +12,17 @@ afterAll(() => world.close());
 
 describe('login --with-token and the credential file', () => {
   it('refuses an empty token', async () => {
-    const { code, stderr } = await world.clinic(['login', '--with-token', '--insecure-storage'], { input: '  \n' });
+    const { code, stderr } = await world.clinic(['login', '--with-token', '--insecure-storage'], {
+      input: '  \n',
+    });
     expect(code).toBe(2);
     expect(lines(stderr)).toEqual(['error: no token on standard input']);
   });
 
   it('refuses a token the server rejects, storing nothing', async () => {
-    const { code } = await world.clinic(['login', '--with-token', '--insecure-storage'], { input: 'clinic_pat_nope' });
+    const { code } = await world.clinic(['login', '--with-token', '--insecure-storage'], {
+      input: 'clinic_pat_nope',
+    });
     expect(code).toBe(3);
     await expect(lstat(join(world.configDir, 'credentials.json'))).rejects.toThrow();
   });
@@ -105,7 +109,9 @@ describe('login --with-token and the credential file', () => {
     const { code, stderr } = await world.clinic(['logout']);
     expect(code).toBe(0);
     expect(stderr).toContain('logged out of profile sandbox');
-    expect(await readFile(join(world.configDir, 'credentials.json'), 'utf8')).not.toContain(world.sandbox.info.token);
+    expect(await readFile(join(world.configDir, 'credentials.json'), 'utf8')).not.toContain(
+      world.sandbox.info.token,
+    );
     expect((await world.clinic(['auth', 'status'])).code).toBe(3);
   });
 });
@@ -132,7 +138,9 @@ describe('config', () => {
   it('list shows sources; profiles and use-profile', async () => {
     const list = JSON.parse((await world.clinic(['config', 'list', '-o', 'json'])).stdout);
     expect(list).toContainEqual(expect.objectContaining({ key: 'tenant', value: '1', source: 'profile' }));
-    expect(list).toContainEqual(expect.objectContaining({ key: 'scopes', value: 'openid *', source: 'default' }));
+    expect(list).toContainEqual(
+      expect.objectContaining({ key: 'scopes', value: 'openid *', source: 'default' }),
+    );
     await world.clinic(['config', 'use-profile', 'sandbox']);
     const profiles = JSON.parse((await world.clinic(['config', 'profiles', '-o', 'json'])).stdout);
     expect(profiles).toContainEqual(expect.objectContaining({ name: 'sandbox', current: true }));

@@ -19,7 +19,15 @@ describe('customers list', () => {
 
   it('streams every page with --all as NDJSON, each record exactly once', async () => {
     world.newRequests();
-    const { code, stdout } = await world.clinic(['customers', 'list', '--all', '--per-page', '20', '-o', 'ndjson']);
+    const { code, stdout } = await world.clinic([
+      'customers',
+      'list',
+      '--all',
+      '--per-page',
+      '20',
+      '-o',
+      'ndjson',
+    ]);
     expect(code).toBe(0);
     const ids = lines(stdout).map((line) => JSON.parse(line).id);
     expect(ids).toHaveLength(57);
@@ -44,13 +52,23 @@ describe('customers list', () => {
     expect(code).toBe(0);
     const requests = world.newRequests();
     expect(requests.length).toBeGreaterThan(2);
-    for (const request of requests) expect(new URLSearchParams(request.query).get('sort_by')).toBe('last_name');
+    for (const request of requests)
+      expect(new URLSearchParams(request.query).get('sort_by')).toBe('last_name');
     const names = lines(stdout).map((line) => JSON.parse(line).last_name as string | null);
     expect(names.length).toBe(57);
   });
 
   it('stops after --limit records, mid-page', async () => {
-    const { code, stdout } = await world.clinic(['customers', 'list', '--limit', '7', '--per-page', '5', '-o', 'ndjson']);
+    const { code, stdout } = await world.clinic([
+      'customers',
+      'list',
+      '--limit',
+      '7',
+      '--per-page',
+      '5',
+      '-o',
+      'ndjson',
+    ]);
     expect(code).toBe(0);
     expect(lines(stdout)).toHaveLength(7);
   });
@@ -77,7 +95,14 @@ describe('customers list', () => {
   });
 
   it('picks nested fields with --fields, keeping them nested in JSON', async () => {
-    const { stdout } = await world.clinic(['customers', 'list', '--limit', '1', '--fields', 'id,record_state.reason_code']);
+    const { stdout } = await world.clinic([
+      'customers',
+      'list',
+      '--limit',
+      '1',
+      '--fields',
+      'id,record_state.reason_code',
+    ]);
     expect(JSON.parse(stdout)).toEqual([{ id: 1, record_state: { reason_code: null } }]);
   });
 
@@ -122,7 +147,15 @@ describe('customers get and create', () => {
 
   it('--dry-run prints the request with the token redacted and sends nothing', async () => {
     world.newRequests();
-    const human = await world.clinic(['customers', 'create', '--set', 'first_name=X', '--dry-run', '-o', 'table']);
+    const human = await world.clinic([
+      'customers',
+      'create',
+      '--set',
+      'first_name=X',
+      '--dry-run',
+      '-o',
+      'table',
+    ]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/customers\n/);
     expect(human.stdout).toContain('x-tenant: 1');
@@ -166,9 +199,12 @@ describe('server errors become exit codes', () => {
 
   it('403: exit 4 for a viewer creating a customer', async () => {
     const viewer = world.sandbox.issueToken({ userId: 3 });
-    const { code, stderr } = await world.clinic(['customers', 'create', '--set', 'first_name=A', '--set', 'last_name=B'], {
-      env: { CLINIC_TOKEN: viewer },
-    });
+    const { code, stderr } = await world.clinic(
+      ['customers', 'create', '--set', 'first_name=A', '--set', 'last_name=B'],
+      {
+        env: { CLINIC_TOKEN: viewer },
+      },
+    );
     expect(code).toBe(4);
     expect(stderr).toMatch(/^error: /);
   });
@@ -208,7 +244,14 @@ describe('server errors become exit codes', () => {
     world.sandbox.setFaults('5xx=1');
     try {
       world.newRequests();
-      const { code } = await world.clinic(['customers', 'create', '--set', 'first_name=A', '--set', 'last_name=B']);
+      const { code } = await world.clinic([
+        'customers',
+        'create',
+        '--set',
+        'first_name=A',
+        '--set',
+        'last_name=B',
+      ]);
       expect([1, 9]).toContain(code);
       expect(world.newRequests()).toHaveLength(1);
     } finally {
@@ -234,6 +277,41 @@ describe('server errors become exit codes', () => {
       expect(code).toBe(0);
       expect(stderr).toMatch(/connection reset; retrying in/);
       expect(lines(stdout)).toHaveLength(total);
+    } finally {
+      world.sandbox.setFaults(undefined);
+    }
+  });
+});
+
+describe('output on failure', () => {
+  it('prints nothing on stdout when the first page fails', async () => {
+    const { code, stdout } = await world.clinic(['customers', 'list', '--tenant', '3']);
+    expect(code).toBe(8);
+    expect(stdout).toBe('');
+  });
+
+  it('Ctrl-C during an export closes the JSON array and exits 130', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN, baseEnv } = await import('../helpers/cli.js');
+    world.sandbox.setFaults('slow=1');
+    try {
+      const child = spawn(
+        process.execPath,
+        [BIN, '--profile', 'sandbox', 'customers', 'list', '--all', '--per-page', '5'],
+        {
+          env: baseEnv(world.configDir) as NodeJS.ProcessEnv,
+        },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (stdout.includes('"id"')) child.kill('SIGINT');
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(130);
+      const records = JSON.parse(stdout);
+      expect(records.length).toBeGreaterThanOrEqual(5);
+      expect(records.length).toBeLessThan(57);
     } finally {
       world.sandbox.setFaults(undefined);
     }

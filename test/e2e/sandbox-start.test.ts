@@ -26,12 +26,20 @@ describe('clinic sandbox start', () => {
     expect(ready.token).toMatch(/^clinic_pat_/);
 
     const config = JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8'));
-    expect(config.profiles.sandbox).toMatchObject({ base_url: ready.base_url, tenant: '1', client_id: 'clinic-cli' });
+    expect(config.profiles.sandbox).toMatchObject({
+      base_url: ready.base_url,
+      tenant: '1',
+      client_id: 'clinic-cli',
+    });
     expect(config.profiles.sandbox.realtime.port).toBe(String(new URL(ready.base_url).port));
 
-    const list = await runCli(configDir, ['--profile', 'sandbox', 'customers', 'list', '--all', '-o', 'ndjson'], {
-      env: { CLINIC_TOKEN: ready.token },
-    });
+    const list = await runCli(
+      configDir,
+      ['--profile', 'sandbox', 'customers', 'list', '--all', '-o', 'ndjson'],
+      {
+        env: { CLINIC_TOKEN: ready.token },
+      },
+    );
     expect(list.code).toBe(0);
     expect(lines(list.stdout)).toHaveLength(12);
 

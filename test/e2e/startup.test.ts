@@ -5,13 +5,25 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 
-const HEAVY = ['undici', 'openid-client', 'pusher-js', 'keytar', '@inquirer', 'ora', 'cli-table3', 'csv-stringify'];
+const HEAVY = [
+  'undici',
+  'openid-client',
+  'pusher-js',
+  'keytar',
+  '@inquirer',
+  'ora',
+  'cli-table3',
+  'csv-stringify',
+];
 const RECORDER = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
 
 async function loadedPackages(args: string[]): Promise<string[]> {
   const dir = await tempDir();
   const file = join(dir, 'imports.txt');
-  const result = await runCli(dir, args, { nodeArgs: ['--import', RECORDER], env: { RECORD_IMPORTS_FILE: file } });
+  const result = await runCli(dir, args, {
+    nodeArgs: ['--import', RECORDER],
+    env: { RECORD_IMPORTS_FILE: file },
+  });
   expect(result.code).toBe(0);
   const urls = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
   expect(urls.some((url) => url.includes('/bin/clinic.js') || url.includes('/dist/'))).toBe(true);
@@ -29,7 +41,8 @@ describe('start-up', () => {
   for (const args of [['--version'], ['--help'], ['customers', 'list', '--help']]) {
     it(`clinic ${args.join(' ')} loads no heavy module`, async () => {
       const loaded = await loadedPackages(args);
-      for (const name of HEAVY) expect(loaded.filter((url) => url.includes(`/node_modules/${name}`))).toEqual([]);
+      for (const name of HEAVY)
+        expect(loaded.filter((url) => url.includes(`/node_modules/${name}`))).toEqual([]);
     });
   }
 
@@ -53,7 +66,9 @@ describe('start-up', () => {
     for (const noun of nouns) {
       const help = await runCli(dir, [noun, '--help']);
       expect(help.stdout, noun).toContain('Examples:\n  $ ');
-      const verbs = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?: \[options\])?(?: [<[][^>\]]+[>\]])*\s{2,}/gm)]
+      const verbs = [
+        ...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?: \[options\])?(?: [<[][^>\]]+[>\]])*\s{2,}/gm),
+      ]
         .map((m) => m[1] as string)
         .filter((name) => name !== 'help');
       for (const verb of help.stdout.includes('Commands:') ? verbs : []) {

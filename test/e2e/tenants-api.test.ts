@@ -23,7 +23,11 @@ describe('account and tenants', () => {
 
   it('tenants list marks the current tenant', async () => {
     const tenants = JSON.parse((await world.clinic(['tenants', 'list'])).stdout);
-    expect(tenants.map((t: { slug: string }) => t.slug)).toEqual(['northside', 'harbor-dental', 'lakeview-physio']);
+    expect(tenants.map((t: { slug: string }) => t.slug)).toEqual([
+      'northside',
+      'harbor-dental',
+      'lakeview-physio',
+    ]);
     expect(tenants.find((t: { current: boolean }) => t.current).id).toBe(1);
   });
 
@@ -62,7 +66,16 @@ describe('clinic api', () => {
   });
 
   it('POSTs string fields and reports an error status with its exit code', async () => {
-    const ok = await world.clinic(['api', '-X', 'POST', '/v1/customers', '-f', 'first_name=Ada', '-f', 'last_name=L']);
+    const ok = await world.clinic([
+      'api',
+      '-X',
+      'POST',
+      '/v1/customers',
+      '-f',
+      'first_name=Ada',
+      '-f',
+      'last_name=L',
+    ]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).data.first_name).toBe('Ada');
     const bad = await world.clinic(['api', '-X', 'POST', '/v1/customers', '-F', 'first_name=5']);
@@ -77,9 +90,13 @@ describe('pipes', () => {
     const { BIN, baseEnv } = await import('../helpers/cli.js');
     const env = baseEnv(world.configDir);
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [BIN, '--profile', 'sandbox', 'customers', 'list', '--all', '-o', 'ndjson'], {
-        env: env as NodeJS.ProcessEnv,
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, '--profile', 'sandbox', 'customers', 'list', '--all', '-o', 'ndjson'],
+        {
+          env: env as NodeJS.ProcessEnv,
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (c) => {
         stderr += c;

@@ -31,7 +31,10 @@ export function runCli(configDir: string, args: string[], options: RunOptions = 
   return new Promise((resolve, reject) => {
     const env = { ...baseEnv(configDir), ...options.env };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env, stdio: 'pipe' });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      env,
+      stdio: 'pipe',
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -66,7 +69,8 @@ export async function startWorld(options: SandboxOptions = {}, login = true): Pr
   const root = await tempDir();
   const configDir = join(root, 'config');
   const { info } = sandbox;
-  const clinic = (args: string[], run?: RunOptions) => runCli(configDir, ['--profile', 'sandbox', ...args], run);
+  const clinic = (args: string[], run?: RunOptions) =>
+    runCli(configDir, ['--profile', 'sandbox', ...args], run);
   for (const [key, value] of [
     ['base_url', info.base_url],
     ['tenant', '1'],

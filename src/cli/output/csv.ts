@@ -3,7 +3,11 @@ import { stringify } from 'csv-stringify/sync';
 import { cellText, valueAt } from './fields.js';
 
 export function csvRow(cells: string[]): string {
-  return stringify([cells], { record_delimiter: 'windows', quoted_match: /^\s|\s$/ });
+  return stringify([cells], {
+    record_delimiter: 'windows',
+    quote_record_delimiter: true,
+    quoted_match: /^\s|\s$/,
+  });
 }
 
 export function csvRecord(record: unknown, columns: string[]): string {

@@ -17,10 +17,11 @@ export interface TableStyle {
 
 const MARK_HEADER = 'NOTE';
 
-async function newTable(head: string[], style: TableStyle) {
+async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
   const { default: Table } = await import('cli-table3');
   return new Table({
     head,
+    ...(colWidths ? { colWidths } : {}),
     style: { head: style.colour ? ['cyan'] : [], border: style.colour ? ['grey'] : [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
   });
@@ -60,7 +61,12 @@ export async function renderTable(records: unknown[], columns: Column[], style: 
   });
   const natural = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const widths = fitWidths(natural, style.width);
-  const table = await newTable(head, style);
+  // Padding of one space either side; cli-table3 cuts headers that are wider than their column.
+  const table = await newTable(
+    head,
+    style,
+    widths.map((w) => w + 2),
+  );
   for (const row of rows) {
     table.push(
       row.map((cell, i) => {

@@ -51,7 +51,7 @@ export class KeychainStore implements CredentialStore {
   }
 
   private async call<T>(what: string, action: (keytar: Keytar) => Promise<T>): Promise<T> {
-    this.keytar ??= this.load();
+    this.keytar ??= Promise.resolve().then(() => this.load());
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

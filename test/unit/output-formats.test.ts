@@ -1,0 +1,225 @@
+// json / ndjson / table list output, --fields shaping and the NOTE column for marked records.
+import { describe, expect, it } from 'vitest';
+import { columnsFor, flatten, parseFields, pickFields } from '../../src/cli/output/fields.js';
+import { recordMarks } from '../../src/cli/output/marks.js';
+import { createListWriter, type OutputSpec, writeResource } from '../../src/cli/output/render.js';
+import { type Column, fitWidths, renderTable } from '../../src/cli/output/table.js';
+import { UsageError } from '../../src/core/errors.js';
+import { stringSink } from './sink.js';
+
+const spec = (format: OutputSpec['format'], fields?: string[], width = 120): OutputSpec => ({
+  format,
+  fields,
+  colour: false,
+  width,
+});
+
+async function listOf(
+  format: OutputSpec['format'],
+  records: unknown[],
+  fields?: string[],
+  columns: Column[] = [],
+) {
+  const sink = stringSink();
+  const writer = createListWriter(sink, spec(format, fields), columns);
+  for (const record of records) await writer.write(record);
+  await writer.end();
+  return { text: sink.text, count: writer.count };
+}
+
+describe('json list', () => {
+  it('is a valid JSON array of the records', async () => {
+    const records = [
+      { id: 1, name: 'a\nb' },
+      { id: 2, tags: [1, { x: 2 }] },
+    ];
+    const { text, count } = await listOf('json', records);
+    expect(JSON.parse(text)).toEqual(records);
+    expect(count).toBe(2);
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('is [] when empty', async () => {
+    const { text } = await listOf('json', []);
+    expect(text).toBe('[]\n');
+    expect(JSON.parse(text)).toEqual([]);
+  });
+
+  it('stays valid when end() is called after one record (the interrupted case), and end() is idempotent', async () => {
+    const sink = stringSink();
+    const writer = createListWriter(sink, spec('json'), []);
+    await writer.write({ id: 1 });
+    await writer.end();
+    await writer.end();
+    expect(JSON.parse(sink.text)).toEqual([{ id: 1 }]);
+  });
+
+  it('is written incrementally: the first record is out before end()', async () => {
+    const sink = stringSink();
+    const writer = createListWriter(sink, spec('json'), []);
+    await writer.write({ id: 1 });
+    expect(sink.text).toContain('"id": 1');
+  });
+
+  it('--fields keeps nested objects nested', async () => {
+    const { text } = await listOf('json', [{ a: 1, b: { c: 2, d: 3 }, e: 4 }], ['a', 'b.c']);
+    expect(JSON.parse(text)).toEqual([{ a: 1, b: { c: 2 } }]);
+  });
+});
+
+describe('ndjson list', () => {
+  it('writes one JSON object per line', async () => {
+    const records = [{ id: 1, text: 'multi\nline' }, { id: 2 }, { id: 3 }];
+    const { text } = await listOf('ndjson', records);
+    const lines = text.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(3);
+    expect(lines.map((line) => JSON.parse(line))).toEqual(records);
+  });
+
+  it('writes nothing for an empty list', async () => {
+    expect((await listOf('ndjson', [])).text).toBe('');
+  });
+
+  it('--fields keeps nesting: {"b":{"c":..}}', async () => {
+    const { text } = await listOf('ndjson', [{ a: 1, b: { c: 'x', d: 'y' } }], ['b.c']);
+    expect(text).toBe('{"b":{"c":"x"}}\n');
+  });
+
+  it('--fields gives null for a missing path', async () => {
+    const { text } = await listOf('ndjson', [{ a: 1 }], ['a', 'z.y']);
+    expect(JSON.parse(text)).toEqual({ a: 1, z: { y: null } });
+  });
+});
+
+describe('single resource', () => {
+  it('json prints the object (shaped by --fields)', async () => {
+    const sink = stringSink();
+    await writeResource(sink, spec('json', ['id', 'b.c']), { id: 1, b: { c: 2, d: 3 } });
+    expect(JSON.parse(sink.text)).toEqual({ id: 1, b: { c: 2 } });
+  });
+
+  it('table prints field/value rows with dotted names', async () => {
+    const sink = stringSink();
+    await writeResource(sink, spec('table'), { id: 1, record_state: { reason_code: 'CUSTOMER_ERASED' } });
+    expect(sink.text).toContain('FIELD');
+    expect(sink.text).toMatch(/record_state\.reason_code\s+│?\s*CUSTOMER_ERASED/);
+  });
+});
+
+describe('table list', () => {
+  const columns: Column[] = [
+    { header: 'ID', path: 'id' },
+    { header: 'NAME', path: 'name' },
+  ];
+
+  it('shows no NOTE column when no record is marked', async () => {
+    const { text } = await listOf(
+      'table',
+      [
+        { id: 1, name: 'Ada' },
+        { id: 2, name: 'Grace' },
+      ],
+      undefined,
+      columns,
+    );
+    expect(text).toContain('ID');
+    expect(text).toContain('Grace');
+    expect(text).not.toContain('NOTE');
+  });
+
+  it('shows a NOTE column with masked / read-only: CUSTOMER_ERASED when a record is marked', async () => {
+    const { text } = await listOf(
+      'table',
+      [
+        { id: 1, name: 'Ada' },
+        { id: 2, name: 'G***', is_masked: true },
+        { id: 3, name: 'Erased', record_state: { is_read_only: true, reason_code: 'CUSTOMER_ERASED' } },
+      ],
+      undefined,
+      columns,
+    );
+    expect(text).toContain('NOTE');
+    const lines = text.split('\n');
+    expect(lines.find((line) => line.includes('G***'))).toContain('masked');
+    expect(lines.find((line) => line.includes('Erased'))).toContain('read-only: CUSTOMER_ERASED');
+    expect(lines.find((line) => line.includes('Ada'))).not.toMatch(/masked|read-only/);
+  });
+
+  it('uses --fields as the columns', async () => {
+    const { text } = await listOf('table', [{ id: 1, name: 'Ada', rs: { x: 'deep' } }], ['rs.x'], columns);
+    expect(text).toContain('rs.x');
+    expect(text).toContain('deep');
+    expect(text).not.toContain('Ada');
+  });
+
+  it('prints nothing for no records', async () => {
+    expect((await listOf('table', [], undefined, columns)).text).toBe('');
+  });
+
+  it('keeps every line within the width, cutting long cells', async () => {
+    const records = [{ id: 1, name: 'x'.repeat(200) }];
+    const text = await renderTable(records, columns, { colour: false, width: 40 });
+    for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
+    expect(text).toContain('…');
+  });
+
+  it('does not colour without colour', async () => {
+    const text = await renderTable([{ id: 1, name: 'a', is_masked: true }], columns, {
+      colour: false,
+      width: 80,
+    });
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for ANSI escapes
+    expect(text).not.toMatch(/\u001b\[/);
+  });
+});
+
+describe('fitWidths', () => {
+  it('returns natural widths when they fit', () => {
+    expect(fitWidths([5, 10], 80)).toEqual([5, 10]);
+  });
+
+  it('shrinks the widest columns first until the table (with its frame) fits', () => {
+    const widths = fitWidths([10, 60, 30], 60);
+    expect(widths.reduce((a, b) => a + b, 0) + 3 * 3 + 1).toBeLessThanOrEqual(60);
+    expect(widths[0]).toBe(10);
+    expect(widths[1]).toBe(widths[2]);
+  });
+
+  it('never goes below 8 per column', () => {
+    const widths = fitWidths([50, 50, 50], 10);
+    expect(widths.every((w) => w >= 8)).toBe(true);
+  });
+});
+
+describe('fields helpers', () => {
+  it('parseFields splits, trims and rejects bad paths', () => {
+    expect(parseFields(' id, record_state.reason_code ')).toEqual(['id', 'record_state.reason_code']);
+    expect(() => parseFields('a..b')).toThrow(UsageError);
+    expect(() => parseFields('a b')).toThrow(UsageError);
+    expect(() => parseFields(',')).toThrow(UsageError);
+  });
+
+  it('pickFields nests dotted paths', () => {
+    expect(pickFields({ a: { b: 1, c: 2 }, d: 3 }, ['a.b', 'd'])).toEqual({ a: { b: 1 }, d: 3 });
+  });
+
+  it('flatten makes dotted keys, keeps arrays and empty objects as values', () => {
+    expect(flatten({ a: { b: { c: 1 } }, l: [1], e: {} })).toEqual({ 'a.b.c': 1, l: [1], e: {} });
+  });
+
+  it('columnsFor expands a field naming an object', () => {
+    expect(columnsFor({ s: { x: 1, y: { z: 2 } } }, ['s'])).toEqual(['s.x', 's.y.z']);
+  });
+
+  it('recordMarks names masked and read-only records', () => {
+    expect(
+      recordMarks({
+        is_masked: true,
+        record_state: { is_read_only: true, reason_code: 'LEAD_NOT_ASSIGNED' },
+      }),
+    ).toBe('masked, read-only: LEAD_NOT_ASSIGNED');
+    expect(recordMarks({ record_state: { is_read_only: true, reason_code: null } })).toBe('read-only');
+    expect(recordMarks({ is_masked: false, record_state: { is_read_only: false } })).toBe('');
+  });
+});
