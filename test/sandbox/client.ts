@@ -1,7 +1,7 @@
 // Test client for the sandbox: one fetch call with the admin token and tenant 1 unless told otherwise.
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: tests inspect JSON bodies field by field
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests inspect JSON bodies field by field
 export type Json = any;
 
 export interface CallOptions {

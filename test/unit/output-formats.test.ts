@@ -169,7 +169,7 @@ describe('table list', () => {
       colour: false,
       width: 80,
     });
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: checking for ANSI escapes
+    // eslint-disable-next-line no-control-regex -- checking for ANSI escapes
     expect(text).not.toMatch(/\u001b\[/);
   });
 });
