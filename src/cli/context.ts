@@ -1,13 +1,17 @@
 // Everything a command needs, made in one place; heavy parts (undici, keytar) are built only when asked for.
+import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import type { CredentialStore, StoreKind } from '../core/auth/credential-store.js';
 import { FileStore } from '../core/auth/file-store.js';
 import { KeychainStore, type KeytarLoader } from '../core/auth/keychain-store.js';
+import type { Configuration } from 'openid-client';
+import { type BrowserOpener, systemBrowser } from '../core/auth/oauth/browser.js';
+import { refreshCredentials } from '../core/auth/refresh.js';
 import { Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type ConfigData, loadConfig } from '../core/config/config-file.js';
 import type { OutputFormat } from '../core/config/keys.js';
-import { credentialsFile, type Env } from '../core/config/paths.js';
+import { configDir, credentialsFile, type Env } from '../core/config/paths.js';
 import { Settings, selectProfile } from '../core/config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
@@ -23,6 +27,7 @@ export interface ContextDeps {
   /** An undici dispatcher (tests pass a MockAgent); by default one keep-alive Agent. */
   dispatcher?: Dispatcher;
   keytar?: KeytarLoader;
+  browser?: BrowserOpener;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
 }
@@ -39,12 +44,30 @@ export interface Context {
   session(): Promise<Session>;
   store(kind: StoreKind): CredentialStore;
   http(options?: { auth?: boolean }): Promise<HttpClient>;
+  /** The profile's OAuth/OpenID server (discovered once per run). */
+  authServer(): Promise<Configuration>;
+  readonly browser: BrowserOpener;
   output(): Promise<OutputSpec>;
   /** The format the user chose (flag, env or profile), once resolved: errors are then also written as JSON. */
   readonly chosenFormat?: OutputFormat;
   /** Drops cached config after a command changed it. */
   reload(): void;
   close(): Promise<void>;
+}
+
+/** auth_url (default: the origin of base_url) and client_id of the profile, or a usage error saying what to set. */
+export async function oauthClientSettings(
+  settings: Settings,
+): Promise<{ authUrl: string; clientId: string }> {
+  const baseUrl = settings.get('base_url');
+  const authUrl = settings.get('auth_url') ?? (baseUrl ? new URL(baseUrl).origin : undefined);
+  const clientId = settings.get('client_id');
+  const profile = settings.profile.name;
+  if (!authUrl)
+    throw new UsageError(`no auth_url for profile '${profile}': run 'clinic config set auth_url URL'`);
+  if (!clientId)
+    throw new UsageError(`no client_id for profile '${profile}': run 'clinic config set client_id ID'`);
+  return { authUrl, clientId };
 }
 
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {
@@ -55,6 +78,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   let session: Session | undefined;
   let dispatcher: Dispatcher | undefined = deps.dispatcher;
   const stores = new Map<StoreKind, CredentialStore>();
+  let authServer: Promise<Configuration> | undefined;
+  const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
 
   const ctx: Context = {
     io,
@@ -63,6 +88,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     globals,
     signal,
     version: cliVersion(),
+    browser: deps.browser ?? systemBrowser(deps.env),
     config: () => {
       config ??= loadConfig(deps.env);
       return config;
@@ -81,8 +107,33 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return store;
     },
     async session() {
-      session ??= new Session(await ctx.settings(), deps.env, (kind) => ctx.store(kind), clock);
+      if (session) return session;
+      const settings = await ctx.settings();
+      const profile = settings.profile.name;
+      session = new Session(
+        settings,
+        deps.env,
+        (kind) => ctx.store(kind),
+        clock,
+        (seen, force) => {
+          const kind = settings.get('credential_store') as StoreKind;
+          const lockDir = join(configDir(deps.env), 'locks');
+          return refreshCredentials(
+            { profile, store: ctx.store(kind), lockDir, server: () => ctx.authServer(), clock },
+            seen,
+            force,
+          );
+        },
+      );
       return session;
+    },
+    authServer() {
+      authServer ??= (async () => {
+        const settings = await ctx.settings();
+        const { loadAuthorizationServer } = await import('../core/auth/oauth/authorization-server.js');
+        return loadAuthorizationServer({ ...(await oauthClientSettings(settings)), trace });
+      })();
+      return authServer;
     },
     async http({ auth = true } = {}) {
       const settings = await ctx.settings();
@@ -106,7 +157,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         clock,
         signal,
         maxRetries: globals.maxRetries,
-        trace: globals.debug ? (line) => io.err(`debug: ${line}`) : undefined,
+        trace,
         notice: (line) => io.err(line),
       });
     },

@@ -15,10 +15,23 @@ const CODE_BY_KIND: Record<string, string> = {
   NetworkError: 'network',
 };
 
+/** The scope a request most likely needs, after the API document's examples (`customers:read`, `customers:write`). */
+export function likelyScope(request: { method: string; path: string } | undefined): string | undefined {
+  const resource = /^\/v1\/([a-z-]+)/.exec(request?.path ?? '')?.[1];
+  if (!resource || resource === 'account') return undefined;
+  return `${resource}:${request?.method === 'GET' || request?.method === 'HEAD' ? 'read' : 'write'}`;
+}
+
 function hintFor(error: ApiError): string | undefined {
-  if (error.status === 401) return "the token was rejected: run 'clinic login' (or check CLINIC_TOKEN)";
-  if (error.status === 403) return 'your token lacks the scope, or your user the role, this action needs';
-  return undefined;
+  if (error.status === 401)
+    return 'run: clinic login (the token was rejected; check CLINIC_TOKEN if it is set)';
+  if (error.status !== 403) return undefined;
+  const scope = likelyScope(error.request);
+  if (!scope) return 'your token lacks a scope, or your user the role in this tenant, that this action needs';
+  return (
+    `the token likely lacks the scope ${scope} (or your user the role for it in this tenant); ` +
+    `sign in with it: clinic login --scopes "openid ${scope}"`
+  );
 }
 
 /** Human lines for stderr. */
@@ -35,9 +48,9 @@ export function errorLines(error: unknown, options: ErrorReportOptions): string[
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
     const hint = hintFor(error);
-    if (hint) lines.push(`hint: ${hint}`);
+    if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {
-    lines.push(`hint: ${error.hint}`);
+    lines.push(error.hint);
   }
   if (options.debug && error.stack && !(error instanceof ApiError)) lines.push(error.stack);
   return lines;

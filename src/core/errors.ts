@@ -48,6 +48,8 @@ export interface ApiErrorDetails {
   body?: unknown;
   /** The body exactly as received. */
   bodyText?: string;
+  /** The request that got this answer (method and path), for hints. */
+  request?: { method: string; path: string };
 }
 
 /** An HTTP answer with a non-2xx status, whatever its body shape. */
@@ -60,6 +62,7 @@ export class ApiError extends Error {
   readonly retryAfterSeconds?: number;
   readonly body?: unknown;
   readonly bodyText?: string;
+  readonly request?: { method: string; path: string };
 
   constructor(details: ApiErrorDetails) {
     super(details.message);
@@ -70,5 +73,6 @@ export class ApiError extends Error {
     this.retryAfterSeconds = details.retryAfterSeconds;
     this.body = details.body;
     this.bodyText = details.bodyText;
+    this.request = details.request;
   }
 }

@@ -1,4 +1,4 @@
-// Routes each request by path prefix to a mounted handler (today /api; later OIDC pages), logging it first.
+// Routes each request by path prefix to a mounted handler (/api, /oauth, /interaction...), logging it first.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson, serverFault } from './http/responses.js';
 

@@ -1,8 +1,12 @@
 // Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API on 127.0.0.1.
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
+import { createJwtAccessVerifier } from './auth/jwt-access.js';
 import { type IssueTokenOptions, TokenStore } from './auth/tokens.js';
 import { buildSeedStore } from './data/seed.js';
-import { createDispatcher, type RequestLogEntry } from './dispatcher.js';
+import { createDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
+import { createOAuthServer, type OAuthCounters } from './oauth/oauth-server.js';
+import { DEFAULT_TTL } from './oauth/scopes.js';
+import { generateSigningKeys } from './oauth/signing-keys.js';
 import { listen } from './server.js';
 import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
 import { RateLimiter } from './traffic/rate-limit.js';
@@ -10,6 +14,8 @@ import { RateLimiter } from './traffic/rate-limit.js';
 export type { IssueTokenOptions } from './auth/tokens.js';
 export type { FaultKind, FaultSpec } from './traffic/faults.js';
 export { parseFaultSpec } from './traffic/faults.js';
+export type { OAuthCounters } from './oauth/oauth-server.js';
+export { API_SCOPES, OIDC_SCOPES, SANDBOX_SCOPES } from './oauth/scopes.js';
 
 export interface SandboxOptions {
   /** Default 0: any free port. */
@@ -24,6 +30,10 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05'; default none. */
   faults?: string;
+  /** Lifetime of OAuth access tokens in seconds, default 15 days (tests use a second or two). */
+  accessTokenTtl?: number;
+  /** Lifetime of OAuth refresh tokens in seconds, default 30 days. */
+  refreshTokenTtl?: number;
 }
 
 export interface SandboxInfo {
@@ -51,6 +61,8 @@ export interface RunningSandbox {
   setFaults(spec: string | undefined): void;
   /** Also restarts every caller's window. */
   setRateLimit(perMinute: number): void;
+  /** What the OpenID provider has done so far (live counts). */
+  oauth: OAuthCounters;
   close(): Promise<void>;
 }
 
@@ -65,6 +77,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const records = wholeNumber('records', options.records ?? 40);
   const rateLimit = wholeNumber('rateLimit', options.rateLimit ?? 60);
   const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
+  const accessTokenTtl = positive('accessTokenTtl', options.accessTokenTtl ?? DEFAULT_TTL.accessToken);
+  const refreshTokenTtl = positive('refreshTokenTtl', options.refreshTokenTtl ?? DEFAULT_TTL.refreshToken);
 
   const now = () => Date.now();
   const store = buildSeedStore({ seed, records });
@@ -74,7 +88,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   faults.set(faultSpec);
   const lifetime = new AbortController();
   const requests: RequestLogEntry[] = [];
-  let origin = '';
+  const keys = await generateSigningKeys();
+  // Mounted once the port is known (issuer, audience and links hold it). This runs in the same tick as listen's
+  // callback, so no request can arrive while the list is still empty.
+  const mounts: Mount[] = [];
+  const listening = await listen(createDispatcher(mounts, requests), host, port);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${listening.port}`;
+  const baseUrl = `${origin}${API_PREFIX}`;
 
   const api = createApiHandler({
     store,
@@ -84,15 +105,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin: () => origin,
     now,
     lifetime: lifetime.signal,
+    jwtAccess: createJwtAccessVerifier({ jwks: keys.publicJwks, issuer: origin, audience: baseUrl, now }),
   });
-  const listening = await listen(
-    createDispatcher([{ prefix: API_PREFIX, handle: api }], requests),
-    host,
-    port,
+  const oauth = createOAuthServer({
+    issuer: origin,
+    clientId: SANDBOX_CLIENT_ID,
+    apiResource: baseUrl,
+    accessTokenTtl,
+    refreshTokenTtl,
+    store,
+    keys,
+  });
+  mounts.push(
+    { prefix: API_PREFIX, handle: api },
+    { prefix: '/oauth', handle: oauth.handleProvider },
+    { prefix: '/.well-known', handle: oauth.handleProvider },
+    { prefix: '/interaction', handle: oauth.handleInteraction },
   );
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  origin = `http://${urlHost}:${listening.port}`;
-  const baseUrl = `${origin}${API_PREFIX}`;
 
   const info: SandboxInfo = {
     base_url: baseUrl,
@@ -116,6 +145,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     requests,
     setFaults: (spec) => faults.set(spec === undefined ? undefined : parseFaultSpec(spec)),
     setRateLimit: (perMinute) => limiter.setLimit(wholeNumber('rateLimit', perMinute)),
+    oauth: oauth.counters,
     close: async () => {
       lifetime.abort();
       await listening.close();
@@ -127,5 +157,10 @@ function wholeNumber(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new Error(`Sandbox option ${name} must be a whole number >= 0, got ${value}.`);
   }
+  return value;
+}
+
+function positive(name: string, value: number): number {
+  if (wholeNumber(name, value) === 0) throw new Error(`Sandbox option ${name} must be at least 1, got 0.`);
   return value;
 }

@@ -207,6 +207,7 @@ describe('server errors become exit codes', () => {
     );
     expect(code).toBe(4);
     expect(stderr).toMatch(/^error: /);
+    expect(stderr).toContain('clinic login --scopes "openid customers:write"');
   });
 
   it('401: exit 3 for a rejected token, with the way on', async () => {

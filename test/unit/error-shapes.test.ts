@@ -25,7 +25,9 @@ describe('parseApiError: plain {message} bodies', () => {
     expect(error.fieldErrors).toEqual([]);
     expect(toExitCode(error)).toBe(3);
     expect(lines(error)[0]).toBe('error: Unauthenticated. (HTTP 401)');
-    expect(lines(error).some((line) => line.startsWith('hint:') && line.includes('clinic login'))).toBe(true);
+    expect(lines(error)).toContain(
+      'run: clinic login (the token was rejected; check CLINIC_TOKEN if it is set)',
+    );
   });
 
   it('403 keeps the message and exits 4', () => {
@@ -324,9 +326,9 @@ describe('errorLines', () => {
   });
 
   it('adds the hint of an AuthError', () => {
-    expect(lines(new AuthError('not logged in', "run 'clinic login'"))).toEqual([
+    expect(lines(new AuthError('not logged in', 'run: clinic login'))).toEqual([
       'error: not logged in',
-      "hint: run 'clinic login'",
+      'run: clinic login',
     ]);
   });
 

@@ -40,7 +40,7 @@ function sessionFor(
       kind: 'oauth',
       access_token: 'from-keychain',
       refresh_token: 'r',
-      expires_at: new Date(FAKE_START - 1000).toISOString(),
+      expires_at: new Date(FAKE_START + 3_600_000).toISOString(),
     },
   });
   const session = new Session(
@@ -65,7 +65,7 @@ describe('Session', () => {
 
   it('CLINIC_TOKEN is never renewed', async () => {
     const s = sessionFor({}, { CLINIC_TOKEN: 'env-token' });
-    expect(await s.session.renewAfterRejection()).toBe(false);
+    expect(await s.session.renewAfterRejection('env-token')).toBe(false);
   });
 
   it('without a recorded store: AuthError "not logged in" with a hint', async () => {

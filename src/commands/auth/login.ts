@@ -1,17 +1,42 @@
-// `clinic login`: stores a personal access token read from stdin (--with-token); the browser sign-in plugs in here.
-
-import { defineCommand } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
+// `clinic login`: the browser sign-in (Authorization Code + PKCE, loopback redirect) or a token from stdin.
 import { dataOf, getAccountRequest } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
 import { KeychainUnavailableError, type StoredCredentials } from '../../core/auth/credential-store.js';
 import { NO_KEYCHAIN_ADVICE, storeForLogin } from '../../core/auth/store-choice.js';
 import { setPath, updateProfile } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
+import { defineCommand } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { parseWholeNumber } from '../../cli/parse-args.js';
+import { browserSignIn, type BrowserSignInOptions } from './browser-sign-in.js';
 
 export interface LoginOptions {
   withToken: boolean;
   insecureStorage: boolean;
+  browser: BrowserSignInOptions;
+}
+
+export function parseLoginOptions(options: Record<string, unknown>): LoginOptions {
+  const scopes =
+    options.scopes === undefined ? undefined : String(options.scopes).trim().replace(/\s+/g, ' ');
+  if (scopes === '')
+    throw new UsageError('--scopes needs at least one scope, e.g. --scopes "openid customers:read"');
+  return {
+    withToken: options.withToken === true,
+    insecureStorage: options.insecureStorage === true,
+    browser: {
+      scopes,
+      port:
+        options.port === undefined
+          ? 0
+          : parseWholeNumber(String(options.port), '--port', { min: 1, max: 65535 }),
+      timeoutSeconds:
+        options.timeout === undefined
+          ? 300
+          : parseWholeNumber(String(options.timeout), '--timeout', { min: 1 }),
+      openBrowser: options.browser !== false,
+    },
+  };
 }
 
 async function readToken(ctx: Context): Promise<string> {
@@ -30,8 +55,8 @@ async function readToken(ctx: Context): Promise<string> {
   return token;
 }
 
-/** Checks the token against GET /v1/account before keeping it. */
-async function verify(token: string, ctx: Context): Promise<Account> {
+/** The user behind a token, from GET /v1/account; a 401 means the token is no good. */
+async function accountFor(token: string, ctx: Context): Promise<Account> {
   const client = await ctx.http({ auth: false });
   try {
     const response = await client.request({
@@ -46,17 +71,10 @@ async function verify(token: string, ctx: Context): Promise<Account> {
   }
 }
 
-export async function login(options: LoginOptions, ctx: Context): Promise<void> {
-  if (!options.withToken) {
-    throw new UsageError(
-      "browser sign-in is not available in this version yet; pipe a personal access token to 'clinic login --with-token'",
-    );
-  }
+/** Keeps the sign-in in the chosen store and records the store in the profile; nothing is kept on failure. */
+async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: Context): Promise<string> {
   const kind = storeForLogin(options.insecureStorage, ctx.env);
   const settings = await ctx.settings();
-  const token = await readToken(ctx);
-  const account = await verify(token, ctx);
-  const credentials: StoredCredentials = { kind: 'pat', access_token: token, token_type: 'bearer' };
   const store = ctx.store(kind);
   try {
     await store.set(settings.profile.name, credentials);
@@ -76,36 +94,76 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
       .delete(settings.profile.name)
       .catch(() => false);
   }
-  ctx.io.err(
-    `logged in as ${account.name} <${account.email}> (profile ${settings.profile.name}); token in ${store.location}`,
-  );
+  return store.location;
+}
+
+export async function login(options: LoginOptions, ctx: Context): Promise<void> {
+  const kind = storeForLogin(options.insecureStorage, ctx.env); // a contradictory choice fails first
+  const settings = await ctx.settings();
+  if (kind === 'keychain') {
+    // Find out before the user signs in that the token could not be kept.
+    await ctx
+      .store(kind)
+      .get(settings.profile.name)
+      .catch((error: unknown) => {
+        if (error instanceof KeychainUnavailableError)
+          throw new AuthError(`${error.message}: ${NO_KEYCHAIN_ADVICE}`);
+        throw error;
+      });
+  }
+  let credentials: StoredCredentials;
+  let who: string;
+  if (options.withToken) {
+    const token = await readToken(ctx);
+    const account = await accountFor(token, ctx);
+    credentials = { kind: 'pat', access_token: token, token_type: 'bearer' };
+    who = `${account.name} <${account.email}>`;
+  } else {
+    credentials = await browserSignIn(options.browser, ctx);
+    who = settings.get('base_url')
+      ? await accountFor(credentials.access_token, ctx).then((a) => `${a.name} <${a.email}>`)
+      : 'the signed-in user';
+  }
+  const location = await keep(credentials, options, ctx);
+  ctx.io.err(`logged in as ${who} (profile ${settings.profile.name}); token in ${location}`);
 }
 
 export default defineCommand({
   name: 'login',
-  summary: 'sign in and store the token for the profile',
+  summary: 'sign in (browser, or a token from stdin) and store the token for the profile',
   description:
-    'Sign in. --with-token reads a personal access token from standard input (for servers and cron jobs),\n' +
-    'checks it with GET /v1/account and stores it in the OS keychain (service clinic-cli, account = profile).\n' +
-    'Without a usable keychain nothing is stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a\n' +
-    '0600 file in the config directory, or set CLINIC_TOKEN instead of logging in.',
+    'Sign in through the browser: OAuth 2.0 Authorization Code with PKCE (S256) and a loopback redirect to\n' +
+    'http://127.0.0.1:{port}/callback. Needs auth_url (default: the origin of base_url; discovery through\n' +
+    '/.well-known/openid-configuration when the server has it, else /oauth/authorize and /oauth/token) and\n' +
+    'client_id. Over SSH use --no-browser and paste the address the browser ended on.\n' +
+    '--with-token instead reads a personal access token from standard input (servers, cron jobs).\n' +
+    'Tokens go to the OS keychain (service clinic-cli, account = profile). Without a usable keychain nothing is\n' +
+    'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN.',
   options: [
     { flags: '--with-token', description: 'read a personal access token from standard input' },
     {
       flags: '--insecure-storage',
       description: 'store the token in a plain 0600 file instead of the keychain',
     },
+    {
+      flags: '--scopes <scopes>',
+      description: 'space-separated scopes to ask for (default: config scopes, "openid *")',
+    },
+    {
+      flags: '--port <n>',
+      description: 'fixed loopback port (for a registered redirect URI); default any free port',
+    },
+    { flags: '--timeout <seconds>', description: 'how long to wait for the browser (default 300)' },
+    {
+      flags: '--no-browser',
+      description: 'print the sign-in address instead of opening a browser; accept a pasted address',
+    },
   ],
   examples: [
+    'clinic login',
+    'clinic --profile sandbox login --scopes "openid customers:read"',
+    'clinic login --no-browser          # over SSH: open the printed address elsewhere, paste where it ends',
     'echo "$CLINIC_PAT" | clinic login --with-token',
-    'clinic --profile sandbox login --with-token --insecure-storage < token.txt',
   ],
-  run: (input, ctx) =>
-    login(
-      {
-        withToken: input.options.withToken === true,
-        insecureStorage: input.options.insecureStorage === true,
-      },
-      ctx,
-    ),
+  run: (input, ctx) => login(parseLoginOptions(input.options), ctx),
 });

@@ -1,35 +1,85 @@
-// `clinic logout`: deletes the profile's stored tokens (server-side revocation arrives with the OAuth login).
-
+// `clinic logout`: revokes an OAuth sign-in at the server when it offers revocation, then deletes it locally.
+import type { StoredCredentials, StoreKind } from '../../core/auth/credential-store.js';
+import { setPath, updateProfile } from '../../core/config/config-file.js';
+import { Settings } from '../../core/config/settings.js';
+import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
-import type { Context } from '../../cli/context.js';
-import type { StoreKind } from '../../core/auth/credential-store.js';
-import { saveConfig, setPath } from '../../core/config/config-file.js';
+import { type Context, oauthClientSettings } from '../../cli/context.js';
 
-export async function logout(allProfiles: boolean, ctx: Context): Promise<void> {
-  const [data, settings] = await Promise.all([ctx.config(), ctx.settings()]);
-  const names = allProfiles ? Object.keys(data.profiles) : [settings.profile.name];
-  let changed = false;
+export interface LogoutOptions {
+  allProfiles: boolean;
+  endSession: boolean;
+}
+
+/** Revokes the refresh token (and the access token where the server can); never blocks the local deletion. */
+async function revoke(credentials: StoredCredentials, settings: Settings, ctx: Context, endSession: boolean) {
+  const { loadAuthorizationServer } = await import('../../core/auth/oauth/authorization-server.js');
+  const client = await import('openid-client');
+  const server = await loadAuthorizationServer(await oauthClientSettings(settings));
+  const metadata = server.serverMetadata();
+  if (metadata.revocation_endpoint) {
+    if (credentials.refresh_token) {
+      await client.tokenRevocation(server, credentials.refresh_token, { token_type_hint: 'refresh_token' });
+    }
+    await client
+      .tokenRevocation(server, credentials.access_token, { token_type_hint: 'access_token' })
+      .catch(() => undefined); // JWT access tokens cannot be revoked everywhere; they expire
+    ctx.io.err(`revoked the tokens at ${new URL(metadata.revocation_endpoint).origin}`);
+  }
+  if (endSession) {
+    if (!metadata.end_session_endpoint) ctx.io.err('the sign-in server offers no end-session address');
+    else {
+      const hint: Record<string, string> = credentials.id_token
+        ? { id_token_hint: credentials.id_token }
+        : {};
+      await ctx.io.write(`${client.buildEndSessionUrl(server, hint).href}\n`);
+    }
+  }
+}
+
+export async function logout(options: LogoutOptions, ctx: Context): Promise<void> {
+  const [data, current] = await Promise.all([ctx.config(), ctx.settings()]);
+  const names = options.allProfiles ? Object.keys(data.profiles) : [current.profile.name];
   for (const name of names) {
     const profile = data.profiles[name];
     const kind = profile?.credential_store as StoreKind | undefined;
     if (!profile || !kind) {
-      if (!allProfiles) ctx.io.err(`profile ${name} was not logged in`);
+      if (!options.allProfiles) ctx.io.err(`profile ${name} was not logged in`);
       continue;
     }
     const store = ctx.store(kind);
+    const credentials = await store.get(name).catch(() => undefined);
+    if (credentials?.kind === 'oauth') {
+      const settings = new Settings({ name, source: 'flag' }, data, ctx.env);
+      await revoke(credentials, settings, ctx, options.endSession).catch((error: Error) =>
+        ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
+      );
+    }
     await store.delete(name);
-    setPath(profile, 'credential_store', undefined);
-    changed = true;
+    await updateProfile(ctx.env, name, (p) => setPath(p, 'credential_store', undefined));
     ctx.io.err(`logged out of profile ${name} (deleted from ${store.location})`);
   }
-  if (changed) await saveConfig(ctx.env, data);
   if (ctx.env.CLINIC_TOKEN) ctx.io.err('note: CLINIC_TOKEN is still set in the environment');
 }
 
 export default defineCommand({
   name: 'logout',
-  summary: "delete the profile's stored tokens",
-  options: [{ flags: '--all-profiles', description: 'log out of every profile' }],
-  examples: ['clinic logout', 'clinic logout --all-profiles'],
-  run: (input, ctx) => logout(input.options.allProfiles === true, ctx),
+  summary: "revoke and delete the profile's stored tokens",
+  description:
+    'Revoke the tokens at the sign-in server when it offers revocation, then delete them locally.\n' +
+    '--end-session also prints the address that ends the browser session at the server (RP-initiated logout).',
+  options: [
+    { flags: '--all-profiles', description: 'log out of every profile' },
+    { flags: '--end-session', description: "print the server's end-session address for the browser" },
+  ],
+  examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session | xargs open'],
+  run: async (input, ctx) => {
+    if (input.options.allProfiles && input.options.endSession) {
+      throw new UsageError('--end-session works on one profile at a time');
+    }
+    await logout(
+      { allProfiles: input.options.allProfiles === true, endSession: input.options.endSession === true },
+      ctx,
+    );
+  },
 });

@@ -5,7 +5,7 @@ import type { Context } from '../../cli/context.js';
 import { writeResource } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
 import { NOT_LOGGED_IN_HINT } from '../../core/auth/session.js';
-import { AuthError } from '../../core/errors.js';
+import { AuthError, UsageError } from '../../core/errors.js';
 
 export async function authStatus(ctx: Context): Promise<void> {
   const [settings, session] = await Promise.all([ctx.settings(), ctx.session()]);
@@ -36,6 +36,20 @@ export const status = defineCommand({
   summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
   examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
   run: (_input, ctx) => authStatus(ctx),
+});
+
+export const refresh = defineCommand({
+  name: 'refresh',
+  summary: 'get a new access token now with the refresh token',
+  examples: ['clinic auth refresh', 'clinic --profile prod auth refresh && clinic auth status'],
+  async run(_input, ctx) {
+    const session = await ctx.session();
+    if (session.envToken) throw new UsageError('CLINIC_TOKEN is used as is and never refreshed');
+    const credentials = await session.forceRefresh();
+    ctx.io.err(
+      `refreshed profile ${session.profile}; the access token expires ${credentials.expires_at ?? 'never'}`,
+    );
+  },
 });
 
 export const token = defineCommand({

@@ -11,6 +11,8 @@ export interface SandboxStartOptions {
   records: number;
   rateLimit: number;
   faults?: string;
+  accessTokenTtl?: number;
+  refreshTokenTtl?: number;
   /** Profile to point at the sandbox; undefined with --no-write-profile. */
   writeProfile?: string;
 }
@@ -25,6 +27,14 @@ export function parseSandboxOptions(options: Record<string, unknown>): SandboxSt
     records: num('records', '--records', 40, { min: 0, max: 100_000 }),
     rateLimit: num('rateLimit', '--rate-limit', 60, { min: 0 }),
     faults: options.faults as string | undefined,
+    accessTokenTtl:
+      options.accessTokenTtl === undefined
+        ? undefined
+        : num('accessTokenTtl', '--access-token-ttl', 0, { min: 1 }),
+    refreshTokenTtl:
+      options.refreshTokenTtl === undefined
+        ? undefined
+        : num('refreshTokenTtl', '--refresh-token-ttl', 0, { min: 1 }),
     writeProfile:
       write === false ? undefined : checkProfileName(typeof write === 'string' ? write : 'sandbox'),
   };
@@ -46,6 +56,8 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     records: options.records,
     rateLimit: options.rateLimit,
     faults: options.faults,
+    accessTokenTtl: options.accessTokenTtl,
+    refreshTokenTtl: options.refreshTokenTtl,
   });
   const { info } = sandbox;
   try {

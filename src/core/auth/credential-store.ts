@@ -9,6 +9,8 @@ export interface StoredCredentials {
   expires_at?: string;
   scopes?: string[];
   token_type?: string;
+  /** Kept for RP-initiated logout (`id_token_hint`). */
+  id_token?: string;
 }
 
 export type StoreKind = 'keychain' | 'file';

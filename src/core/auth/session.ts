@@ -1,14 +1,18 @@
 // The sign-in of the selected profile: which store holds it, and the token every request sends.
 import type { Clock } from '../clock.js';
 import type { Settings } from '../config/settings.js';
-import { AuthError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from '../http/client.js';
 import type { CredentialStore, StoredCredentials, StoreKind } from './credential-store.js';
+import { expiresSoon } from './refresh.js';
 
 export type StoreFactory = (kind: StoreKind) => CredentialStore;
 
+/** Refreshes an OAuth sign-in (see refresh.ts); `seen` is the sign-in the caller holds. */
+export type Refresher = (seen: StoredCredentials, force: boolean) => Promise<StoredCredentials>;
+
 export const NOT_LOGGED_IN_HINT =
-  "run 'clinic login', pipe a personal access token to 'clinic login --with-token', or set CLINIC_TOKEN";
+  'run: clinic login (or pipe a personal access token to clinic login --with-token, or set CLINIC_TOKEN)';
 
 export class Session implements TokenSource {
   private cached?: StoredCredentials;
@@ -18,6 +22,7 @@ export class Session implements TokenSource {
     private readonly env: Record<string, string | undefined>,
     private readonly stores: StoreFactory,
     private readonly clock: Clock,
+    private readonly refresher?: Refresher,
   ) {}
 
   get profile(): string {
@@ -44,20 +49,44 @@ export class Session implements TokenSource {
 
   async accessToken(): Promise<string> {
     if (this.envToken) return this.envToken;
-    const credentials = await this.stored();
+    let credentials = await this.stored();
     if (!credentials) throw new AuthError(`not logged in (profile ${this.profile})`, NOT_LOGGED_IN_HINT);
-    if (
-      credentials.expires_at &&
-      Date.parse(credentials.expires_at) <= this.clock.now() &&
-      !credentials.refresh_token
-    ) {
-      throw new AuthError(`the access token of profile ${this.profile} has expired`, "run 'clinic login'");
+    if (expiresSoon(credentials, this.clock.now())) {
+      if (!credentials.refresh_token || !this.refresher) {
+        throw new AuthError(`the access token of profile ${this.profile} has expired`, 'run: clinic login');
+      }
+      credentials = await this.refresh(credentials, false);
     }
     return credentials.access_token;
   }
 
-  /** A rejected CLINIC_TOKEN or personal access token cannot be renewed; the OAuth refresh grant plugs in here. */
-  async renewAfterRejection(): Promise<boolean> {
-    return false;
+  /** After a 401: refresh once when the sign-in can be refreshed; CLINIC_TOKEN and personal tokens cannot. */
+  async renewAfterRejection(rejectedToken: string): Promise<boolean> {
+    if (this.envToken || !this.refresher) return false;
+    const credentials = await this.stored();
+    if (!credentials?.refresh_token) return false;
+    const seen =
+      credentials.access_token === rejectedToken
+        ? credentials
+        : { ...credentials, access_token: rejectedToken };
+    await this.refresh(seen, false);
+    return true;
+  }
+
+  /** `clinic auth refresh`: a new token pair now. */
+  async forceRefresh(): Promise<StoredCredentials> {
+    const credentials = await this.stored();
+    if (!credentials) throw new AuthError(`not logged in (profile ${this.profile})`, NOT_LOGGED_IN_HINT);
+    if (!credentials.refresh_token || !this.refresher) {
+      throw new UsageError(
+        `profile ${this.profile} signed in with a personal access token, which cannot be refreshed`,
+      );
+    }
+    return this.refresh(credentials, true);
+  }
+
+  private async refresh(seen: StoredCredentials, force: boolean): Promise<StoredCredentials> {
+    this.cached = await (this.refresher as Refresher)(seen, force);
+    return this.cached;
   }
 }

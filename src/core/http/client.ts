@@ -142,7 +142,11 @@ export class HttpClient {
         await this.wait(waitMs, `HTTP ${answer.status}`, attempt);
         continue;
       }
-      throw parseApiError(answer.status, answer.text, retryAfter);
+      const path = new URL(prepared.url).pathname.replace(
+        new URL(this.options.baseUrl).pathname.replace(/\/+$/, ''),
+        '',
+      );
+      throw parseApiError(answer.status, answer.text, retryAfter, { method: prepared.method, path });
     }
   }
 

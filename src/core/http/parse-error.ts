@@ -45,7 +45,12 @@ export function parseRetryAfter(header: string | undefined, nowMs: number): numb
  * Shapes: plain `{message}`; validation `{message, errors}`; coded `{success, error_code, message, errors, data}`;
  * legacy `{success:false, error, data:{message}, errors?}`. The status decides that it is an error, never `success`.
  */
-export function parseApiError(status: number, bodyText: string, retryAfter?: number): ApiError {
+export function parseApiError(
+  status: number,
+  bodyText: string,
+  retryAfter?: number,
+  request?: { method: string; path: string },
+): ApiError {
   let body: unknown = bodyText;
   try {
     body = bodyText === '' ? undefined : JSON.parse(bodyText);
@@ -54,7 +59,14 @@ export function parseApiError(status: number, bodyText: string, retryAfter?: num
   }
   const fallback = `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
   if (!isObject(body)) {
-    return new ApiError({ status, message: fallback, body, bodyText, retryAfterSeconds: retryAfter });
+    return new ApiError({
+      status,
+      message: fallback,
+      body,
+      bodyText,
+      retryAfterSeconds: retryAfter,
+      request,
+    });
   }
 
   const data = isObject(body.data) ? body.data : undefined;
@@ -73,5 +85,6 @@ export function parseApiError(status: number, bodyText: string, retryAfter?: num
     retryAfterSeconds: retryAfter,
     body,
     bodyText,
+    request,
   });
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { roleAllows, scopesAllow } from '../auth/permissions.js';
+import type { JwtAccessVerifier } from '../auth/jwt-access.js';
 import type { AccessToken, TokenStore } from '../auth/tokens.js';
 import type { SandboxStore } from '../data/store.js';
 import type { RequestTarget } from '../dispatcher.js';
@@ -26,6 +27,8 @@ export const API_PREFIX = '/api';
 export interface ApiDependencies {
   store: SandboxStore;
   tokens: TokenStore;
+  /** Accepts the OpenID provider's JWT access tokens as well as personal access tokens. */
+  jwtAccess?: JwtAccessVerifier;
   limiter: RateLimiter;
   faults: FaultInjector;
   /** http://host:port, known once the server listens. */
@@ -38,7 +41,7 @@ export interface ApiDependencies {
 
 export function createApiHandler(deps: ApiDependencies) {
   return async (req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> => {
-    const access = deps.tokens.resolve(bearerToken(req));
+    const access = await authenticate(deps, bearerToken(req));
     const callerKey = access ? `user:${access.userId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
     const rate = deps.limiter.hit(callerKey);
     // Set on the response itself so every answer below, errors included, carries them.
@@ -111,6 +114,11 @@ async function answer(
     return plainError(403, 'This action is unauthorized.');
   }
   return route.handle(ctx);
+}
+
+async function authenticate(deps: ApiDependencies, bearer: string | undefined) {
+  if (bearer === undefined) return undefined;
+  return deps.tokens.resolve(bearer) ?? (await deps.jwtAccess?.(bearer));
 }
 
 const invalidScope = () => plainError(403, 'Invalid scope(s) provided.');

@@ -1,4 +1,4 @@
-// Reads a JSON request body with a size cap, answering 413 for oversize and 400 for malformed JSON.
+// Reads request bodies with a size cap: JSON for the API (413 oversize, 400 malformed), forms for sign-in pages.
 import type { IncomingMessage } from 'node:http';
 import { ApiError, legacyError, plainError } from './responses.js';
 
@@ -13,6 +13,11 @@ export async function readJsonBody(req: IncomingMessage, maxBytes = MAX_BODY_BYT
   } catch {
     throw new ApiError(legacyError(400, 'Invalid JSON payload.'));
   }
+}
+
+/** An application/x-www-form-urlencoded body (the sign-in and consent forms). */
+export async function readFormBody(req: IncomingMessage, maxBytes = 64 * 1024): Promise<URLSearchParams> {
+  return new URLSearchParams(await readText(req, maxBytes));
 }
 
 function readText(req: IncomingMessage, maxBytes: number): Promise<string> {

@@ -1,0 +1,61 @@
+// The terminal side of the browser sign-in: spinner, the pasted-address prompt, and the result as credentials.
+import { browserLogin } from '../../core/auth/oauth/login-flow.js';
+import { toStoredCredentials } from '../../core/auth/oauth/token-response.js';
+import type { StoredCredentials } from '../../core/auth/credential-store.js';
+import { oauthClientSettings, type Context } from '../../cli/context.js';
+
+export interface BrowserSignInOptions {
+  /** Undefined: the profile's `scopes` (default "openid *"). */
+  scopes?: string;
+  port: number;
+  timeoutSeconds: number;
+  openBrowser: boolean;
+}
+
+/** With --no-browser: the address the browser ended on, typed at a prompt or given as the first line of stdin. */
+async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | undefined> {
+  if (ctx.io.canPrompt) {
+    const { input } = await import('@inquirer/prompts');
+    try {
+      return await input(
+        { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
+        { signal, output: ctx.io.streams.stderr },
+      );
+    } catch {
+      return undefined; // aborted: the loopback listener got the answer first
+    }
+  }
+  if (ctx.io.stdinIsTTY) return undefined;
+  const { createInterface } = await import('node:readline');
+  const lines = createInterface({ input: ctx.io.streams.stdin });
+  signal.addEventListener('abort', () => lines.close(), { once: true });
+  for await (const line of lines) if (line.trim() !== '') return line;
+  return undefined;
+}
+
+export async function browserSignIn(options: BrowserSignInOptions, ctx: Context): Promise<StoredCredentials> {
+  const settings = await ctx.settings();
+  await oauthClientSettings(settings); // missing auth_url or client_id: a usage error before anything starts
+  const scopes = options.scopes ?? (settings.get('scopes') as string);
+  const server = await ctx.authServer();
+  const prompting = !options.openBrowser && ctx.io.canPrompt;
+  const tokens = await browserLogin(
+    server,
+    { ...options, scopes },
+    {
+      browser: ctx.browser,
+      say: (line) => ctx.io.err(line),
+      pastedUrl: options.openBrowser ? undefined : (_redirect, signal) => pastedUrl(ctx, signal),
+      waiting: prompting
+        ? undefined
+        : async () => {
+            const progress = await ctx.io.progress(
+              'Waiting for the sign-in in the browser… (Ctrl-C to cancel)',
+            );
+            return () => progress.stop();
+          },
+      signal: ctx.signal,
+    },
+  );
+  return toStoredCredentials(tokens, ctx.clock.now());
+}

@@ -1,0 +1,79 @@
+// The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
+import type { Configuration } from 'openid-client';
+import { AuthError, UsageError } from '../../errors.js';
+import { redactUrl } from '../../redact.js';
+
+export interface ServerSettings {
+  authUrl: string;
+  clientId: string;
+  /** Debug trace lines (already redacted). */
+  trace?: (line: string) => void;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** http is allowed only for a server on this machine (the sandbox); anything else must be https. */
+export function checkAuthUrl(authUrl: string): URL {
+  const url = new URL(authUrl);
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return url;
+  throw new UsageError(`auth_url must use https (http only for 127.0.0.1 or localhost), got '${authUrl}'`);
+}
+
+function tracingFetch(trace: ServerSettings['trace']) {
+  return async (url: string, init: RequestInit): Promise<Response> => {
+    const started = Date.now();
+    trace?.(`> ${init.method ?? 'GET'} ${redactUrl(url)}`);
+    const response = await fetch(url, init);
+    trace?.(`< ${response.status} (${Date.now() - started} ms)`);
+    return response;
+  };
+}
+
+export async function loadAuthorizationServer(settings: ServerSettings): Promise<Configuration> {
+  const client = await import('openid-client');
+  const url = checkAuthUrl(settings.authUrl);
+  const insecure = url.protocol === 'http:';
+  const fetcher = tracingFetch(settings.trace);
+  const execute = insecure ? [client.allowInsecureRequests] : [];
+  const prepare = (config: Configuration) => {
+    config[client.customFetch] = fetcher as never;
+    config.timeout = 30;
+    for (const step of execute) step(config);
+    return config;
+  };
+  try {
+    return prepare(
+      await client.discovery(url, settings.clientId, undefined, client.None(), {
+        execute,
+        [client.customFetch]: fetcher as never,
+        timeout: 30,
+      }),
+    );
+  } catch (error) {
+    if (!isMissingDiscovery(error)) {
+      throw new AuthError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
+    }
+    // No discovery document: the API document's paths.
+    const root = url.href.replace(/\/+$/, '');
+    return prepare(
+      new client.Configuration(
+        {
+          issuer: root,
+          authorization_endpoint: `${root}/oauth/authorize`,
+          token_endpoint: `${root}/oauth/token`,
+        },
+        settings.clientId,
+        undefined,
+        client.None(),
+      ),
+    );
+  }
+}
+
+function isMissingDiscovery(error: unknown): boolean {
+  const cause = (error as { cause?: { status?: number } } | undefined)?.cause;
+  const status = (error as { status?: number }).status ?? cause?.status;
+  const code = (error as { code?: string }).code;
+  return status === 404 || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON';
+}

@@ -1,0 +1,103 @@
+// The loopback redirect listener (RFC 8252): 127.0.0.1 only, path /callback, exactly one valid callback, then closed.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthError } from '../../errors.js';
+
+export const CALLBACK_PATH = '/callback';
+
+export interface LoopbackListener {
+  redirectUri: string;
+  /** Resolves with the callback URL once one with the right state arrives. */
+  callback: Promise<URL>;
+  /** Answers the browser waiting on the accepted callback, then stops listening. */
+  finish(outcome: { ok: boolean; message: string }): Promise<void>;
+  close(): Promise<void>;
+}
+
+const page = (ok: boolean, message: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>clinic sign-in</title></head>` +
+  `<body style="font-family:sans-serif;margin:3em"><h1>${ok ? 'Signed in' : 'Sign-in failed'}</h1>` +
+  `<p>${escapeHtml(message)}</p><p>You can close this window and return to the terminal.</p></body></html>`;
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+function answer(res: ServerResponse, status: number, ok: boolean, message: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(page(ok, message));
+}
+
+/** Checks a callback URL (from the listener or pasted) and returns it, or throws AuthError. */
+export function checkCallback(url: URL, redirectUri: string, expectedState: string): URL {
+  const expected = new URL(redirectUri);
+  if (url.origin !== expected.origin || url.pathname !== expected.pathname) {
+    throw new AuthError(`that is not this sign-in's redirect address (expected ${redirectUri}?…)`);
+  }
+  const error = url.searchParams.get('error');
+  if (error) {
+    const description = url.searchParams.get('error_description');
+    throw new AuthError(`the sign-in server refused: ${error}${description ? `: ${description}` : ''}`);
+  }
+  if (url.searchParams.get('state') !== expectedState) {
+    throw new AuthError('the sign-in answer does not carry the state this login sent; refused');
+  }
+  if (!url.searchParams.get('code')) throw new AuthError('the sign-in answer has no authorization code');
+  return url;
+}
+
+export async function startLoopback(port: number, expectedState: string): Promise<LoopbackListener> {
+  let accepted: ServerResponse | undefined;
+  let settle!: { resolve: (url: URL) => void; reject: (error: Error) => void };
+  const callback = new Promise<URL>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  callback.catch(() => undefined);
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', redirectUri);
+    if (url.pathname !== CALLBACK_PATH) return answer(res, 404, false, 'Not found.');
+    if (accepted) return answer(res, 409, false, 'This sign-in already received its answer.');
+    try {
+      checkCallback(url, redirectUri, expectedState);
+    } catch (error) {
+      answer(res, 400, false, (error as Error).message);
+      settle.reject(error as Error);
+      server.close();
+      return;
+    }
+    accepted = res;
+    settle.resolve(url);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new AuthError(
+          error.code === 'EADDRINUSE'
+            ? `port ${port} on 127.0.0.1 is in use; choose another with --port`
+            : `cannot listen on 127.0.0.1:${port}: ${error.message}`,
+        ),
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}${CALLBACK_PATH}`;
+
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+
+  return {
+    redirectUri,
+    callback,
+    async finish({ ok, message }) {
+      if (accepted) answer(accepted, ok ? 200 : 400, ok, message);
+      await close();
+    },
+    close,
+  };
+}

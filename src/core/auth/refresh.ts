@@ -1,0 +1,72 @@
+// Refreshes a stored OAuth sign-in once across processes: a lock per profile, and a re-read inside it so a peer's
+// fresh tokens are used instead of spending (and, with rotation, invalidating) the refresh token again.
+import { join } from 'node:path';
+import type { Configuration } from 'openid-client';
+import type { Clock } from '../clock.js';
+import { ensurePrivateDir } from '../config/private-file.js';
+import { AuthError } from '../errors.js';
+import type { CredentialStore, StoredCredentials } from './credential-store.js';
+import { toStoredCredentials } from './oauth/token-response.js';
+
+/** Refresh this long before expiry, so a token does not run out in flight. */
+export const EXPIRY_SKEW_MS = 60_000;
+
+export interface RefreshDeps {
+  profile: string;
+  store: CredentialStore;
+  lockDir: string;
+  server(): Promise<Configuration>;
+  clock: Clock;
+}
+
+export function expiresSoon(credentials: StoredCredentials, nowMs: number): boolean {
+  return credentials.expires_at !== undefined && Date.parse(credentials.expires_at) - EXPIRY_SKEW_MS <= nowMs;
+}
+
+const LOGIN_AGAIN = 'run: clinic login';
+
+export async function refreshCredentials(
+  deps: RefreshDeps,
+  seen: StoredCredentials,
+  force = false,
+): Promise<StoredCredentials> {
+  const { default: lockfile } = await import('proper-lockfile');
+  await ensurePrivateDir(deps.lockDir);
+  const release = await lockfile.lock(join(deps.lockDir, `${deps.profile}.refresh`), {
+    realpath: false,
+    stale: 20_000,
+    retries: { retries: 200, factor: 1.2, minTimeout: 25, maxTimeout: 250 },
+  });
+  try {
+    const current = await deps.store.get(deps.profile);
+    if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, LOGIN_AGAIN);
+    const peerRefreshed = current.access_token !== seen.access_token;
+    if (!force && peerRefreshed && !expiresSoon(current, deps.clock.now())) return current;
+    if (!current.refresh_token) {
+      throw new AuthError(
+        `the sign-in of profile ${deps.profile} has expired and cannot be refreshed`,
+        LOGIN_AGAIN,
+      );
+    }
+    const client = await import('openid-client');
+    let tokens;
+    try {
+      tokens = await client.refreshTokenGrant(await deps.server(), current.refresh_token);
+    } catch (error) {
+      const code = (error as { error?: string }).error;
+      if (code) {
+        throw new AuthError(
+          `the sign-in of profile ${deps.profile} has expired or was revoked (${code})`,
+          LOGIN_AGAIN,
+        );
+      }
+      if (error instanceof AuthError) throw error;
+      throw new AuthError(`could not refresh the sign-in: ${(error as Error).message}`, LOGIN_AGAIN);
+    }
+    const next = toStoredCredentials(tokens, deps.clock.now(), current);
+    await deps.store.set(deps.profile, next);
+    return next;
+  } finally {
+    await release();
+  }
+}

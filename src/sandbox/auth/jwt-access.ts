@@ -1,0 +1,40 @@
+// Access tokens issued by the sandbox's OpenID provider: RS256 `at+jwt` JWTs, verified in-process with jose.
+import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+import type { AccessToken } from './tokens.js';
+
+export interface JwtAccessOptions {
+  /** The provider's public keys (no HTTP fetch of /oauth/jwks). */
+  jwks: JSONWebKeySet;
+  issuer: string;
+  /** The API resource identifier the provider puts in `aud`. */
+  audience: string;
+  now(): number;
+}
+
+export type JwtAccessVerifier = (token: string) => Promise<AccessToken | undefined>;
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
+
+export function createJwtAccessVerifier(options: JwtAccessOptions): JwtAccessVerifier {
+  const keys = createLocalJWKSet(options.jwks);
+  return async (token) => {
+    if (!JWT_SHAPE.test(token)) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: options.issuer,
+        audience: options.audience,
+        typ: 'at+jwt',
+        algorithms: ['RS256'],
+        requiredClaims: ['sub', 'exp'],
+        currentDate: new Date(options.now()),
+      });
+      const sub = payload.sub ?? '';
+      if (!/^[1-9]\d*$/.test(sub) || payload.exp === undefined) return undefined;
+      const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
+      return { userId: Number(sub), scopes, expiresAtMs: payload.exp * 1000 };
+    } catch {
+      // Bad signature, wrong issuer or audience, expired, malformed: all simply "not authenticated".
+      return undefined;
+    }
+  };
+}

@@ -1,0 +1,61 @@
+// The sandbox's OpenID provider: oidc-provider mounted on the sandbox's one HTTP server, with counters for tests.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import type { SandboxStore } from '../data/store.js';
+import type { MountHandler } from '../dispatcher.js';
+import { createInteractionHandler } from './interactions.js';
+import { allowLoopbackLogoutPorts } from './loopback-logout.js';
+import { OAUTH_ROUTES, providerConfiguration } from './provider-config.js';
+import type { SigningKeys } from './signing-keys.js';
+
+export interface OAuthCounters {
+  /** Successful token requests, by grant type. */
+  grants: { authorization_code: number; refresh_token: number };
+  /** Revocation requests answered 200 (RFC 7009 answers 200 for unknown tokens too). */
+  revocations: number;
+}
+
+export interface OAuthServerOptions {
+  issuer: string;
+  clientId: string;
+  apiResource: string;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  store: SandboxStore;
+  keys: SigningKeys;
+}
+
+export interface OAuthServer {
+  /** For /oauth and /.well-known: handled by oidc-provider itself. */
+  handleProvider: MountHandler;
+  /** For /interaction: our sign-in and consent pages. */
+  handleInteraction: MountHandler;
+  counters: OAuthCounters;
+}
+
+export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
+  const provider = new Provider(options.issuer, providerConfiguration(options));
+  // Koa would print unexpected errors to stderr; the provider already answers them as server_error.
+  provider.app.silent = true;
+  allowLoopbackLogoutPorts(provider);
+
+  const counters: OAuthCounters = { grants: { authorization_code: 0, refresh_token: 0 }, revocations: 0 };
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const type = ctx.oidc.params?.grant_type;
+    if (type === 'authorization_code' || type === 'refresh_token') counters.grants[type]++;
+  });
+  // oidc-provider 8 emits no event for a successful revocation, so count the answers instead.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.method === 'POST' && ctx.path === OAUTH_ROUTES.revocation && ctx.status === 200) {
+      counters.revocations++;
+    }
+  });
+
+  const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+  return {
+    handleProvider: (req, res) => callback(req, res),
+    handleInteraction: createInteractionHandler(provider, options.store),
+    counters,
+  };
+}

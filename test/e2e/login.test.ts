@@ -1,0 +1,229 @@
+// The browser sign-in end to end against the sandbox's real OpenID provider: PKCE, state, refresh, revocation.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, lines, startWorld, type TestWorld } from '../helpers/cli.js';
+// @ts-expect-error a plain ES module shared with the BROWSER stand-in
+import { signIn } from '../helpers/fetch-browser.mjs';
+
+const FETCH_BROWSER = `"${process.execPath}" "${fileURLToPath(new URL('../helpers/fetch-browser.mjs', import.meta.url))}"`;
+
+async function oauthWorld(options: Parameters<typeof startWorld>[0] = {}): Promise<TestWorld> {
+  const world = await startWorld(options, false);
+  await world.clinic(['config', 'set', 'auth_url', world.sandbox.info.auth_url]);
+  await world.clinic(['config', 'set', 'client_id', world.sandbox.info.client_id]);
+  return world;
+}
+
+const credentialsOf = async (world: TestWorld) =>
+  JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8')).sandbox;
+
+async function browserLogin(world: TestWorld, args: string[] = [], env: Record<string, string> = {}) {
+  return world.clinic(['login', '--insecure-storage', ...args], { env: { BROWSER: FETCH_BROWSER, ...env } });
+}
+
+/** `clinic login --no-browser` running in the background, with the sign-in address it printed. */
+async function loginWithoutBrowser(world: TestWorld) {
+  const child = spawn(
+    process.execPath,
+    [BIN, '--profile', 'sandbox', 'login', '--insecure-storage', '--no-browser'],
+    {
+      env: baseEnv(world.configDir) as NodeJS.ProcessEnv,
+    },
+  );
+  let stderr = '';
+  const address = await new Promise<string>((resolve, reject) => {
+    const reader = createInterface({ input: child.stderr });
+    reader.on('line', (line) => {
+      stderr += `${line}\n`;
+      if (line.trim().startsWith('http')) resolve(line.trim());
+    });
+    child.once('close', () => reject(new Error(`login ended early: ${stderr}`)));
+  });
+  const done = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, stderr })),
+  );
+  return { child, address, done };
+}
+
+let world: TestWorld;
+beforeAll(async () => {
+  world = await oauthWorld();
+});
+afterAll(() => world.close());
+
+describe('clinic login (browser flow)', () => {
+  it('signs in with PKCE and stores the access and refresh tokens with expiry and scopes', async () => {
+    const { code, stdout, stderr } = await browserLogin(world);
+    expect(stderr).toContain('logged in as Dana Admin');
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    const stored = await credentialsOf(world);
+    expect(stored).toMatchObject({ kind: 'oauth', refresh_token: expect.any(String) });
+    expect(stored.access_token.split('.')).toHaveLength(3); // a JWT
+    const days = (Date.parse(stored.expires_at) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(14.9);
+    expect(stored.scopes).toContain('*');
+    const status = JSON.parse((await world.clinic(['auth', 'status', '-o', 'json'])).stdout);
+    expect(status).toMatchObject({ token_source: 'login', user: { name: 'Dana Admin' } });
+    expect(status.scopes).toContain('*');
+    const list = await world.clinic(['customers', 'list', '--limit', '2']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(2);
+  });
+
+  it('asks the authorization server for PKCE S256, a state and a nonce', async () => {
+    const { child, address, done } = await loginWithoutBrowser(world);
+    const url = new URL(address);
+    child.kill('SIGINT');
+    expect(url.pathname).toBe('/oauth/authorize');
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(url.searchParams.get('state')).toBeTruthy();
+    expect(url.searchParams.get('nonce')).toBeTruthy();
+    expect(url.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect((await done).code).toBe(130);
+  });
+
+  it('a refusal at consent is one clear line and exit 3', async () => {
+    const { code, stderr } = await browserLogin(world, [], { DRIVER_DECISION: 'deny' });
+    expect(code).toBe(3);
+    expect(lines(stderr).find((l) => l.startsWith('error:'))).toMatch(
+      /^error: the sign-in server refused: access_denied/,
+    );
+  });
+
+  it('--no-browser accepts the pasted redirect address', async () => {
+    const { child, address, done } = await loginWithoutBrowser(world);
+    const callback = await signIn(address, { user: '1' });
+    child.stdin.end(`${callback}\n`);
+    const { code, stderr } = await done;
+    expect(stderr).toContain('logged in as Dana Admin');
+    expect(code).toBe(0);
+  });
+
+  it('refuses a callback whose state does not match', async () => {
+    const { address, done } = await loginWithoutBrowser(world);
+    const redirect = new URL(address).searchParams.get('redirect_uri') as string;
+    const forged = await fetch(`${redirect}?code=stolen&state=forged`);
+    expect(forged.status).toBe(400);
+    const { code, stderr } = await done;
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/state/);
+  });
+
+  it('accepts exactly one callback: a second one finds the listener closed', async () => {
+    const { child, address, done } = await loginWithoutBrowser(world);
+    const callback = await signIn(address, { user: '1' });
+    const first = await fetch(callback);
+    expect(await first.text()).toContain('Signed in');
+    await expect(fetch(callback)).rejects.toThrow();
+    child.stdin.end();
+    expect((await done).code).toBe(0);
+  });
+
+  it('--debug output and messages never show tokens or the authorization code', async () => {
+    const report = join(world.configDir, 'driver-report.txt');
+    const { code, stderr } = await browserLogin(world, ['--debug'], { DRIVER_REPORT: report });
+    expect(code).toBe(0);
+    expect(stderr).toContain('debug: > GET');
+    const authCode = new URL((await readFile(report, 'utf8')).trim()).searchParams.get('code') as string;
+    const stored = await credentialsOf(world);
+    for (const secret of [authCode, stored.access_token, stored.refresh_token, stored.id_token]) {
+      expect(secret.length).toBeGreaterThan(10);
+      expect(stderr).not.toContain(secret);
+    }
+  });
+});
+
+describe('refresh', () => {
+  it('a rejected access token is refreshed once and the request succeeds', async () => {
+    await browserLogin(world);
+    const before = world.sandbox.oauth.grants.refresh_token;
+    const file = join(world.configDir, 'credentials.json');
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    all.sandbox.access_token = 'not-a-valid-token';
+    await writeFile(file, JSON.stringify(all));
+    const { code } = await world.clinic(['customers', 'list', '--limit', '1']);
+    expect(code).toBe(0);
+    expect(world.sandbox.oauth.grants.refresh_token).toBe(before + 1);
+    expect((await credentialsOf(world)).access_token).not.toBe('not-a-valid-token');
+  });
+
+  it('8 processes with an expired access token all succeed, and the server sees one refresh', async () => {
+    await browserLogin(world);
+    const file = join(world.configDir, 'credentials.json');
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    all.sandbox.expires_at = new Date(Date.now() - 1000).toISOString();
+    await writeFile(file, JSON.stringify(all));
+    const before = world.sandbox.oauth.grants.refresh_token;
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => world.clinic(['customers', 'list', '--limit', '1'])),
+    );
+    expect(results.map((r) => r.code)).toEqual(Array(8).fill(0));
+    expect(world.sandbox.oauth.grants.refresh_token).toBe(before + 1);
+  });
+
+  it('auth refresh rotates the pair', async () => {
+    const before = await credentialsOf(world);
+    const { code } = await world.clinic(['auth', 'refresh']);
+    expect(code).toBe(0);
+    const after = await credentialsOf(world);
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+  });
+
+  it('CLINIC_TOKEN is never refreshed', async () => {
+    const before = world.sandbox.oauth.grants.refresh_token;
+    const { code } = await world.clinic(['customers', 'list'], { env: { CLINIC_TOKEN: 'bogus' } });
+    expect(code).toBe(3);
+    expect(world.sandbox.oauth.grants.refresh_token).toBe(before);
+  });
+});
+
+describe('scopes and logout', () => {
+  it('a missing scope gives exit 4 and says how to sign in with it', async () => {
+    await browserLogin(world, ['--scopes', 'openid customers:read']);
+    const { code, stderr } = await world.clinic([
+      'customers',
+      'create',
+      '--set',
+      'first_name=A',
+      '--set',
+      'last_name=B',
+    ]);
+    expect(code).toBe(4);
+    expect(stderr).toContain('customers:write');
+    expect(stderr).toContain('clinic login --scopes');
+  });
+
+  it('logout revokes at the server, prints the end-session address, and deletes locally', async () => {
+    await browserLogin(world);
+    const before = world.sandbox.oauth.revocations;
+    const { code, stdout } = await world.clinic(['logout', '--end-session']);
+    expect(code).toBe(0);
+    expect(world.sandbox.oauth.revocations).toBeGreaterThan(before);
+    const endSession = new URL(stdout.trim());
+    expect(endSession.pathname).toBe('/oauth/logout');
+    expect(endSession.searchParams.get('id_token_hint')).toBeTruthy();
+    expect((await world.clinic(['auth', 'status'])).code).toBe(3);
+  });
+});
+
+describe('an expired refresh token', () => {
+  it('ends in exit 3 and run: clinic login', async () => {
+    const short = await oauthWorld({ accessTokenTtl: 1, refreshTokenTtl: 2 });
+    try {
+      expect((await browserLogin(short)).code).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      const { code, stderr } = await short.clinic(['customers', 'list']);
+      expect(code).toBe(3);
+      expect(lines(stderr)).toContain('run: clinic login');
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -1,0 +1,120 @@
+// What the API makes of the provider's JWT access tokens: scopes, roles, foreign keys and expiry; OAuth is never rate limited.
+import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, SANDBOX_SCOPES, startSandbox } from '../../src/sandbox/index.js';
+import { call } from './client.js';
+import { discover, login } from './oauth-browser.js';
+
+let sandbox: RunningSandbox;
+let config: client.Configuration;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+  config = await discover(sandbox);
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const newCustomer = { json: { first_name: 'Jo', last_name: 'Token' } };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('scopes and roles', () => {
+  it('exports the scope list', () => {
+    expect(SANDBOX_SCOPES).toEqual([
+      'openid',
+      'offline_access',
+      'customers:read',
+      'customers:write',
+      'appointments:read',
+      'appointments:write',
+      'users:read',
+      '*',
+    ]);
+  });
+
+  it('lets a customers:read token read but not write', async () => {
+    const { tokens } = await login(config, { scope: 'openid customers:read' });
+    expect(decodeJwt(tokens.access_token).scope).toBe('customers:read');
+    expect((await call(sandbox, '/v1/customers', { token: tokens.access_token })).status).toBe(200);
+    const write = await call(sandbox, '/v1/customers', { token: tokens.access_token, ...newCustomer });
+    expect(write).toMatchObject({ status: 403, body: { message: 'Invalid scope(s) provided.' } });
+  });
+
+  it('still applies the role: a viewer with * cannot create', async () => {
+    const { tokens } = await login(config, { user: 3, scope: '*' });
+    expect((await call(sandbox, '/v1/customers', { token: tokens.access_token })).status).toBe(200);
+    const write = await call(sandbox, '/v1/customers', { token: tokens.access_token, ...newCustomer });
+    expect(write).toMatchObject({ status: 403, body: { message: 'This action is unauthorized.' } });
+  });
+
+  it('keeps personal access tokens working', async () => {
+    expect((await call(sandbox, '/v1/account')).body.data.name).toBe('Dana Admin');
+  });
+});
+
+describe('rejected JWTs', () => {
+  it('answers 401 for a token signed by another key, even with the right claims and kid', async () => {
+    const { tokens } = await login(config);
+    const genuine = decodeJwt(tokens.access_token);
+    const { keys } = (await (await fetch(`${sandbox.info.auth_url}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT({ ...genuine })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: keys[0]?.kid })
+      .sign(privateKey);
+    const result = await call(sandbox, '/v1/account', { token: forged });
+    expect(result).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+  });
+
+  it('answers 401 for garbage that looks like a JWT', async () => {
+    for (const token of ['a.b.c', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0.', `${'x'.repeat(20)}.y.z`]) {
+      expect((await call(sandbox, '/v1/account', { token })).status).toBe(401);
+    }
+  });
+});
+
+describe('short lifetimes', () => {
+  it('expires access tokens (401) and refresh tokens (invalid_grant)', async () => {
+    const brief = await startSandbox({ port: 0, rateLimit: 0, accessTokenTtl: 1, refreshTokenTtl: 1 });
+    try {
+      const briefConfig = await discover(brief);
+      const { tokens } = await login(briefConfig);
+      expect(tokens.expires_in).toBe(1);
+      expect((await call(brief, '/v1/account', { token: tokens.access_token })).status).toBe(200);
+      await sleep(2100);
+      const expired = await call(brief, '/v1/account', { token: tokens.access_token });
+      expect(expired).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
+      const refresh = await client.refreshTokenGrant(briefConfig, tokens.refresh_token ?? '').catch((e) => e);
+      expect(refresh).toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      await brief.close();
+    }
+  });
+
+  it('refuses lifetimes below one second', async () => {
+    await expect(startSandbox({ accessTokenTtl: 0 })).rejects.toThrow(/accessTokenTtl/);
+    await expect(startSandbox({ refreshTokenTtl: 1.5 })).rejects.toThrow(/refreshTokenTtl/);
+  });
+});
+
+describe('rate limit and request log', () => {
+  it('limits only /api, never /oauth, and logs OAuth requests too', async () => {
+    const limited = await startSandbox({ port: 0, rateLimit: 1 });
+    try {
+      const limitedConfig = await discover(limited);
+      const first = await login(limitedConfig);
+      const second = await login(limitedConfig);
+      expect(second.tokens.access_token).not.toBe(first.tokens.access_token);
+      expect((await call(limited, '/v1/account', { token: first.tokens.access_token })).status).toBe(200);
+      expect((await call(limited, '/v1/account', { token: first.tokens.access_token })).status).toBe(429);
+      const paths = limited.requests.map((request) => request.path);
+      expect(paths).toContain('/.well-known/openid-configuration');
+      expect(paths).toContain('/oauth/token');
+      expect(paths.some((path) => path.startsWith('/interaction/'))).toBe(true);
+    } finally {
+      await limited.close();
+    }
+  });
+});

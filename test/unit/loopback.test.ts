@@ -1,0 +1,72 @@
+// The loopback redirect listener: 127.0.0.1 only, exactly one valid callback, state checked, then closed.
+import { describe, expect, it } from 'vitest';
+import { checkCallback, startLoopback } from '../../src/core/auth/oauth/loopback.js';
+import { AuthError } from '../../src/core/errors.js';
+
+describe('loopback listener', () => {
+  it('listens on 127.0.0.1 with path /callback on an ephemeral port', async () => {
+    const listener = await startLoopback(0, 'state-1');
+    try {
+      expect(listener.redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const other = await fetch(listener.redirectUri.replace('/callback', '/favicon.ico'));
+      expect(other.status).toBe(404);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('accepts one valid callback, refuses a second, and closes after answering', async () => {
+    const listener = await startLoopback(0, 'good');
+    const url = `${listener.redirectUri}?code=abc&state=good`;
+    const first = fetch(url);
+    expect((await listener.callback).searchParams.get('code')).toBe('abc');
+    const second = await fetch(url);
+    expect(second.status).toBe(409);
+    await listener.finish({ ok: true, message: 'done' });
+    expect(await (await first).text()).toContain('Signed in');
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('refuses a callback with the wrong state and fails the sign-in', async () => {
+    const listener = await startLoopback(0, 'expected');
+    const answer = await fetch(`${listener.redirectUri}?code=abc&state=forged`);
+    expect(answer.status).toBe(400);
+    await expect(listener.callback).rejects.toThrow(/state/);
+    await listener.close();
+  });
+
+  it('turns error and error_description into one AuthError line', async () => {
+    const listener = await startLoopback(0, 's');
+    await fetch(`${listener.redirectUri}?error=access_denied&error_description=User%20said%20no&state=s`);
+    await expect(listener.callback).rejects.toThrow(
+      'the sign-in server refused: access_denied: User said no',
+    );
+    await listener.close();
+  });
+
+  it('reports a port in use clearly', async () => {
+    const listener = await startLoopback(0, 's');
+    const port = Number(new URL(listener.redirectUri).port);
+    await expect(startLoopback(port, 's')).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`);
+    await listener.close();
+  });
+});
+
+describe('checkCallback (pasted addresses)', () => {
+  const redirect = 'http://127.0.0.1:5000/callback';
+  it('accepts the redirect address with the right state and a code', () => {
+    expect(checkCallback(new URL(`${redirect}?code=c&state=s`), redirect, 's').searchParams.get('code')).toBe(
+      'c',
+    );
+  });
+  it('refuses another port, another path, a wrong state, or no code', () => {
+    for (const url of [
+      'http://127.0.0.1:5001/callback?code=c&state=s',
+      'http://127.0.0.1:5000/other?code=c&state=s',
+      `${redirect}?code=c&state=t`,
+      `${redirect}?state=s`,
+    ]) {
+      expect(() => checkCallback(new URL(url), redirect, 's')).toThrow(AuthError);
+    }
+  });
+});
