@@ -227,3 +227,65 @@ describe('an expired refresh token', () => {
     }
   });
 });
+
+describe('login edges', () => {
+  it('gives up after --timeout with exit 3', async () => {
+    const started = Date.now();
+    const { code, stderr } = await world.clinic([
+      'login',
+      '--insecure-storage',
+      '--no-browser',
+      '--timeout',
+      '1',
+    ]);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^error: no sign-in within 1s/m);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('listens on the fixed --port when asked', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as { port: number };
+        probe.close(() => resolve(free));
+      });
+    });
+    const report = join(world.configDir, `port-report-${port}.txt`);
+    const { code } = await browserLogin(world, ['--port', String(port)], { DRIVER_REPORT: report });
+    expect(code).toBe(0);
+    expect((await readFile(report, 'utf8')).trim()).toMatch(
+      new RegExp(`^http://127\\.0\\.0\\.1:${port}/callback\\?`),
+    );
+  });
+
+  it('without a usable keychain it stops before opening the browser and says how to go on', async () => {
+    const report = join(world.configDir, 'never-opened.txt');
+    const { code, stderr } = await world.clinic(['login'], {
+      env: {
+        BROWSER: FETCH_BROWSER,
+        DRIVER_REPORT: report,
+        DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent',
+      },
+    });
+    expect(code).toBe(3);
+    expect(stderr).toContain('--insecure-storage');
+    expect(stderr).toContain('CLINIC_TOKEN');
+    await expect(readFile(report, 'utf8')).rejects.toThrow();
+  });
+
+  it('logout --all-profiles signs every profile out', async () => {
+    await browserLogin(world);
+    const other = ['--profile', 'other'];
+    await world.clinic([...other, 'config', 'set', 'base_url', world.sandbox.info.base_url]);
+    const pat = await world.clinic([...other, 'login', '--with-token', '--insecure-storage'], {
+      input: world.sandbox.info.token,
+    });
+    expect(pat.code).toBe(0);
+    const { code, stderr } = await world.clinic(['logout', '--all-profiles']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('logged out of profile sandbox');
+    expect(stderr).toContain('logged out of profile other');
+    expect(JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8'))).toEqual({});
+  });
+});
