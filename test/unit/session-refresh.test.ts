@@ -104,3 +104,28 @@ describe('Session refresh', () => {
     expect(expiresSoon({ kind: 'pat', access_token: 'x' }, FAKE_START)).toBe(false);
   });
 });
+
+describe('Session and an unusable keychain', () => {
+  it('turns a keychain failure into an AuthError (exit 3) with a way on', async () => {
+    const { KeychainUnavailableError } = await import('../../src/core/auth/credential-store.js');
+    const settings = new Settings(
+      { name: 'p', source: 'flag' },
+      { profiles: { p: { credential_store: 'keychain' } } },
+      {},
+    );
+    const failing = {
+      kind: 'keychain' as const,
+      location: 'keychain',
+      get: async () => {
+        throw new KeychainUnavailableError('the keychain did not answer within 3s');
+      },
+      set: async () => undefined,
+      delete: async () => false,
+    };
+    const session = new Session(settings, {}, () => failing, fakeClock());
+    const error = await session.accessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthError);
+    expect((error as AuthError).message).toContain('did not answer within 3s');
+    expect((error as AuthError).hint).toContain('CLINIC_TOKEN');
+  });
+});

@@ -3,7 +3,12 @@ import type { Clock } from '../clock.js';
 import type { Settings } from '../config/settings.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from '../http/client.js';
-import type { CredentialStore, StoredCredentials, StoreKind } from './credential-store.js';
+import {
+  type CredentialStore,
+  KeychainUnavailableError,
+  type StoredCredentials,
+  type StoreKind,
+} from './credential-store.js';
 import { expiresSoon } from './refresh.js';
 
 export type StoreFactory = (kind: StoreKind) => CredentialStore;
@@ -43,7 +48,12 @@ export class Session implements TokenSource {
   async stored(): Promise<StoredCredentials | undefined> {
     const kind = this.storeKind();
     if (!kind) return undefined;
-    this.cached ??= await this.stores(kind).get(this.profile);
+    try {
+      this.cached ??= await this.stores(kind).get(this.profile);
+    } catch (error) {
+      if (!(error instanceof KeychainUnavailableError)) throw error;
+      throw new AuthError(error.message, 'unlock the keychain, or set CLINIC_TOKEN for this run');
+    }
     return this.cached;
   }
 
