@@ -5,8 +5,7 @@ import type { CredentialStore, StoreKind } from '../core/auth/credential-store.j
 import { FileStore } from '../core/auth/file-store.js';
 import { KeychainStore, type KeytarLoader } from '../core/auth/keychain-store.js';
 import type { Configuration } from 'openid-client';
-import { type BrowserOpener, systemBrowser } from '../core/auth/oauth/browser.js';
-import { refreshCredentials } from '../core/auth/refresh.js';
+import type { BrowserOpener } from '../core/auth/oauth/browser.js';
 import { Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type ConfigData, loadConfig } from '../core/config/config-file.js';
@@ -88,7 +87,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     globals,
     signal,
     version: cliVersion(),
-    browser: deps.browser ?? systemBrowser(deps.env),
+    browser: deps.browser ?? {
+      open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
+    },
     config: () => {
       config ??= loadConfig(deps.env);
       return config;
@@ -115,7 +116,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         deps.env,
         (kind) => ctx.store(kind),
         clock,
-        (seen, force) => {
+        async (seen, force) => {
+          const { refreshCredentials } = await import('../core/auth/refresh.js');
           const kind = settings.get('credential_store') as StoreKind;
           const lockDir = join(configDir(deps.env), 'locks');
           return refreshCredentials(

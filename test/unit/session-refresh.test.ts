@@ -1,7 +1,7 @@
 // When the session refreshes an OAuth sign-in: before expiry (with a skew), once after a 401, never for other tokens.
 import { describe, expect, it } from 'vitest';
 import type { StoredCredentials } from '../../src/core/auth/credential-store.js';
-import { EXPIRY_SKEW_MS, expiresSoon } from '../../src/core/auth/refresh.js';
+import { EXPIRY_SKEW_MS, expiresSoon } from '../../src/core/auth/expiry.js';
 import { Session } from '../../src/core/auth/session.js';
 import { Settings } from '../../src/core/config/settings.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';

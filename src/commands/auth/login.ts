@@ -8,7 +8,7 @@ import { ApiError, AuthError, UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
-import { browserSignIn, type BrowserSignInOptions } from './browser-sign-in.js';
+import type { BrowserSignInOptions } from './browser-sign-in.js';
 
 export interface LoginOptions {
   withToken: boolean;
@@ -119,6 +119,7 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
     credentials = { kind: 'pat', access_token: token, token_type: 'bearer' };
     who = `${account.name} <${account.email}>`;
   } else {
+    const { browserSignIn } = await import('./browser-sign-in.js');
     credentials = await browserSignIn(options.browser, ctx);
     who = settings.get('base_url')
       ? await accountFor(credentials.access_token, ctx).then((a) => `${a.name} <${a.email}>`)

@@ -6,10 +6,8 @@ import type { Clock } from '../clock.js';
 import { ensurePrivateDir } from '../config/private-file.js';
 import { AuthError } from '../errors.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
+import { expiresSoon } from './expiry.js';
 import { toStoredCredentials } from './oauth/token-response.js';
-
-/** Refresh this long before expiry, so a token does not run out in flight. */
-export const EXPIRY_SKEW_MS = 60_000;
 
 export interface RefreshDeps {
   profile: string;
@@ -17,10 +15,6 @@ export interface RefreshDeps {
   lockDir: string;
   server(): Promise<Configuration>;
   clock: Clock;
-}
-
-export function expiresSoon(credentials: StoredCredentials, nowMs: number): boolean {
-  return credentials.expires_at !== undefined && Date.parse(credentials.expires_at) - EXPIRY_SKEW_MS <= nowMs;
 }
 
 const LOGIN_AGAIN = 'run: clinic login';

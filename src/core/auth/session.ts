@@ -9,7 +9,7 @@ import {
   type StoredCredentials,
   type StoreKind,
 } from './credential-store.js';
-import { expiresSoon } from './refresh.js';
+import { expiresSoon } from './expiry.js';
 
 export type StoreFactory = (kind: StoreKind) => CredentialStore;
 
