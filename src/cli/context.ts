@@ -6,7 +6,7 @@ import { FileStore } from '../core/auth/file-store.js';
 import { KeychainStore, type KeytarLoader } from '../core/auth/keychain-store.js';
 import type { Configuration } from 'openid-client';
 import type { BrowserOpener } from '../core/auth/oauth/browser.js';
-import { Session } from '../core/auth/session.js';
+import { loginCommand, Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type ConfigData, loadConfig } from '../core/config/config-file.js';
 import type { OutputFormat } from '../core/config/keys.js';
@@ -43,12 +43,10 @@ export interface Context {
   session(): Promise<Session>;
   store(kind: StoreKind): CredentialStore;
   http(options?: { auth?: boolean }): Promise<HttpClient>;
-  /** The profile's OAuth/OpenID server (discovered once per run). */
-  authServer(): Promise<Configuration>;
+  /** The OAuth/OpenID server of the selected profile (discovered once per run), or of the given settings. */
+  authServer(settings?: Settings): Promise<Configuration>;
   readonly browser: BrowserOpener;
   output(): Promise<OutputSpec>;
-  /** The format the user chose (flag, env or profile), once resolved: errors are then also written as JSON. */
-  readonly chosenFormat?: OutputFormat;
   /** Drops cached config after a command changed it. */
   reload(): void;
   close(): Promise<void>;
@@ -78,7 +76,35 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   let dispatcher: Dispatcher | undefined = deps.dispatcher;
   const stores = new Map<StoreKind, CredentialStore>();
   let authServer: Promise<Configuration> | undefined;
+  const clients = new Map<boolean, Promise<HttpClient>>();
   const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
+
+  async function buildClient(auth: boolean): Promise<HttpClient> {
+    const settings = await ctx.settings();
+    const baseUrl = settings.get('base_url');
+    if (!baseUrl) {
+      throw new UsageError(
+        `no API address for profile '${settings.profile.name}': start one with 'clinic sandbox start' and use ` +
+          `--profile sandbox, or run 'clinic config set base_url URL'`,
+      );
+    }
+    if (!dispatcher) {
+      const { Agent } = await import('undici');
+      dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
+    }
+    return new HttpClient({
+      baseUrl,
+      tenant: settings.get('tenant'),
+      userAgent: `clinic/${ctx.version}`,
+      tokens: auth ? await ctx.session() : undefined,
+      dispatcher,
+      clock,
+      signal,
+      maxRetries: globals.maxRetries,
+      trace,
+      notice: (line) => io.err(line),
+    });
+  }
 
   const ctx: Context = {
     io,
@@ -121,7 +147,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           const kind = settings.get('credential_store') as StoreKind;
           const lockDir = join(configDir(deps.env), 'locks');
           return refreshCredentials(
-            { profile, store: ctx.store(kind), lockDir, server: () => ctx.authServer(), clock },
+            {
+              profile,
+              store: ctx.store(kind),
+              lockDir,
+              server: () => ctx.authServer(),
+              clock,
+              loginHint: `run: ${loginCommand(settings.profile)}`,
+            },
             seen,
             force,
           );
@@ -129,44 +162,28 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       );
       return session;
     },
-    authServer() {
-      authServer ??= (async () => {
-        const settings = await ctx.settings();
+    authServer(other) {
+      const load = async (settings: Settings) => {
         const { loadAuthorizationServer } = await import('../core/auth/oauth/authorization-server.js');
-        return loadAuthorizationServer({ ...(await oauthClientSettings(settings)), trace });
-      })();
+        const userAgent = `clinic/${ctx.version}`;
+        return loadAuthorizationServer({ ...(await oauthClientSettings(settings)), trace, userAgent });
+      };
+      if (other) return load(other);
+      authServer ??= ctx.settings().then(load);
       return authServer;
     },
-    async http({ auth = true } = {}) {
-      const settings = await ctx.settings();
-      const baseUrl = settings.get('base_url');
-      if (!baseUrl) {
-        throw new UsageError(
-          `no API address for profile '${settings.profile.name}': start one with 'clinic sandbox start' and use ` +
-            `--profile sandbox, or run 'clinic config set base_url URL'`,
-        );
+    http({ auth = true } = {}) {
+      // One client per run (and per auth mode), so rate-limit pacing carries from request to request.
+      let client = clients.get(auth);
+      if (!client) {
+        client = buildClient(auth);
+        clients.set(auth, client);
       }
-      if (!dispatcher) {
-        const { Agent } = await import('undici');
-        dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
-      }
-      return new HttpClient({
-        baseUrl,
-        tenant: settings.get('tenant'),
-        userAgent: `clinic/${ctx.version}`,
-        tokens: auth ? await ctx.session() : undefined,
-        dispatcher,
-        clock,
-        signal,
-        maxRetries: globals.maxRetries,
-        trace,
-        notice: (line) => io.err(line),
-      });
+      return client;
     },
     async output() {
       const settings = await ctx.settings();
       const configured = settings.get('output') as OutputFormat | undefined;
-      (ctx as { chosenFormat?: OutputFormat }).chosenFormat = configured;
       return {
         format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
         fields: globals.fields,
@@ -177,6 +194,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     reload() {
       config = undefined;
       session = undefined;
+      clients.clear();
     },
     async close() {
       if (dispatcher && dispatcher !== deps.dispatcher) await dispatcher.close();

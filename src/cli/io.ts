@@ -77,12 +77,15 @@ export class IO implements Sink {
 
   /** Starts a spinner on stderr when it is a terminal; otherwise nothing is shown. */
   async progress(text: string): Promise<Progress> {
-    if (!this.stderrIsTTY) return NO_PROGRESS;
+    // A terminal that reports no width (a pty made without a size) sends ora into an endless redraw.
+    if (!this.stderrIsTTY || !((this.streams.stderr.columns ?? 0) > 0)) return NO_PROGRESS;
     const { default: ora } = await import('ora');
+    // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({
       text,
       stream: this.streams.stderr,
       color: this.colourErr ? 'cyan' : undefined,
+      isEnabled: true,
     }).start();
     return {
       update: (next) => {

@@ -1,6 +1,7 @@
 // The options every list command shares (--page, --per-page, --all, --limit, --filter), parsed and checked.
 import type { PageOptions } from '../core/paginate.js';
 import type { OptionDef } from './command.js';
+import { UsageError } from '../core/errors.js';
 import { parsePairs, parseWholeNumber } from './parse-args.js';
 
 export const LIST_OPTIONS: OptionDef[] = [
@@ -26,6 +27,14 @@ export function parseListOptions(options: Record<string, unknown>): ListInput {
       limit: number('limit', '--limit', { min: 1 }),
       all: options.all === true,
     },
-    filters: parsePairs((options.filter as string[] | undefined) ?? [], '--filter'),
+    filters: checkFilters(parsePairs((options.filter as string[] | undefined) ?? [], '--filter')),
   };
+}
+
+/** `page` and `per_page` belong to the paging options, which check them; a filter would be silently replaced. */
+function checkFilters(filters: [string, string][]): [string, string][] {
+  const paging = filters.find(([key]) => key === 'page' || key === 'per_page');
+  if (paging)
+    throw new UsageError(`--filter ${paging[0]}=… is not a filter: use --${paging[0].replace('_', '-')}`);
+  return filters;
 }

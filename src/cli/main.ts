@@ -4,12 +4,36 @@ import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import { type Context, type ContextDeps, createContext } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
 import { buildProgram } from './program.js';
-import { errorJson, errorLines } from './report-error.js';
+import { errorJson, errorLines, type SignInFacts } from './report-error.js';
+import { ApiError } from '../core/errors.js';
+import { loginCommand } from '../core/auth/session.js';
 import { cliVersion } from './version.js';
 
 function commanderExitCode(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
   return ExitCode.usage;
+}
+
+/** The format the user chose (flag, env or profile), if any: errors are then also written as a JSON object. */
+async function chosenFormat(ctx: Context | undefined): Promise<string | undefined> {
+  try {
+    return (await ctx?.settings())?.get('output');
+  } catch {
+    return undefined; // the config itself is what failed
+  }
+}
+
+/** For 401/403 hints: how to log in to this profile and which scopes its sign-in holds. */
+async function signInFacts(ctx: Context | undefined, error: unknown): Promise<SignInFacts | undefined> {
+  if (!ctx || !(error instanceof ApiError) || (error.status !== 401 && error.status !== 403))
+    return undefined;
+  try {
+    const session = await ctx.session();
+    const stored = session.envToken ? undefined : await session.stored();
+    return { loginCommand: loginCommand((await ctx.settings()).profile), scopes: stored?.scopes };
+  } catch {
+    return undefined;
+  }
 }
 
 export async function main(argv: string[], deps: ContextDeps): Promise<number> {
@@ -31,9 +55,10 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
     return ExitCode.ok;
   } catch (error) {
     if (error instanceof CommanderError) return commanderExitCode(error);
-    const format = ctx?.chosenFormat ?? globals?.output ?? deps.env.CLINIC_OUTPUT;
+    const format = globals?.output ?? (await chosenFormat(ctx)) ?? deps.env.CLINIC_OUTPUT;
     const debug = globals?.debug ?? false;
-    for (const line of errorLines(error, { json: false, debug })) stderr.write(`${line}\n`);
+    const signIn = await signInFacts(ctx, error);
+    for (const line of errorLines(error, { json: false, debug, signIn })) stderr.write(`${line}\n`);
     if (format === 'json' || format === 'ndjson') stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);
   } finally {

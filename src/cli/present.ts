@@ -5,7 +5,7 @@ import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js
 import type { Page } from '../core/paginate.js';
 import { redactBodyText, redactHeaders } from '../core/redact.js';
 import type { Context } from './context.js';
-import { createListWriter, writeResource } from './output/render.js';
+import { createListWriter, writeAllOrNothing, writeResource } from './output/render.js';
 import type { Column } from './output/table.js';
 
 export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
@@ -29,26 +29,25 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
     for await (const page of pages) await io.write(ensureNewline(page.text));
     return;
   }
-  const writer = createListWriter(io, await ctx.output(), how.columns);
+  const spec = await ctx.output();
+  const writer = createListWriter(io, spec, how.columns);
   const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
   try {
-    let total: number | undefined;
-    outer: for await (const page of pages) {
-      total = how.limit !== undefined ? Math.min(how.limit, page.meta.total ?? how.limit) : page.meta.total;
-      for (const record of page.records) {
-        if (how.limit !== undefined && writer.count >= how.limit) break outer;
-        await writer.write(record);
+    await writeAllOrNothing(writer, async () => {
+      outer: for await (const page of pages) {
+        const total =
+          how.limit !== undefined ? Math.min(how.limit, page.meta.total ?? how.limit) : page.meta.total;
+        for (const record of page.records) {
+          if (how.limit !== undefined && writer.count >= how.limit) break outer;
+          await writer.write(record);
+        }
+        progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
       }
-      progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
-    }
-  } catch (error) {
+    });
+  } finally {
     progress?.stop();
-    // Records already written stay valid output (a JSON array gets closed); a failure before any prints nothing.
-    if (writer.count > 0) await writer.end();
-    throw error;
   }
-  progress?.stop();
-  await writer.end();
+  if (writer.count === 0 && spec.format === 'table') io.err(`no ${how.noun} found`);
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
 }
 

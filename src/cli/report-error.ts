@@ -5,12 +5,22 @@ import { toExitCode } from '../core/exit-codes.js';
 export interface ErrorReportOptions {
   json: boolean;
   debug: boolean;
+  /** What is known of the sign-in, for 401/403 hints. */
+  signIn?: SignInFacts;
+}
+
+export interface SignInFacts {
+  /** `clinic login` or `clinic --profile NAME login`. */
+  loginCommand: string;
+  /** Scopes of the stored OAuth sign-in; undefined for personal tokens and CLINIC_TOKEN (not known). */
+  scopes?: string[];
 }
 
 const CODE_BY_KIND: Record<string, string> = {
   UsageError: 'usage',
   AuthError: 'auth',
   ConflictError: 'conflict',
+  NotFoundError: 'not_found',
   CancelledError: 'interrupted',
   NetworkError: 'network',
 };
@@ -22,15 +32,23 @@ export function likelyScope(request: { method: string; path: string } | undefine
   return `${resource}:${request?.method === 'GET' || request?.method === 'HEAD' ? 'read' : 'write'}`;
 }
 
-function hintFor(error: ApiError): string | undefined {
-  if (error.status === 401)
-    return 'run: clinic login (the token was rejected; check CLINIC_TOKEN if it is set)';
+function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | undefined {
+  const login = signIn?.loginCommand ?? 'clinic login';
+  if (error.status === 401) return `run: ${login} (the token was rejected; check CLINIC_TOKEN if it is set)`;
   if (error.status !== 403) return undefined;
   const scope = likelyScope(error.request);
   if (!scope) return 'your token lacks a scope, or your user the role in this tenant, that this action needs';
+  const granted = signIn?.scopes;
+  if (granted && (granted.includes('*') || granted.includes(scope))) {
+    return `the token has the scope ${scope}, so your user likely lacks the role for this in the tenant: ask a tenant admin`;
+  }
+  if (granted) {
+    const wanted = [...new Set(['openid', ...granted, scope])].join(' ');
+    return `the token lacks the scope ${scope}; sign in with it: ${login} --scopes "${wanted}"`;
+  }
   return (
     `the token likely lacks the scope ${scope} (or your user the role for it in this tenant); ` +
-    `sign in with it: clinic login --scopes "openid ${scope}"`
+    `sign in with it: ${login} --scopes "openid ${scope}"`
   );
 }
 
@@ -47,7 +65,7 @@ export function errorLines(error: unknown, options: ErrorReportOptions): string[
         error.retryAfterSeconds !== undefined ? `retry after ${error.retryAfterSeconds}s` : 'retry later';
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
-    const hint = hintFor(error);
+    const hint = hintFor(error, options.signIn);
     if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {
     lines.push(error.hint);

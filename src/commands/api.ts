@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { parseJsonObject } from '../cli/body-input.js';
 import { defineCommand } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { createListWriter } from '../cli/output/render.js';
+import { createListWriter, writeAllOrNothing } from '../cli/output/render.js';
 import { showDryRun } from '../cli/present.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { paginate } from '../core/paginate.js';
@@ -108,7 +108,8 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
     const response = await client.request(request);
     await printBody(response.text, ctx);
   } catch (error) {
-    if (error instanceof ApiError && error.bodyText) await printBody(error.bodyText, ctx);
+    // The server's error body is for the reader, not for a pipe: stderr, before the error line.
+    if (error instanceof ApiError && error.bodyText) ctx.io.err(error.bodyText.trimEnd());
     throw error;
   }
 }
@@ -117,15 +118,13 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
   const client = await ctx.http();
   const format = (await ctx.output()).format === 'ndjson' ? 'ndjson' : 'json';
   const writer = createListWriter(ctx.io, { format, colour: false, width: 0 }, []);
-  try {
-    const perPage = query.get('per_page');
-    const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
+  const perPage = query.get('per_page');
+  const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
+  await writeAllOrNothing(writer, async () => {
     for await (const page of paginate(client, path, [...query], options, ctx.signal)) {
       for (const record of page.records) await writer.write(record);
     }
-  } finally {
-    await writer.end();
-  }
+  });
 }
 
 /** The body unchanged; pretty-printed when a person is reading a terminal. */
@@ -147,8 +146,9 @@ export default defineCommand({
   summary: 'make any API request and print the body',
   description:
     "Send a request to PATH (relative to base_url, e.g. /v1/channels) with the profile's token and X-Tenant,\n" +
-    'and print the body unchanged (pretty on a terminal). -F key=value adds typed fields (numbers, true, false,\n' +
-    'null, @file) and -f key=value string fields: query parameters for GET, a JSON body otherwise.\n' +
+    'and print the body unchanged (pretty on a terminal). An error status writes nothing to stdout: the body goes\n' +
+    'to stderr with the error line. -F key=value adds typed fields (numbers, true, false, null, @file) and\n' +
+    '-f key=value string fields: query parameters for GET, a JSON body otherwise.\n' +
     'Use it for endpoints whose parameters the API document does not show.',
   args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
   options: [

@@ -16,6 +16,11 @@ export class AuthError extends Error {
   }
 }
 
+/** Something named by the user does not exist, found out from the server's answer (exit 5). */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+}
+
 /** An action the record's state does not allow, decided by the CLI before sending (exit 6). */
 export class ConflictError extends Error {
   override name = 'ConflictError';

@@ -1,5 +1,5 @@
 // The contract's exit codes, decided in one place from the typed errors.
-import { ApiError, AuthError, CancelledError, ConflictError, UsageError } from './errors.js';
+import { ApiError, AuthError, CancelledError, ConflictError, NotFoundError, UsageError } from './errors.js';
 
 export const ExitCode = {
   ok: 0,
@@ -44,6 +44,7 @@ export function toExitCode(error: unknown): ExitCodeValue {
   if (error instanceof UsageError) return ExitCode.usage;
   if (error instanceof AuthError) return ExitCode.auth;
   if (error instanceof ConflictError) return ExitCode.conflict;
+  if (error instanceof NotFoundError) return ExitCode.notFound;
   if (error instanceof CancelledError) return ExitCode.interrupted;
   if (error instanceof ApiError) return exitCodeForStatus(error.status, error.code);
   return ExitCode.failure;

@@ -33,9 +33,13 @@ export function parseTarget(url: string | undefined): RequestTarget {
   return { path, query: new URLSearchParams(rawQuery), rawQuery };
 }
 
+/** The log keeps the newest entries only, so a sandbox left running for days does not grow without bound. */
+export const REQUEST_LOG_LIMIT = 20_000;
+
 export function createDispatcher(mounts: readonly Mount[], log: RequestLogEntry[]) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const target = parseTarget(req.url);
+    if (log.length >= REQUEST_LOG_LIMIT) log.splice(0, REQUEST_LOG_LIMIT / 2);
     log.push({
       method: req.method ?? 'GET',
       path: target.path,

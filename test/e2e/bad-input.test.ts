@@ -21,6 +21,7 @@ const cases: [string, string[], RegExp][] = [
   ['a missing --data file', ['customers', 'create', '--data', '@/nonexistent/x.json'], /cannot read/],
   ['a bad --set', ['customers', 'create', '--set', 'novalue'], /--set expects key=value/],
   ['a bad --filter', ['customers', 'list', '--filter', 'oops'], /--filter expects key=value/],
+  ['paging given as a filter', ['customers', 'list', '--filter', 'per_page=5'], /use --per-page/],
   ['a bad --fields path', ['customers', 'list', '--fields', 'a..b'], /is not a field path/],
   [
     'a bad --max-retries',

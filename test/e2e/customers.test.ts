@@ -207,13 +207,13 @@ describe('server errors become exit codes', () => {
     );
     expect(code).toBe(4);
     expect(stderr).toMatch(/^error: /);
-    expect(stderr).toContain('clinic login --scopes "openid customers:write"');
+    expect(stderr).toContain('login --scopes "openid customers:write"');
   });
 
   it('401: exit 3 for a rejected token, with the way on', async () => {
     const { code, stderr } = await world.clinic(['account'], { env: { CLINIC_TOKEN: 'clinic_pat_wrong' } });
     expect(code).toBe(3);
-    expect(stderr).toContain('clinic login');
+    expect(stderr).toContain('run: clinic --profile sandbox login');
   });
 
   it('429: exit 9 with the wait, when retries are off', async () => {

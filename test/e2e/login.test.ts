@@ -105,14 +105,27 @@ describe('clinic login (browser flow)', () => {
     expect(code).toBe(0);
   });
 
-  it('refuses a callback whose state does not match', async () => {
-    const { address, done } = await loginWithoutBrowser(world);
+  it('refuses a callback whose state does not match, and still takes the real one', async () => {
+    const { child, address, done } = await loginWithoutBrowser(world);
     const redirect = new URL(address).searchParams.get('redirect_uri') as string;
     const forged = await fetch(`${redirect}?code=stolen&state=forged`);
     expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain('state');
+    const callback = await signIn(address, { user: '1' });
+    expect(new URL(callback).searchParams.get('code')).not.toBe('stolen');
+    await fetch(callback);
+    child.stdin.end();
+    const { code } = await done;
+    expect(code).toBe(0);
+  });
+
+  it('refuses a pasted address whose state does not match', async () => {
+    const { child, address, done } = await loginWithoutBrowser(world);
+    const redirect = new URL(address).searchParams.get('redirect_uri') as string;
+    child.stdin.end(`${redirect}?code=stolen&state=forged\n`);
     const { code, stderr } = await done;
     expect(code).toBe(3);
-    expect(stderr).toMatch(/state/);
+    expect(stderr).toMatch(/^error: .*state/m);
   });
 
   it('accepts exactly one callback: a second one finds the listener closed', async () => {
@@ -196,8 +209,25 @@ describe('scopes and logout', () => {
       'last_name=B',
     ]);
     expect(code).toBe(4);
-    expect(stderr).toContain('customers:write');
-    expect(stderr).toContain('clinic login --scopes');
+    expect(stderr).toContain('the token lacks the scope customers:write');
+    expect(stderr).toMatch(
+      /sign in with it: clinic --profile sandbox login --scopes "openid .*customers:read customers:write"/,
+    );
+  });
+
+  it('a missing role gives exit 4 and says the scope is there but the role is not', async () => {
+    await browserLogin(world, [], { DRIVER_USER: '3' }); // Vera Viewer, scope *
+    const { code, stderr } = await world.clinic([
+      'customers',
+      'create',
+      '--set',
+      'first_name=A',
+      '--set',
+      'last_name=B',
+    ]);
+    expect(code).toBe(4);
+    expect(stderr).toContain('likely lacks the role');
+    expect(stderr).not.toContain('--scopes');
   });
 
   it('logout revokes at the server, prints the end-session address, and deletes locally', async () => {
@@ -215,13 +245,13 @@ describe('scopes and logout', () => {
 
 describe('an expired refresh token', () => {
   it('ends in exit 3 and run: clinic login', async () => {
-    const short = await oauthWorld({ accessTokenTtl: 1, refreshTokenTtl: 2 });
+    const short = await oauthWorld({ accessTokenTtl: 3, refreshTokenTtl: 4 });
     try {
       expect((await browserLogin(short)).code).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await new Promise((resolve) => setTimeout(resolve, 5000));
       const { code, stderr } = await short.clinic(['customers', 'list']);
       expect(code).toBe(3);
-      expect(lines(stderr)).toContain('run: clinic login');
+      expect(lines(stderr)).toContain('run: clinic --profile sandbox login');
     } finally {
       await short.close();
     }

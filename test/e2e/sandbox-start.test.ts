@@ -50,6 +50,21 @@ describe('clinic sandbox start', () => {
     await expect(fetch(`${ready.base_url}/v1/account`)).rejects.toThrow();
   });
 
+  it('takes the token lifetime flags', async () => {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'sandbox', 'start', '--access-token-ttl', '5', '--refresh-token-ttl', '9', '--no-write-profile'],
+      { env: baseEnv(await tempDir()) as NodeJS.ProcessEnv },
+    );
+    const first = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout }).once('line', resolve),
+    );
+    expect(JSON.parse(first).client_id).toBe('clinic-cli');
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
   it('refuses a bad --faults spec with exit 2', async () => {
     const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--faults', '5xx=2']);
     expect(code).toBe(2);

@@ -42,9 +42,9 @@ describe('account and tenants', () => {
     await world.clinic(['tenants', 'use', '1']);
   });
 
-  it('tenants use refuses an unknown tenant with exit 2', async () => {
+  it('tenants use says an unknown tenant is not found: exit 5', async () => {
     const { code, stderr } = await world.clinic(['tenants', 'use', 'closed-clinic']);
-    expect(code).toBe(2);
+    expect(code).toBe(5);
     expect(stderr).toContain('northside');
   });
 });
@@ -80,7 +80,37 @@ describe('clinic api', () => {
     expect(JSON.parse(ok.stdout).data.first_name).toBe('Ada');
     const bad = await world.clinic(['api', '-X', 'POST', '/v1/customers', '-F', 'first_name=5']);
     expect(bad.code).toBe(7);
-    expect(JSON.parse(bad.stdout).errors).toHaveProperty('last_name');
+    expect(bad.stdout).toBe('');
+    expect(JSON.parse(lines(bad.stderr)[0] as string).errors).toHaveProperty('last_name');
+    expect(bad.stderr).toMatch(/^error: .*\(HTTP 422\)$/m);
+  });
+});
+
+describe('errors and empty results keep stdout clean', () => {
+  it('api --paginate writes nothing to stdout when the first page fails', async () => {
+    const { code, stdout } = await world.clinic(['--tenant', '3', 'api', '/v1/customers', '--paginate']);
+    expect(code).toBe(8);
+    expect(stdout).toBe('');
+  });
+
+  it('writes the JSON error object when the profile chose json output', async () => {
+    await world.clinic(['config', 'set', 'output', 'ndjson']);
+    try {
+      const { code, stderr } = await world.clinic(['customers', 'get', '999999']);
+      expect(code).toBe(5);
+      expect(JSON.parse(lines(stderr).at(-1) as string).error).toMatchObject({ status: 404, exit_code: 5 });
+    } finally {
+      await world.clinic(['config', 'unset', 'output']);
+    }
+  });
+
+  it('an empty list: [] in JSON, a header of the asked fields in CSV, a note (not data) for a table', async () => {
+    const none = ['customers', 'list', '--filter', 'search=no-such-customer-anywhere'];
+    expect((await world.clinic([...none, '--json'])).stdout).toBe('[]\n');
+    expect((await world.clinic([...none, '-o', 'csv', '--fields', 'id,email'])).stdout).toBe('id,email\r\n');
+    const table = await world.clinic([...none, '-o', 'table']);
+    expect(table.stdout).toBe('');
+    expect(table.stderr).toBe('no customers found\n');
   });
 });
 

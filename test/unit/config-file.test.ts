@@ -166,14 +166,21 @@ describe('symlinks are refused', () => {
     expect(await readFile(target, 'utf8')).toBe('original');
   });
 
-  it('a symlinked config directory is refused', async () => {
+  it('a symlinked config directory (dotfile managers) is followed and its target made private', async () => {
     const real = join(tmp.path, 'real');
-    await mkdir(real, { mode: 0o700 });
+    await mkdir(real, { mode: 0o755 });
     const link = join(tmp.path, 'link');
     await symlink(real, link);
-    await expect(saveConfig({ CLINIC_CONFIG_DIR: link }, { profiles: {} })).rejects.toBeInstanceOf(
-      UnsafeFileError,
-    );
+    await saveConfig({ CLINIC_CONFIG_DIR: link }, { current_profile: 'p', profiles: {} });
+    expect((await stat(real)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(real, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await loadConfig({ CLINIC_CONFIG_DIR: link })).current_profile).toBe('p');
+  });
+
+  it('a config directory path that is a file is refused', async () => {
+    const file = join(tmp.path, 'not-a-dir');
+    await writeFile(file, '');
+    await expect(saveConfig({ CLINIC_CONFIG_DIR: file }, { profiles: {} })).rejects.toThrow();
   });
 });
 

@@ -95,7 +95,7 @@ describe('Session refresh', () => {
     });
     const error = await session.accessToken().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthError);
-    expect((error as AuthError).hint).toBe('run: clinic login');
+    expect((error as AuthError).hint).toBe('run: clinic --profile p login');
   });
 
   it('expiresSoon honours the skew', () => {
@@ -127,5 +127,19 @@ describe('Session and an unusable keychain', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect((error as AuthError).message).toContain('did not answer within 3s');
     expect((error as AuthError).hint).toContain('CLINIC_TOKEN');
+  });
+});
+
+describe('the refresh margin', () => {
+  it('is half the lifetime of a short-lived token', () => {
+    const shortLived = (ageMs: number): StoredCredentials => ({
+      kind: 'oauth',
+      access_token: 'a',
+      obtained_at: new Date(FAKE_START - ageMs).toISOString(),
+      expires_at: new Date(FAKE_START - ageMs + 10_000).toISOString(),
+    });
+    expect(expiresSoon(shortLived(0), FAKE_START)).toBe(false);
+    expect(expiresSoon(shortLived(4_999), FAKE_START)).toBe(false);
+    expect(expiresSoon(shortLived(5_000), FAKE_START)).toBe(true);
   });
 });

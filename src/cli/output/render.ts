@@ -64,6 +64,11 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
     if (ended) return;
     ended = true;
     if (spec.format === 'json') await sink.write(count === 0 ? '[]\n' : '\n]\n');
+    if (spec.format === 'csv' && count === 0 && spec.fields) {
+      // No record to take columns from: the header of the fields asked for keeps the file well-formed.
+      const { csvRow } = await import('./csv.js');
+      await sink.write(csvRow(spec.fields));
+    }
     if (spec.format === 'table') {
       const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
       await sink.write(await renderTable(buffered, tableColumns, spec));
@@ -94,4 +99,18 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
     case 'table':
       return sink.write(await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec));
   }
+}
+
+/**
+ * Runs `produce` (which writes records) and closes the writer. After a failure the writer is closed only when
+ * records were written, so partial output stays valid while a failed first page prints nothing at all.
+ */
+export async function writeAllOrNothing(writer: ListWriter, produce: () => Promise<void>): Promise<void> {
+  try {
+    await produce();
+  } catch (error) {
+    if (writer.count > 0) await writer.end();
+    throw error;
+  }
+  await writer.end();
 }

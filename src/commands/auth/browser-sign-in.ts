@@ -33,7 +33,13 @@ async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | un
   return undefined;
 }
 
-export async function browserSignIn(options: BrowserSignInOptions, ctx: Context): Promise<StoredCredentials> {
+export interface BrowserSignIn {
+  credentials: StoredCredentials;
+  /** Who signed in, from the ID token when there is one. */
+  who?: string;
+}
+
+export async function browserSignIn(options: BrowserSignInOptions, ctx: Context): Promise<BrowserSignIn> {
   const settings = await ctx.settings();
   await oauthClientSettings(settings); // missing auth_url or client_id: a usage error before anything starts
   const scopes = options.scopes ?? (settings.get('scopes') as string);
@@ -57,5 +63,11 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
       signal: ctx.signal,
     },
   );
-  return toStoredCredentials(tokens, ctx.clock.now());
+  const claims = tokens.claims?.();
+  const name = typeof claims?.name === 'string' ? claims.name : undefined;
+  const email = typeof claims?.email === 'string' ? ` <${claims.email}>` : '';
+  return {
+    credentials: toStoredCredentials(tokens, ctx.clock.now()),
+    who: name ? `${name}${email}` : undefined,
+  };
 }

@@ -39,6 +39,13 @@ export function parseLoginOptions(options: Record<string, unknown>): LoginOption
   };
 }
 
+/** No usable keychain: exit 3 and the two ways on; other errors as they are. */
+function withKeychainAdvice(error: unknown): unknown {
+  return error instanceof KeychainUnavailableError
+    ? new AuthError(`${error.message}: ${NO_KEYCHAIN_ADVICE}`)
+    : error;
+}
+
 async function readToken(ctx: Context): Promise<string> {
   const { io } = ctx;
   let text: string;
@@ -79,9 +86,7 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
   try {
     await store.set(settings.profile.name, credentials);
   } catch (error) {
-    if (error instanceof KeychainUnavailableError)
-      throw new AuthError(`${error.message}: ${NO_KEYCHAIN_ADVICE}`);
-    throw error;
+    throw withKeychainAdvice(error);
   }
   const previous = settings.profileData.credential_store;
   await updateProfile(ctx.env, settings.profile.name, (profile) =>
@@ -106,9 +111,7 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
       .store(kind)
       .get(settings.profile.name)
       .catch((error: unknown) => {
-        if (error instanceof KeychainUnavailableError)
-          throw new AuthError(`${error.message}: ${NO_KEYCHAIN_ADVICE}`);
-        throw error;
+        throw withKeychainAdvice(error);
       });
   }
   let credentials: StoredCredentials;
@@ -120,10 +123,14 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
     who = `${account.name} <${account.email}>`;
   } else {
     const { browserSignIn } = await import('./browser-sign-in.js');
-    credentials = await browserSignIn(options.browser, ctx);
-    who = settings.get('base_url')
-      ? await accountFor(credentials.access_token, ctx).then((a) => `${a.name} <${a.email}>`)
-      : 'the signed-in user';
+    const signedIn = await browserSignIn(options.browser, ctx);
+    credentials = signedIn.credentials;
+    // The sign-in succeeded: a failed look-up of the name must not throw the tokens away.
+    who =
+      signedIn.who ??
+      (await accountFor(credentials.access_token, ctx)
+        .then((a) => `${a.name} <${a.email}>`)
+        .catch(() => 'the signed-in user'));
   }
   const location = await keep(credentials, options, ctx);
   ctx.io.err(`logged in as ${who} (profile ${settings.profile.name}); token in ${location}`);

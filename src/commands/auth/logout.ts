@@ -4,7 +4,7 @@ import { setPath, updateProfile } from '../../core/config/config-file.js';
 import { Settings } from '../../core/config/settings.js';
 import { UsageError } from '../../core/errors.js';
 import { defineCommand } from '../../cli/command.js';
-import { type Context, oauthClientSettings } from '../../cli/context.js';
+import type { Context } from '../../cli/context.js';
 
 export interface LogoutOptions {
   allProfiles: boolean;
@@ -13,9 +13,8 @@ export interface LogoutOptions {
 
 /** Revokes the refresh token (and the access token where the server can); never blocks the local deletion. */
 async function revoke(credentials: StoredCredentials, settings: Settings, ctx: Context, endSession: boolean) {
-  const { loadAuthorizationServer } = await import('../../core/auth/oauth/authorization-server.js');
   const client = await import('openid-client');
-  const server = await loadAuthorizationServer(await oauthClientSettings(settings));
+  const server = await ctx.authServer(settings);
   const metadata = server.serverMetadata();
   if (metadata.revocation_endpoint) {
     if (credentials.refresh_token) {

@@ -4,14 +4,17 @@ import { defineCommand } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { writeResource } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
-import { NOT_LOGGED_IN_HINT } from '../../core/auth/session.js';
+import { notLoggedInHint } from '../../core/auth/session.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 
 export async function authStatus(ctx: Context): Promise<void> {
   const [settings, session] = await Promise.all([ctx.settings(), ctx.session()]);
   const stored = session.envToken ? undefined : await session.stored();
   if (!session.envToken && !stored) {
-    throw new AuthError(`not logged in (profile ${settings.profile.name})`, NOT_LOGGED_IN_HINT);
+    throw new AuthError(
+      `not logged in (profile ${settings.profile.name})`,
+      notLoggedInHint(settings.profile),
+    );
   }
   const kind = session.storeKind();
   const account = await getAccount(await ctx.http());

@@ -105,6 +105,14 @@ const start = defineCommand({
     { flags: '--rate-limit <n>', description: 'requests per minute per user (0 = off)', defaultValue: '60' },
     { flags: '--faults <spec>', description: 'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05' },
     {
+      flags: '--access-token-ttl <seconds>',
+      description: 'lifetime of OAuth access tokens (default 15 days)',
+    },
+    {
+      flags: '--refresh-token-ttl <seconds>',
+      description: 'lifetime of OAuth refresh tokens (default 30 days)',
+    },
+    {
       flags: '--write-profile <name>',
       description: 'profile to point at the sandbox',
       defaultValue: 'sandbox',

@@ -5,7 +5,7 @@ import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import type { TenantRef } from '../../core/api/types.js';
 import { setPath, updateProfile } from '../../core/config/config-file.js';
-import { UsageError } from '../../core/errors.js';
+import { NotFoundError, UsageError } from '../../core/errors.js';
 
 export function findTenant(tenants: TenantRef[], wanted: string): TenantRef | undefined {
   const byId = /^\d+$/.test(wanted) ? tenants.find((t) => String(t.id) === wanted) : undefined;
@@ -19,7 +19,7 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   const tenant = findTenant(account.tenants ?? [], wanted.trim());
   if (!tenant) {
     const known = (account.tenants ?? []).map((t) => `${t.id} (${t.slug})`).join(', ') || 'none';
-    throw new UsageError(`no tenant '${wanted}' in your account; yours: ${known}`);
+    throw new NotFoundError(`no tenant '${wanted}' in your account; yours: ${known}`);
   }
   await updateProfile(ctx.env, settings.profile.name, (profile) =>
     setPath(profile, 'tenant', String(tenant.id)),

@@ -7,6 +7,8 @@ export interface StoredCredentials {
   refresh_token?: string;
   /** ISO date-time when the access token expires, when known. */
   expires_at?: string;
+  /** ISO date-time when the access token was obtained (to size the refresh margin to its lifetime). */
+  obtained_at?: string;
   scopes?: string[];
   token_type?: string;
   /** Kept for RP-initiated logout (`id_token_hint`). */

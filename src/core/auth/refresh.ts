@@ -15,9 +15,9 @@ export interface RefreshDeps {
   lockDir: string;
   server(): Promise<Configuration>;
   clock: Clock;
+  /** What to tell the user when only a new sign-in helps, e.g. `run: clinic login`. */
+  loginHint: string;
 }
-
-const LOGIN_AGAIN = 'run: clinic login';
 
 export async function refreshCredentials(
   deps: RefreshDeps,
@@ -33,13 +33,13 @@ export async function refreshCredentials(
   });
   try {
     const current = await deps.store.get(deps.profile);
-    if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, LOGIN_AGAIN);
+    if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
     const peerRefreshed = current.access_token !== seen.access_token;
     if (!force && peerRefreshed && !expiresSoon(current, deps.clock.now())) return current;
     if (!current.refresh_token) {
       throw new AuthError(
         `the sign-in of profile ${deps.profile} has expired and cannot be refreshed`,
-        LOGIN_AGAIN,
+        deps.loginHint,
       );
     }
     const client = await import('openid-client');
@@ -51,11 +51,11 @@ export async function refreshCredentials(
       if (code) {
         throw new AuthError(
           `the sign-in of profile ${deps.profile} has expired or was revoked (${code})`,
-          LOGIN_AGAIN,
+          deps.loginHint,
         );
       }
       if (error instanceof AuthError) throw error;
-      throw new AuthError(`could not refresh the sign-in: ${(error as Error).message}`, LOGIN_AGAIN);
+      throw new AuthError(`could not refresh the sign-in: ${(error as Error).message}`, deps.loginHint);
     }
     const next = toStoredCredentials(tokens, deps.clock.now(), current);
     await deps.store.set(deps.profile, next);

@@ -1,6 +1,6 @@
 // The sign-in of the selected profile: which store holds it, and the token every request sends.
 import type { Clock } from '../clock.js';
-import type { Settings } from '../config/settings.js';
+import type { ProfileChoice, Settings } from '../config/settings.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from '../http/client.js';
 import {
@@ -16,8 +16,13 @@ export type StoreFactory = (kind: StoreKind) => CredentialStore;
 /** Refreshes an OAuth sign-in (see refresh.ts); `seen` is the sign-in the caller holds. */
 export type Refresher = (seen: StoredCredentials, force: boolean) => Promise<StoredCredentials>;
 
-export const NOT_LOGGED_IN_HINT =
-  'run: clinic login (or pipe a personal access token to clinic login --with-token, or set CLINIC_TOKEN)';
+/** The login command for this profile: `--profile NAME` only when the profile was chosen by that flag. */
+export function loginCommand(profile: ProfileChoice): string {
+  return profile.source === 'flag' ? `clinic --profile ${profile.name} login` : 'clinic login';
+}
+
+export const notLoggedInHint = (profile: ProfileChoice) =>
+  `run: ${loginCommand(profile)} (or pipe a personal access token to it with --with-token, or set CLINIC_TOKEN)`;
 
 export class Session implements TokenSource {
   private cached?: StoredCredentials;
@@ -60,10 +65,14 @@ export class Session implements TokenSource {
   async accessToken(): Promise<string> {
     if (this.envToken) return this.envToken;
     let credentials = await this.stored();
-    if (!credentials) throw new AuthError(`not logged in (profile ${this.profile})`, NOT_LOGGED_IN_HINT);
+    if (!credentials)
+      throw new AuthError(`not logged in (profile ${this.profile})`, notLoggedInHint(this.settings.profile));
     if (expiresSoon(credentials, this.clock.now())) {
       if (!credentials.refresh_token || !this.refresher) {
-        throw new AuthError(`the access token of profile ${this.profile} has expired`, 'run: clinic login');
+        throw new AuthError(
+          `the access token of profile ${this.profile} has expired`,
+          `run: ${loginCommand(this.settings.profile)}`,
+        );
       }
       credentials = await this.refresh(credentials, false);
     }
@@ -86,7 +95,8 @@ export class Session implements TokenSource {
   /** `clinic auth refresh`: a new token pair now. */
   async forceRefresh(): Promise<StoredCredentials> {
     const credentials = await this.stored();
-    if (!credentials) throw new AuthError(`not logged in (profile ${this.profile})`, NOT_LOGGED_IN_HINT);
+    if (!credentials)
+      throw new AuthError(`not logged in (profile ${this.profile})`, notLoggedInHint(this.settings.profile));
     if (!credentials.refresh_token || !this.refresher) {
       throw new UsageError(
         `profile ${this.profile} signed in with a personal access token, which cannot be refreshed`,

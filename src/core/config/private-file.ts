@@ -2,7 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdir, open, rename, rm, stat as fsStat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export class UnsafeFileError extends Error {
@@ -11,8 +11,9 @@ export class UnsafeFileError extends Error {
 
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const stat = await lstat(dir);
-  if (stat.isSymbolicLink() || !stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
+  // The directory may be a symlink (dotfile managers do that); its target is what must be private.
+  const stat = await fsStat(dir);
+  if (!stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
   if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 

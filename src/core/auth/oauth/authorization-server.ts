@@ -1,13 +1,14 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
 import { AuthError, UsageError } from '../../errors.js';
-import { redactUrl } from '../../redact.js';
+import { redactHeaders, redactUrl } from '../../redact.js';
 
 export interface ServerSettings {
   authUrl: string;
   clientId: string;
   /** Debug trace lines (already redacted). */
   trace?: (line: string) => void;
+  userAgent?: string;
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -20,12 +21,22 @@ export function checkAuthUrl(authUrl: string): URL {
   throw new UsageError(`auth_url must use https (http only for 127.0.0.1 or localhost), got '${authUrl}'`);
 }
 
-function tracingFetch(trace: ServerSettings['trace']) {
+/** openid-client's requests, with our User-Agent and the same redacted --debug trace as API requests. */
+function tracingFetch({ trace, userAgent }: ServerSettings) {
   return async (url: string, init: RequestInit): Promise<Response> => {
-    const started = Date.now();
+    const headers = new Headers(init.headers);
+    if (userAgent) headers.set('user-agent', userAgent);
+    const started = performance.now();
     trace?.(`> ${init.method ?? 'GET'} ${redactUrl(url)}`);
-    const response = await fetch(url, init);
-    trace?.(`< ${response.status} (${Date.now() - started} ms)`);
+    if (trace)
+      for (const [name, value] of Object.entries(redactHeaders(Object.fromEntries(headers))))
+        trace(`> ${name}: ${value}`);
+    const response = await fetch(url, { ...init, headers });
+    trace?.(`< ${response.status} (${Math.round(performance.now() - started)} ms)`);
+    if (trace) {
+      const answer = redactHeaders(Object.fromEntries(response.headers));
+      for (const [name, value] of Object.entries(answer)) trace(`< ${name}: ${value}`);
+    }
     return response;
   };
 }
@@ -34,7 +45,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   const client = await import('openid-client');
   const url = checkAuthUrl(settings.authUrl);
   const insecure = url.protocol === 'http:';
-  const fetcher = tracingFetch(settings.trace);
+  const fetcher = tracingFetch(settings);
   const execute = insecure ? [client.allowInsecureRequests] : [];
   const prepare = (config: Configuration) => {
     config[client.customFetch] = fetcher as never;

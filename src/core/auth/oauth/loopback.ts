@@ -30,19 +30,24 @@ function answer(res: ServerResponse, status: number, ok: boolean, message: strin
   res.end(page(ok, message));
 }
 
+/** An answer that is not for this sign-in: refused, but it does not end the wait for the real one. */
+export class StateMismatchError extends AuthError {
+  override name = 'StateMismatchError';
+}
+
 /** Checks a callback URL (from the listener or pasted) and returns it, or throws AuthError. */
 export function checkCallback(url: URL, redirectUri: string, expectedState: string): URL {
   const expected = new URL(redirectUri);
   if (url.origin !== expected.origin || url.pathname !== expected.pathname) {
     throw new AuthError(`that is not this sign-in's redirect address (expected ${redirectUri}?…)`);
   }
+  if (url.searchParams.get('state') !== expectedState) {
+    throw new StateMismatchError('the sign-in answer does not carry the state this login sent; refused');
+  }
   const error = url.searchParams.get('error');
   if (error) {
     const description = url.searchParams.get('error_description');
     throw new AuthError(`the sign-in server refused: ${error}${description ? `: ${description}` : ''}`);
-  }
-  if (url.searchParams.get('state') !== expectedState) {
-    throw new AuthError('the sign-in answer does not carry the state this login sent; refused');
   }
   if (!url.searchParams.get('code')) throw new AuthError('the sign-in answer has no authorization code');
   return url;
@@ -64,6 +69,8 @@ export async function startLoopback(port: number, expectedState: string): Promis
       checkCallback(url, redirectUri, expectedState);
     } catch (error) {
       answer(res, 400, false, (error as Error).message);
+      // A stray or forged request (any local process can reach this port) must not cancel the sign-in.
+      if (error instanceof StateMismatchError) return;
       settle.reject(error as Error);
       server.close();
       return;
