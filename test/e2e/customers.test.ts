@@ -1,6 +1,6 @@
 // customers list/get/create end to end: the built CLI against a sandbox, every output format and error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lines, startWorld, type TestWorld } from '../helpers/cli.js';
+import { CREATE_CUSTOMER, lines, startWorld, type TestWorld } from '../helpers/cli.js';
 
 let world: TestWorld;
 beforeAll(async () => {
@@ -199,12 +199,9 @@ describe('server errors become exit codes', () => {
 
   it('403: exit 4 for a viewer creating a customer', async () => {
     const viewer = world.sandbox.issueToken({ userId: 3 });
-    const { code, stderr } = await world.clinic(
-      ['customers', 'create', '--set', 'first_name=A', '--set', 'last_name=B'],
-      {
-        env: { CLINIC_TOKEN: viewer },
-      },
-    );
+    const { code, stderr } = await world.clinic(CREATE_CUSTOMER, {
+      env: { CLINIC_TOKEN: viewer },
+    });
     expect(code).toBe(4);
     expect(stderr).toMatch(/^error: /);
     expect(stderr).toContain('login --scopes "openid customers:write"');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, startWorld, type TestWorld } from '../helpers/cli.js';
+import { BIN, baseEnv, CREATE_CUSTOMER, lines, startWorld, type TestWorld } from '../helpers/cli.js';
 // @ts-expect-error a plain ES module shared with the BROWSER stand-in
 import { signIn } from '../helpers/fetch-browser.mjs';
 
@@ -200,14 +200,7 @@ describe('refresh', () => {
 describe('scopes and logout', () => {
   it('a missing scope gives exit 4 and says how to sign in with it', async () => {
     await browserLogin(world, ['--scopes', 'openid customers:read']);
-    const { code, stderr } = await world.clinic([
-      'customers',
-      'create',
-      '--set',
-      'first_name=A',
-      '--set',
-      'last_name=B',
-    ]);
+    const { code, stderr } = await world.clinic(CREATE_CUSTOMER);
     expect(code).toBe(4);
     expect(stderr).toContain('the token lacks the scope customers:write');
     expect(stderr).toMatch(
@@ -217,14 +210,7 @@ describe('scopes and logout', () => {
 
   it('a missing role gives exit 4 and says the scope is there but the role is not', async () => {
     await browserLogin(world, [], { DRIVER_USER: '3' }); // Vera Viewer, scope *
-    const { code, stderr } = await world.clinic([
-      'customers',
-      'create',
-      '--set',
-      'first_name=A',
-      '--set',
-      'last_name=B',
-    ]);
+    const { code, stderr } = await world.clinic(CREATE_CUSTOMER);
     expect(code).toBe(4);
     expect(stderr).toContain('likely lacks the role');
     expect(stderr).not.toContain('--scopes');

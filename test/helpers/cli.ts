@@ -99,3 +99,17 @@ export async function startWorld(options: SandboxOptions = {}, login = true): Pr
 }
 
 export const lines = (text: string) => text.split('\n').filter((line) => line !== '');
+
+/** The smallest valid customer create, for tests about who may write. */
+export const CREATE_CUSTOMER = ['customers', 'create', '--set', 'first_name=A', '--set', 'last_name=B'];
+
+/**
+ * For tests that need a part of the machine (a browser, a Secret Service): in CI a missing part fails the run,
+ * never a silent pass; elsewhere the test is skipped with a loud note. Returns whether the part is there.
+ */
+export function requirePart(available: boolean, why: string): boolean {
+  if (available) return true;
+  if (process.env.CI) throw new Error(why);
+  console.warn(`\n*** SKIPPED: ${why} ***\n`);
+  return false;
+}
