@@ -65,6 +65,22 @@ describe('clinic sandbox start', () => {
     expect(await exited).toBe(0);
   });
 
+  it('says clearly when the port is taken', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--port', String(port)]);
+      expect(code).toBe(1);
+      expect(lines(stderr)).toEqual([
+        `error: port ${port} on 127.0.0.1 is in use; choose another with --port (0 = any free port)`,
+      ]);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('refuses a bad --faults spec with exit 2', async () => {
     const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--faults', '5xx=2']);
     expect(code).toBe(2);

@@ -58,6 +58,9 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     faults: options.faults,
     accessTokenTtl: options.accessTokenTtl,
     refreshTokenTtl: options.refreshTokenTtl,
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    throw new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port (0 = any free port)`);
   });
   const { info } = sandbox;
   try {
