@@ -60,7 +60,9 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     refreshTokenTtl: options.refreshTokenTtl,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
-    throw new Error(`port ${options.port} on 127.0.0.1 is in use; choose another with --port (0 = any free port)`);
+    throw new Error(
+      `port ${options.port} on 127.0.0.1 is in use; choose another with --port (0 = any free port)`,
+    );
   });
   const { info } = sandbox;
   try {
