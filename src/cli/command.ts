@@ -1,4 +1,5 @@
-// Commands are declared as data (name, arguments, options, examples, run); program.ts turns them into commander.
+// Commands are declared as data (name, arguments, options, examples, and how to load the code that runs them);
+// program.ts turns the declarations into commander's tree.
 import type { Context } from './context.js';
 
 export interface ArgDef {
@@ -23,6 +24,9 @@ export interface CommandInput {
   options: Record<string, unknown>;
 }
 
+/** What runs a command: parse the input into typed options, then do the work. */
+export type CommandRun = (input: CommandInput, ctx: Context) => Promise<void>;
+
 export interface CommandDef {
   name: string;
   summary: string;
@@ -31,7 +35,8 @@ export interface CommandDef {
   args?: ArgDef[];
   options?: OptionDef[];
   examples: string[];
-  run(input: CommandInput, ctx: Context): Promise<void>;
+  /** Loads the command's module only when it runs, so start-up and --help stay light. */
+  load(): Promise<CommandRun>;
 }
 
 export interface NounDef {

@@ -1,16 +1,8 @@
 // The options every list command shares (--page, --per-page, --all, --limit, --filter), parsed and checked.
+export { LIST_OPTIONS } from './list-flags.js';
 import type { PageOptions } from '../core/paginate.js';
-import type { OptionDef } from './command.js';
 import { UsageError } from '../core/errors.js';
 import { parsePairs, parseWholeNumber } from './parse-args.js';
-
-export const LIST_OPTIONS: OptionDef[] = [
-  { flags: '--page <n>', description: 'page to fetch (>= 1)' },
-  { flags: '--per-page <n>', description: 'records per page (1..100)' },
-  { flags: '--all', description: 'follow every page, streaming the records' },
-  { flags: '--limit <n>', description: 'stop after N records (follows pages as needed)' },
-  { flags: '--filter <key=value>', description: 'extra query parameter (repeatable)', repeatable: true },
-];
 
 export interface ListInput {
   page: PageOptions;

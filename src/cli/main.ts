@@ -1,12 +1,11 @@
 // Runs one invocation of the CLI in-process and returns its exit code; only bin/clinic.js exits the process.
 import { CommanderError } from 'commander';
 import { ExitCode, toExitCode } from '../core/exit-codes.js';
-import { type Context, type ContextDeps, createContext } from './context.js';
+import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
 import { buildProgram } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError } from '../core/errors.js';
-import { loginCommand } from '../core/auth/session.js';
 import { cliVersion } from './version.js';
 
 function commanderExitCode(error: CommanderError): number {
@@ -28,6 +27,7 @@ async function signInFacts(ctx: Context | undefined, error: unknown): Promise<Si
   if (!ctx || !(error instanceof ApiError) || (error.status !== 401 && error.status !== 403))
     return undefined;
   try {
+    const { loginCommand } = await import('../core/auth/session.js');
     const session = await ctx.session();
     const stored = session.envToken ? undefined : await session.stored();
     return { loginCommand: loginCommand((await ctx.settings()).profile), scopes: stored?.scopes };
@@ -41,8 +41,10 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
   const program = buildProgram(cliVersion(), {
-    context(raw) {
+    async context(raw) {
       globals = parseGlobals(raw, deps.env);
+      // The context (config, HTTP, auth) loads only once a command runs, not for --help.
+      const { createContext } = await import('./context.js');
       ctx = createContext(deps, globals);
       return ctx;
     },

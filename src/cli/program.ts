@@ -8,7 +8,7 @@ import type { GlobalOptions } from './globals.js';
 
 export interface ProgramHooks {
   /** Builds the context once the global options are known. */
-  context(raw: Record<string, unknown>): Context;
+  context(raw: Record<string, unknown>): Promise<Context>;
   write(text: string): void;
   writeErr(text: string): void;
 }
@@ -60,8 +60,9 @@ function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void
       args: [...self.args],
       options: self.opts(),
     };
-    const ctx = hooks.context(self.optsWithGlobals());
-    await def.run(input, ctx);
+    const ctx = await hooks.context(self.optsWithGlobals());
+    const run = await def.load();
+    await run(input, ctx);
   });
 }
 

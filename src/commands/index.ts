@@ -1,10 +1,8 @@
-// The top-level commands and nouns; each noun lists its own verbs.
+// The top-level commands and nouns; each noun declares its own verbs.
 import type { CommandDef, NounDef } from '../cli/command.js';
-import account from './account.js';
-import api from './api.js';
-import auth from './auth/index.js';
-import login from './auth/login.js';
-import logout from './auth/logout.js';
+import account from './account/index.js';
+import api from './api/index.js';
+import auth, { login, logout } from './auth/index.js';
 import config from './config/index.js';
 import customers from './customers/index.js';
 import sandbox from './sandbox/index.js';

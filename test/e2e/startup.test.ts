@@ -17,7 +17,7 @@ const HEAVY = [
 ];
 const RECORDER = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
 
-async function loadedPackages(args: string[]): Promise<string[]> {
+async function loadedModules(args: string[]): Promise<string[]> {
   const dir = await tempDir();
   const file = join(dir, 'imports.txt');
   const result = await runCli(dir, args, {
@@ -27,7 +27,7 @@ async function loadedPackages(args: string[]): Promise<string[]> {
   expect(result.code).toBe(0);
   const urls = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
   expect(urls.some((url) => url.includes('/bin/clinic.js') || url.includes('/dist/'))).toBe(true);
-  return urls.filter((url) => url.includes('/node_modules/'));
+  return urls;
 }
 
 describe('start-up', () => {
@@ -40,11 +40,23 @@ describe('start-up', () => {
 
   for (const args of [['--version'], ['--help'], ['customers', 'list', '--help']]) {
     it(`clinic ${args.join(' ')} loads no heavy module`, async () => {
-      const loaded = await loadedPackages(args);
+      const loaded = await loadedModules(args);
       for (const name of HEAVY)
         expect(loaded.filter((url) => url.includes(`/node_modules/${name}`))).toEqual([]);
     });
   }
+
+  it('--help loads the command declarations only: no context, HTTP core or command code', async () => {
+    const ours = (await loadedModules(['--help'])).filter((url) => url.includes('/dist/'));
+    expect(ours.some((url) => url.includes('/dist/commands/customers/index.js'))).toBe(true);
+    const running = [
+      '/dist/cli/context.js',
+      '/dist/core/http/',
+      '/dist/core/auth/',
+      '/commands/customers/list.js',
+    ];
+    for (const part of running) expect(ours.filter((url) => url.includes(part))).toEqual([]);
+  });
 
   it('a command that talks HTTP does load undici (the recorder works)', async () => {
     const dir = await tempDir();

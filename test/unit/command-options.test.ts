@@ -1,6 +1,6 @@
 // Option parsing of `clinic api` (methods, -F typed vs -f string, headers) and `clinic sandbox start`.
 import { describe, expect, it } from 'vitest';
-import { parseApiOptions, typedValue } from '../../src/commands/api.js';
+import { parseApiOptions, typedValue } from '../../src/commands/api/request.js';
 import { parseSandboxOptions } from '../../src/commands/sandbox/start.js';
 import { UsageError } from '../../src/core/errors.js';
 

@@ -1,5 +1,82 @@
-import { defineNoun } from '../../cli/command.js';
-import { refresh, status, token } from './status.js';
+// auth, login and logout: the declarations; each command's code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+
+const status = defineCommand({
+  name: 'status',
+  summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
+  examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
+  load: async () => (await import('./status.js')).status,
+});
+
+const token = defineCommand({
+  name: 'token',
+  summary: 'print the current access token and nothing else',
+  examples: [
+    'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
+  ],
+  load: async () => (await import('./status.js')).token,
+});
+
+const refresh = defineCommand({
+  name: 'refresh',
+  summary: 'get a new access token now with the refresh token',
+  examples: ['clinic auth refresh', 'clinic --profile prod auth refresh && clinic auth status'],
+  load: async () => (await import('./status.js')).refresh,
+});
+
+export const login = defineCommand({
+  name: 'login',
+  summary: 'sign in (browser, or a token from stdin) and store the token for the profile',
+  description:
+    'Sign in through the browser: OAuth 2.0 Authorization Code with PKCE (S256) and a loopback redirect to\n' +
+    'http://127.0.0.1:{port}/callback. Needs auth_url (default: the origin of base_url; discovery through\n' +
+    '/.well-known/openid-configuration when the server has it, else /oauth/authorize and /oauth/token) and\n' +
+    'client_id. Over SSH use --no-browser and paste the address the browser ended on.\n' +
+    '--with-token instead reads a personal access token from standard input (servers, cron jobs).\n' +
+    'Tokens go to the OS keychain (service clinic-cli, account = profile). Without a usable keychain nothing is\n' +
+    'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN.',
+  options: [
+    { flags: '--with-token', description: 'read a personal access token from standard input' },
+    {
+      flags: '--insecure-storage',
+      description: 'store the token in a plain 0600 file instead of the keychain',
+    },
+    {
+      flags: '--scopes <scopes>',
+      description: 'space-separated scopes to ask for (default: config scopes, "openid *")',
+    },
+    {
+      flags: '--port <n>',
+      description: 'fixed loopback port (for a registered redirect URI); default any free port',
+    },
+    { flags: '--timeout <seconds>', description: 'how long to wait for the browser (default 300)' },
+    {
+      flags: '--no-browser',
+      description: 'print the sign-in address instead of opening a browser; accept a pasted address',
+    },
+  ],
+  examples: [
+    'clinic login',
+    'clinic --profile sandbox login --scopes "openid customers:read"',
+    'clinic login --no-browser          # over SSH: open the printed address elsewhere, paste where it ends',
+    'echo "$CLINIC_PAT" | clinic login --with-token',
+  ],
+  load: async () => (await import('./login.js')).run,
+});
+
+export const logout = defineCommand({
+  name: 'logout',
+  summary: "revoke and delete the profile's stored tokens",
+  description:
+    'Revoke the tokens at the sign-in server when it offers revocation, then delete them locally.\n' +
+    '--end-session also prints the address that ends the browser session at the server (RP-initiated logout).',
+  options: [
+    { flags: '--all-profiles', description: 'log out of every profile' },
+    { flags: '--end-session', description: "print the server's end-session address for the browser" },
+  ],
+  examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session | xargs open'],
+  load: async () => (await import('./logout.js')).run,
+});
 
 export default defineNoun({
   name: 'auth',

@@ -5,7 +5,7 @@ import { KeychainUnavailableError, type StoredCredentials } from '../../core/aut
 import { NO_KEYCHAIN_ADVICE, storeForLogin } from '../../core/auth/store-choice.js';
 import { setPath, updateProfile } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
 import type { BrowserSignInOptions } from './browser-sign-in.js';
@@ -136,42 +136,4 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
   ctx.io.err(`logged in as ${who} (profile ${settings.profile.name}); token in ${location}`);
 }
 
-export default defineCommand({
-  name: 'login',
-  summary: 'sign in (browser, or a token from stdin) and store the token for the profile',
-  description:
-    'Sign in through the browser: OAuth 2.0 Authorization Code with PKCE (S256) and a loopback redirect to\n' +
-    'http://127.0.0.1:{port}/callback. Needs auth_url (default: the origin of base_url; discovery through\n' +
-    '/.well-known/openid-configuration when the server has it, else /oauth/authorize and /oauth/token) and\n' +
-    'client_id. Over SSH use --no-browser and paste the address the browser ended on.\n' +
-    '--with-token instead reads a personal access token from standard input (servers, cron jobs).\n' +
-    'Tokens go to the OS keychain (service clinic-cli, account = profile). Without a usable keychain nothing is\n' +
-    'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN.',
-  options: [
-    { flags: '--with-token', description: 'read a personal access token from standard input' },
-    {
-      flags: '--insecure-storage',
-      description: 'store the token in a plain 0600 file instead of the keychain',
-    },
-    {
-      flags: '--scopes <scopes>',
-      description: 'space-separated scopes to ask for (default: config scopes, "openid *")',
-    },
-    {
-      flags: '--port <n>',
-      description: 'fixed loopback port (for a registered redirect URI); default any free port',
-    },
-    { flags: '--timeout <seconds>', description: 'how long to wait for the browser (default 300)' },
-    {
-      flags: '--no-browser',
-      description: 'print the sign-in address instead of opening a browser; accept a pasted address',
-    },
-  ],
-  examples: [
-    'clinic login',
-    'clinic --profile sandbox login --scopes "openid customers:read"',
-    'clinic login --no-browser          # over SSH: open the printed address elsewhere, paste where it ends',
-    'echo "$CLINIC_PAT" | clinic login --with-token',
-  ],
-  run: (input, ctx) => login(parseLoginOptions(input.options), ctx),
-});
+export const run: CommandRun = (input, ctx) => login(parseLoginOptions(input.options), ctx);

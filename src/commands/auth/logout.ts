@@ -3,7 +3,7 @@ import type { StoredCredentials, StoreKind } from '../../core/auth/credential-st
 import { setPath, updateProfile } from '../../core/config/config-file.js';
 import { Settings } from '../../core/config/settings.js';
 import { UsageError } from '../../core/errors.js';
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 
 export interface LogoutOptions {
@@ -61,24 +61,12 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
   if (ctx.env.CLINIC_TOKEN) ctx.io.err('note: CLINIC_TOKEN is still set in the environment');
 }
 
-export default defineCommand({
-  name: 'logout',
-  summary: "revoke and delete the profile's stored tokens",
-  description:
-    'Revoke the tokens at the sign-in server when it offers revocation, then delete them locally.\n' +
-    '--end-session also prints the address that ends the browser session at the server (RP-initiated logout).',
-  options: [
-    { flags: '--all-profiles', description: 'log out of every profile' },
-    { flags: '--end-session', description: "print the server's end-session address for the browser" },
-  ],
-  examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session | xargs open'],
-  run: async (input, ctx) => {
-    if (input.options.allProfiles && input.options.endSession) {
-      throw new UsageError('--end-session works on one profile at a time');
-    }
-    await logout(
-      { allProfiles: input.options.allProfiles === true, endSession: input.options.endSession === true },
-      ctx,
-    );
-  },
-});
+export const run: CommandRun = async (input, ctx) => {
+  if (input.options.allProfiles && input.options.endSession) {
+    throw new UsageError('--end-session works on one profile at a time');
+  }
+  await logout(
+    { allProfiles: input.options.allProfiles === true, endSession: input.options.endSession === true },
+    ctx,
+  );
+};

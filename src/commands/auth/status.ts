@@ -1,6 +1,6 @@
 // `clinic auth status` and `clinic auth token`: who is signed in, where the token lives, and the token itself.
 
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { writeResource } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
@@ -34,35 +34,18 @@ export async function authStatus(ctx: Context): Promise<void> {
   });
 }
 
-export const status = defineCommand({
-  name: 'status',
-  summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
-  examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
-  run: (_input, ctx) => authStatus(ctx),
-});
+export const status: CommandRun = (_input, ctx) => authStatus(ctx);
 
-export const refresh = defineCommand({
-  name: 'refresh',
-  summary: 'get a new access token now with the refresh token',
-  examples: ['clinic auth refresh', 'clinic --profile prod auth refresh && clinic auth status'],
-  async run(_input, ctx) {
-    const session = await ctx.session();
-    if (session.envToken) throw new UsageError('CLINIC_TOKEN is used as is and never refreshed');
-    const credentials = await session.forceRefresh();
-    ctx.io.err(
-      `refreshed profile ${session.profile}; the access token expires ${credentials.expires_at ?? 'never'}`,
-    );
-  },
-});
+export const refresh: CommandRun = async (_input, ctx) => {
+  const session = await ctx.session();
+  if (session.envToken) throw new UsageError('CLINIC_TOKEN is used as is and never refreshed');
+  const credentials = await session.forceRefresh();
+  ctx.io.err(
+    `refreshed profile ${session.profile}; the access token expires ${credentials.expires_at ?? 'never'}`,
+  );
+};
 
-export const token = defineCommand({
-  name: 'token',
-  summary: 'print the current access token and nothing else',
-  examples: [
-    'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
-  ],
-  async run(_input, ctx) {
-    const session = await ctx.session();
-    await ctx.io.write(`${await session.accessToken()}\n`);
-  },
-});
+export const token: CommandRun = async (_input, ctx) => {
+  const session = await ctx.session();
+  await ctx.io.write(`${await session.accessToken()}\n`);
+};

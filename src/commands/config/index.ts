@@ -1,6 +1,57 @@
-import { defineNoun } from '../../cli/command.js';
-import { set, unset, useProfile } from './edit.js';
-import { get, list, profiles } from './show.js';
+// config: the verbs' declarations; each verb's code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+
+const get = defineCommand({
+  name: 'get',
+  summary: 'print the effective value of a key (flag > env > profile > default)',
+  args: [{ name: 'key', description: 'config key' }],
+  examples: ['clinic config get base_url', 'clinic --profile sandbox config get tenant'],
+  load: async () => (await import('./show.js')).get,
+});
+
+const set = defineCommand({
+  name: 'set',
+  summary: 'set a key in the selected profile',
+  args: [
+    { name: 'key', description: 'config key, e.g. base_url or realtime.host' },
+    { name: 'value', description: 'the value' },
+  ],
+  examples: [
+    'clinic config set base_url https://api.example.com/api',
+    'clinic --profile prod config set tenant 12',
+  ],
+  load: async () => (await import('./edit.js')).set,
+});
+
+const unset = defineCommand({
+  name: 'unset',
+  summary: 'remove a key from the selected profile',
+  args: [{ name: 'key', description: 'config key' }],
+  examples: ['clinic config unset tenant'],
+  load: async () => (await import('./edit.js')).unset,
+});
+
+const list = defineCommand({
+  name: 'list',
+  summary: 'list the keys of the selected profile with their effective values and sources',
+  examples: ['clinic config list', 'clinic --profile sandbox config list -o json'],
+  load: async () => (await import('./show.js')).list,
+});
+
+const useProfile = defineCommand({
+  name: 'use-profile',
+  summary: 'make a profile the current one',
+  args: [{ name: 'name', description: 'profile name' }],
+  examples: ['clinic config use-profile sandbox'],
+  load: async () => (await import('./edit.js')).useProfile,
+});
+
+const profiles = defineCommand({
+  name: 'profiles',
+  summary: 'list the profiles in the config file',
+  examples: ['clinic config profiles'],
+  load: async () => (await import('./show.js')).profiles,
+});
 
 export default defineNoun({
   name: 'config',

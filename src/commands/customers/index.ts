@@ -1,7 +1,55 @@
-import { defineNoun } from '../../cli/command.js';
-import create from './create.js';
-import get from './get.js';
-import list from './list.js';
+// customers: the verbs' declarations; each verb's code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+import { LIST_OPTIONS } from '../../cli/list-flags.js';
+
+const list = defineCommand({
+  name: 'list',
+  summary: 'list customers (patients) of the tenant',
+  description:
+    "List customers (GET /v1/customers). The API document does not show this endpoint's filters; pass any\n" +
+    'query parameter with --filter key=value (the sandbox knows search, sort_by and sort_order).',
+  options: LIST_OPTIONS,
+  examples: [
+    'clinic customers list --per-page 20',
+    'clinic customers list --all -o ndjson > customers.ndjson',
+    'clinic customers list --filter search=smith --limit 5 -o csv',
+  ],
+  load: async () => (await import('./list.js')).run,
+});
+
+const get = defineCommand({
+  name: 'get',
+  summary: 'show one customer',
+  args: [{ name: 'id', description: 'customer id' }],
+  examples: [
+    'clinic customers get 42',
+    'clinic customers get 42 --fields first_name,record_state.reason_code',
+  ],
+  load: async () => (await import('./get.js')).run,
+});
+
+const create = defineCommand({
+  name: 'create',
+  summary: 'create a customer',
+  description:
+    'Create a customer (POST /v1/customers). The API document does not show the body fields; the sandbox\n' +
+    'takes first_name, last_name (required), email, phone_number and date_of_birth (YYYY-MM-DD).\n' +
+    '--set key=value sets a string, --set key:=json a JSON value; both apply on top of --data.',
+  options: [
+    { flags: '--data <json|@file|->', description: 'the body: JSON text, @file, or - for stdin' },
+    {
+      flags: '--set <key=value>',
+      description: 'set a field (repeatable; key:=json for non-strings)',
+      repeatable: true,
+    },
+  ],
+  examples: [
+    'clinic customers create --set first_name=Ada --set last_name=Lovelace --set email=ada@example.com',
+    'clinic customers create --data @customer.json',
+    'echo \'{"first_name":"Ada","last_name":"King"}\' | clinic customers create --data -',
+  ],
+  load: async () => (await import('./create.js')).run,
+});
 
 export default defineNoun({
   name: 'customers',

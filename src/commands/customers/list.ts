@@ -1,8 +1,8 @@
 // `clinic customers list`: GET /v1/customers, page by page.
 
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { LIST_OPTIONS, type ListInput, parseListOptions } from '../../cli/list-options.js';
+import { type ListInput, parseListOptions } from '../../cli/list-options.js';
 import { showList } from '../../cli/present.js';
 import { paths } from '../../core/api/resources.js';
 import { paginate } from '../../core/paginate.js';
@@ -19,17 +19,4 @@ export async function listCustomers(options: ListInput, ctx: Context): Promise<v
   });
 }
 
-export default defineCommand({
-  name: 'list',
-  summary: 'list customers (patients) of the tenant',
-  description:
-    "List customers (GET /v1/customers). The API document does not show this endpoint's filters; pass any\n" +
-    'query parameter with --filter key=value (the sandbox knows search, sort_by and sort_order).',
-  options: LIST_OPTIONS,
-  examples: [
-    'clinic customers list --per-page 20',
-    'clinic customers list --all -o ndjson > customers.ndjson',
-    'clinic customers list --filter search=smith --limit 5 -o csv',
-  ],
-  run: (input, ctx) => listCustomers(parseListOptions(input.options), ctx),
-});
+export const run: CommandRun = (input, ctx) => listCustomers(parseListOptions(input.options), ctx);

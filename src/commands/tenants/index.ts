@@ -1,6 +1,20 @@
-import { defineNoun } from '../../cli/command.js';
-import list from './list.js';
-import use from './use.js';
+// tenants: the verbs' declarations; each verb's code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+
+const list = defineCommand({
+  name: 'list',
+  summary: "list the account's tenants (clinics)",
+  examples: ['clinic tenants list', 'clinic tenants list -o csv'],
+  load: async () => (await import('./list.js')).run,
+});
+
+const use = defineCommand({
+  name: 'use',
+  summary: "save a tenant as the profile's default (X-Tenant)",
+  args: [{ name: 'id-or-slug', description: 'tenant id or slug' }],
+  examples: ['clinic tenants use northside', 'clinic tenants use 2'],
+  load: async () => (await import('./use.js')).run,
+});
 
 export default defineNoun({
   name: 'tenants',

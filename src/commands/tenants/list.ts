@@ -1,6 +1,6 @@
 // `clinic tenants list`: the tenants of the signed-in user's account.
 
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { createListWriter } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
@@ -24,9 +24,4 @@ export async function listTenants(ctx: Context): Promise<void> {
   await writer.end();
 }
 
-export default defineCommand({
-  name: 'list',
-  summary: "list the account's tenants (clinics)",
-  examples: ['clinic tenants list', 'clinic tenants list -o csv'],
-  run: (_input, ctx) => listTenants(ctx),
-});
+export const run: CommandRun = (_input, ctx) => listTenants(ctx);

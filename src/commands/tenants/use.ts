@@ -1,6 +1,6 @@
 // `clinic tenants use ID-OR-SLUG`: resolves a slug to its id and saves it as the profile's tenant.
 
-import { defineCommand } from '../../cli/command.js';
+import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import type { TenantRef } from '../../core/api/types.js';
@@ -27,10 +27,4 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   ctx.io.err(`profile ${settings.profile.name} now uses tenant ${tenant.id} (${tenant.name})`);
 }
 
-export default defineCommand({
-  name: 'use',
-  summary: "save a tenant as the profile's default (X-Tenant)",
-  args: [{ name: 'id-or-slug', description: 'tenant id or slug' }],
-  examples: ['clinic tenants use northside', 'clinic tenants use 2'],
-  run: (input, ctx) => useTenant(input.args[0] ?? '', ctx),
-});
+export const run: CommandRun = (input, ctx) => useTenant(input.args[0] ?? '', ctx);

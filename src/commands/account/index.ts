@@ -1,0 +1,9 @@
+// account: the declaration; its code loads only when it runs.
+import { defineCommand } from '../../cli/command.js';
+
+export default defineCommand({
+  name: 'account',
+  summary: 'show the signed-in user and their tenants',
+  examples: ['clinic account', 'clinic account --fields name,email,tenants -o json'],
+  load: async () => (await import('./show.js')).run,
+});
