@@ -52,8 +52,16 @@ function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | und
   );
 }
 
+/** Server- or user-supplied text may carry terminal control sequences: never pass them to the terminal. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const printable = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
 /** Human lines for stderr. */
 export function errorLines(error: unknown, options: ErrorReportOptions): string[] {
+  return rawErrorLines(error, options).map(printable);
+}
+
+function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (!(error instanceof Error)) return [`error: ${String(error)}`];
   const lines = [`error: ${error.message}`];
   if (error instanceof ApiError) {

@@ -97,16 +97,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const origin = `http://${urlHost}:${listening.port}`;
   const baseUrl = `${origin}${API_PREFIX}`;
 
-  const api = createApiHandler({
-    store,
-    tokens,
-    limiter,
-    faults,
-    origin: () => origin,
-    now,
-    lifetime: lifetime.signal,
-    jwtAccess: createJwtAccessVerifier({ jwks: keys.publicJwks, issuer: origin, audience: baseUrl, now }),
-  });
   const oauth = createOAuthServer({
     issuer: origin,
     clientId: SANDBOX_CLIENT_ID,
@@ -115,6 +105,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     refreshTokenTtl,
     store,
     keys,
+  });
+  const api = createApiHandler({
+    store,
+    tokens,
+    limiter,
+    faults,
+    origin: () => origin,
+    now,
+    lifetime: lifetime.signal,
+    jwtAccess: createJwtAccessVerifier({
+      jwks: keys.publicJwks,
+      issuer: origin,
+      audience: baseUrl,
+      now,
+      isRevoked: (grantId) => oauth.revokedGrants.has(grantId),
+    }),
   });
   mounts.push(
     { prefix: API_PREFIX, handle: api },

@@ -305,3 +305,32 @@ describe('login edges', () => {
     expect(JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8'))).toEqual({});
   });
 });
+
+describe('after logout', () => {
+  it('the access token it held is refused by the API', async () => {
+    await browserLogin(world);
+    const { access_token: token } = await credentialsOf(world);
+    expect((await world.clinic(['account'], { env: { CLINIC_TOKEN: token } })).code).toBe(0);
+    expect((await world.clinic(['logout'])).code).toBe(0);
+    expect((await world.clinic(['account'], { env: { CLINIC_TOKEN: token } })).code).toBe(3);
+  });
+});
+
+describe('logout with an unreachable keychain', () => {
+  it('still logs the other profiles out, then exits 3 naming the one it could not', async () => {
+    const noBus = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', DISPLAY: '' };
+    await world.clinic(['--profile', 'kc', 'config', 'set', 'credential_store', 'keychain']);
+    await world.clinic(['--profile', 'zz', 'config', 'set', 'base_url', world.sandbox.info.base_url]);
+    const login = await world.clinic(['--profile', 'zz', 'login', '--with-token', '--insecure-storage'], {
+      input: world.sandbox.info.token,
+    });
+    expect(login.code).toBe(0);
+    const { code, stderr } = await world.clinic(['logout', '--all-profiles'], { env: noBus });
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^warning: profile kc is still signed in: /m);
+    expect(stderr).toContain('logged out of profile zz');
+    expect(stderr).toMatch(/^error: could not delete the sign-in of kc$/m);
+    const stored = JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8'));
+    expect(stored.zz).toBeUndefined();
+  });
+});

@@ -53,3 +53,22 @@ describe('loadAuthorizationServer', () => {
     expect(() => checkAuthUrl('http://auth.example.com')).toThrow(UsageError);
   });
 });
+
+describe('a loopback server that names a clear-text address elsewhere', () => {
+  it('is refused before any token is sent there', async () => {
+    const root = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer: root,
+          authorization_endpoint: `${root}/auth`,
+          token_endpoint: 'http://192.0.2.2/token',
+        }),
+      );
+    });
+    const error = await loadAuthorizationServer({ authUrl: root, clientId: 'c' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(
+      'names a clear-text address elsewhere (http://192.0.2.2/token)',
+    );
+  });
+});

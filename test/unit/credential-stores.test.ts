@@ -188,3 +188,31 @@ describe('parseCredentials', () => {
     expect(parseCredentials(null)).toBeUndefined();
   });
 });
+
+describe('FileStore under concurrent writers', () => {
+  it('two profiles written at the same time never undo each other', async () => {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { FileStore } = await import('../../src/core/auth/file-store.js');
+    const path = join(await mkdtemp(join(tmpdir(), 'clinic-fs-')), 'credentials.json');
+    const profiles = Array.from({ length: 12 }, (_, i) => `profile-${i}`);
+    await Promise.all(
+      profiles.map((p) => new FileStore(path).set(p, { kind: 'pat', access_token: `${p}-token` })),
+    );
+    const store = new FileStore(path);
+    for (const p of profiles) expect((await store.get(p))?.access_token).toBe(`${p}-token`);
+  });
+
+  it('refuses to overwrite a credentials file that is not JSON', async () => {
+    const { mkdtemp, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { FileStore } = await import('../../src/core/auth/file-store.js');
+    const path = join(await mkdtemp(join(tmpdir(), 'clinic-fs-')), 'credentials.json');
+    await writeFile(path, '{ not json', { mode: 0o600 });
+    await expect(new FileStore(path).set('a', { kind: 'pat', access_token: 't' })).rejects.toThrow(
+      /not a JSON object/,
+    );
+  });
+});

@@ -336,3 +336,15 @@ describe('errorLines', () => {
     expect(lines('weird')).toEqual(['error: weird']);
   });
 });
+
+describe('errorLines and terminal control characters', () => {
+  it('replaces control characters from server text so they cannot drive the terminal', () => {
+    const error = parseApiError(
+      422,
+      JSON.stringify({ message: 'bad\u001b[2J\u0007 input', errors: { a: ['x\u001b]0;t\u0007'] } }),
+    );
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    for (const line of lines(error)) expect(line).not.toMatch(/[\u0000-\u001f\u007f]/);
+    expect(lines(error)[0]).toBe('error: bad?[2J? input (HTTP 422)');
+  });
+});

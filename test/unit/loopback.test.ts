@@ -74,3 +74,31 @@ describe('checkCallback (pasted addresses)', () => {
     }
   });
 });
+
+describe('loopback listener against hostile local requests', () => {
+  async function raw(port: number, requestLine: string): Promise<string> {
+    const { connect } = await import('node:net');
+    return new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.end(`${requestLine}\r\nHost: x\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk;
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+    });
+  }
+
+  it('answers absolute, protocol-relative and malformed targets and other methods without ending the wait', async () => {
+    const listener = await startLoopback(0, 'real');
+    const port = Number(new URL(listener.redirectUri).port);
+    expect(await raw(port, 'GET //evil.example/callback?code=x HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    expect(await raw(port, 'GET http://evil.example/callback?code=x HTTP/1.1')).toMatch(/^HTTP\/1\.1 400/);
+    await raw(port, 'GET http://[::1 HTTP/1.1');
+    expect(await raw(port, 'HEAD /callback?code=fake&state=real HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
+    expect(await raw(port, 'POST /callback?code=fake&state=real HTTP/1.1')).toMatch(/^HTTP\/1\.1 405/);
+    void fetch(`${listener.redirectUri}?code=genuine&state=real`);
+    expect((await listener.callback).searchParams.get('code')).toBe('genuine');
+    await listener.finish({ ok: true, message: 'ok' });
+  });
+});

@@ -74,7 +74,7 @@ export const logout = defineCommand({
     { flags: '--all-profiles', description: 'log out of every profile' },
     { flags: '--end-session', description: "print the server's end-session address for the browser" },
   ],
-  examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session | xargs open'],
+  examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session'],
   load: async () => (await import('./logout.js')).run,
 });
 

@@ -46,6 +46,27 @@ function withKeychainAdvice(error: unknown): unknown {
     : error;
 }
 
+/** A name no profile can have (profile names start with a letter or digit). */
+const PROBE_ACCOUNT = '.clinic-probe';
+
+/**
+ * Finds out before the user signs in that the token could be kept: a keychain must take (and give back) a probe
+ * entry, as reading alone succeeds on a locked keychain; the file must be readable and not a symlink.
+ */
+async function checkStoreWritable(kind: 'keychain' | 'file', profile: string, ctx: Context): Promise<void> {
+  const store = ctx.store(kind);
+  try {
+    if (kind === 'file') {
+      await store.get(profile);
+      return;
+    }
+    await store.set(PROBE_ACCOUNT, { kind: 'pat', access_token: 'probe' });
+    await store.delete(PROBE_ACCOUNT);
+  } catch (error) {
+    throw withKeychainAdvice(error);
+  }
+}
+
 async function readToken(ctx: Context): Promise<string> {
   const { io } = ctx;
   let text: string;
@@ -105,15 +126,7 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
 export async function login(options: LoginOptions, ctx: Context): Promise<void> {
   const kind = storeForLogin(options.insecureStorage, ctx.env); // a contradictory choice fails first
   const settings = await ctx.settings();
-  if (kind === 'keychain') {
-    // Find out before the user signs in that the token could not be kept.
-    await ctx
-      .store(kind)
-      .get(settings.profile.name)
-      .catch((error: unknown) => {
-        throw withKeychainAdvice(error);
-      });
-  }
+  await checkStoreWritable(kind, settings.profile.name, ctx);
   let credentials: StoredCredentials;
   let who: string;
   if (options.withToken) {

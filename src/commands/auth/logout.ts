@@ -2,7 +2,7 @@
 import type { StoredCredentials, StoreKind } from '../../core/auth/credential-store.js';
 import { setPath, updateProfile } from '../../core/config/config-file.js';
 import { Settings } from '../../core/config/settings.js';
-import { UsageError } from '../../core/errors.js';
+import { AuthError, UsageError } from '../../core/errors.js';
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 
@@ -23,7 +23,7 @@ async function revoke(credentials: StoredCredentials, settings: Settings, ctx: C
     await client
       .tokenRevocation(server, credentials.access_token, { token_type_hint: 'access_token' })
       .catch(() => undefined); // JWT access tokens cannot be revoked everywhere; they expire
-    ctx.io.err(`revoked the tokens at ${new URL(metadata.revocation_endpoint).origin}`);
+    ctx.io.err(`revoked the sign-in at ${new URL(metadata.revocation_endpoint).origin}`);
   }
   if (endSession) {
     if (!metadata.end_session_endpoint) ctx.io.err('the sign-in server offers no end-session address');
@@ -39,6 +39,7 @@ async function revoke(credentials: StoredCredentials, settings: Settings, ctx: C
 export async function logout(options: LogoutOptions, ctx: Context): Promise<void> {
   const [data, current] = await Promise.all([ctx.config(), ctx.settings()]);
   const names = options.allProfiles ? Object.keys(data.profiles) : [current.profile.name];
+  const failed: string[] = [];
   for (const name of names) {
     const profile = data.profiles[name];
     const kind = profile?.credential_store as StoreKind | undefined;
@@ -54,11 +55,24 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
         ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
       );
     }
-    await store.delete(name);
+    try {
+      await store.delete(name);
+    } catch (error) {
+      // One unreachable keychain must not keep the other profiles signed in.
+      failed.push(name);
+      ctx.io.err(`warning: profile ${name} is still signed in: ${(error as Error).message}`);
+      continue;
+    }
     await updateProfile(ctx.env, name, (p) => setPath(p, 'credential_store', undefined));
     ctx.io.err(`logged out of profile ${name} (deleted from ${store.location})`);
   }
   if (ctx.env.CLINIC_TOKEN) ctx.io.err('note: CLINIC_TOKEN is still set in the environment');
+  if (failed.length > 0) {
+    throw new AuthError(
+      `could not delete the sign-in of ${failed.join(', ')}`,
+      'unlock the keychain and run clinic logout again',
+    );
+  }
 }
 
 export const run: CommandRun = async (input, ctx) => {

@@ -1,5 +1,6 @@
 // Tokens in $CLINIC_CONFIG_DIR/credentials.json (mode 0600, never through a symlink): an explicit choice only.
-import { readPrivateFile, writePrivateFile } from '../config/private-file.js';
+import { readPrivateFile, UnsafeFileError, writePrivateFile } from '../config/private-file.js';
+import { withLock } from '../lock.js';
 import { type CredentialStore, parseCredentials, type StoredCredentials } from './credential-store.js';
 
 type FileShape = Record<string, StoredCredentials>;
@@ -18,27 +19,43 @@ export class FileStore implements CredentialStore {
   }
 
   async set(profile: string, credentials: StoredCredentials): Promise<void> {
-    const all = await this.read();
-    all[profile] = credentials;
-    await writePrivateFile(this.path, `${JSON.stringify(all, null, 2)}\n`);
+    await this.change((all) => {
+      all[profile] = credentials;
+      return true;
+    });
   }
 
   async delete(profile: string): Promise<boolean> {
-    const all = await this.read();
-    if (!(profile in all)) return false;
-    delete all[profile];
-    await writePrivateFile(this.path, `${JSON.stringify(all, null, 2)}\n`);
-    return true;
+    return this.change((all) => {
+      if (!(profile in all)) return false;
+      delete all[profile];
+      return true;
+    });
+  }
+
+  /** Read, change one profile, write back: under a lock, so two profiles written at once never undo each other. */
+  private change(edit: (all: FileShape) => boolean): Promise<boolean> {
+    return withLock(this.path, async () => {
+      const all = await this.read();
+      if (!edit(all)) return false;
+      await writePrivateFile(this.path, `${JSON.stringify(all, null, 2)}\n`);
+      return true;
+    });
   }
 
   private async read(): Promise<FileShape> {
     const text = await readPrivateFile(this.path);
-    if (!text) return {};
+    if (!text?.trim()) return {};
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as unknown;
-      return typeof parsed === 'object' && parsed !== null ? (parsed as FileShape) : {};
+      parsed = JSON.parse(text);
     } catch {
-      return {};
+      parsed = undefined;
     }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      // Never "repair" it by writing over other profiles' sign-ins.
+      throw new UnsafeFileError(`${this.path} is not a JSON object; fix it or delete it and log in again`);
+    }
+    return parsed as FileShape;
   }
 }

@@ -3,8 +3,8 @@
 import { join } from 'node:path';
 import type { Configuration } from 'openid-client';
 import type { Clock } from '../clock.js';
-import { ensurePrivateDir } from '../config/private-file.js';
-import { AuthError } from '../errors.js';
+import { AuthError, NetworkError, UsageError } from '../errors.js';
+import { withLock } from '../lock.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { expiresSoon } from './expiry.js';
 import { toStoredCredentials } from './oauth/token-response.js';
@@ -24,14 +24,7 @@ export async function refreshCredentials(
   seen: StoredCredentials,
   force = false,
 ): Promise<StoredCredentials> {
-  const { default: lockfile } = await import('proper-lockfile');
-  await ensurePrivateDir(deps.lockDir);
-  const release = await lockfile.lock(join(deps.lockDir, `${deps.profile}.refresh`), {
-    realpath: false,
-    stale: 20_000,
-    retries: { retries: 200, factor: 1.2, minTimeout: 25, maxTimeout: 250 },
-  });
-  try {
+  return withLock(join(deps.lockDir, `${deps.profile}.refresh`), async () => {
     const current = await deps.store.get(deps.profile);
     if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
     const peerRefreshed = current.access_token !== seen.access_token;
@@ -54,13 +47,13 @@ export async function refreshCredentials(
           deps.loginHint,
         );
       }
-      if (error instanceof AuthError) throw error;
-      throw new AuthError(`could not refresh the sign-in: ${(error as Error).message}`, deps.loginHint);
+      if (error instanceof AuthError || error instanceof NetworkError || error instanceof UsageError)
+        throw error;
+      // Unreachable server: a network failure (exit 1), not a reason to log in again.
+      throw new NetworkError(`could not refresh the sign-in: ${(error as Error).message}`);
     }
     const next = toStoredCredentials(tokens, deps.clock.now(), current);
     await deps.store.set(deps.profile, next);
     return next;
-  } finally {
-    await release();
-  }
+  });
 }

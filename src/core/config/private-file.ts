@@ -50,9 +50,12 @@ export async function writePrivateFile(path: string, text: string): Promise<void
   try {
     await handle.writeFile(text, 'utf8');
     await handle.sync();
-  } finally {
+  } catch (error) {
     await handle.close();
+    await rm(temp, { force: true }); // a full disk must not leave half a secret behind
+    throw error;
   }
+  await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {

@@ -9,6 +9,8 @@ export interface JwtAccessOptions {
   /** The API resource identifier the provider puts in `aud`. */
   audience: string;
   now(): number;
+  /** True for a grant that was revoked since the token was issued. */
+  isRevoked?(grantId: string): boolean;
 }
 
 export type JwtAccessVerifier = (token: string) => Promise<AccessToken | undefined>;
@@ -30,6 +32,7 @@ export function createJwtAccessVerifier(options: JwtAccessOptions): JwtAccessVer
       });
       const sub = payload.sub ?? '';
       if (!/^[1-9]\d*$/.test(sub) || payload.exp === undefined) return undefined;
+      if (typeof payload.gid === 'string' && options.isRevoked?.(payload.gid)) return undefined;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
       return { userId: Number(sub), scopes, expiresAtMs: payload.exp * 1000 };
     } catch {

@@ -31,6 +31,8 @@ export interface OAuthServer {
   /** For /interaction: our sign-in and consent pages. */
   handleInteraction: MountHandler;
   counters: OAuthCounters;
+  /** Grants revoked (revocation, refresh-token or code reuse, end session): their access tokens stop working. */
+  revokedGrants: ReadonlySet<string>;
 }
 
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
@@ -44,6 +46,8 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     const type = ctx.oidc.params?.grant_type;
     if (type === 'authorization_code' || type === 'refresh_token') counters.grants[type]++;
   });
+  const revokedGrants = new Set<string>();
+  provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => revokedGrants.add(grantId));
   // oidc-provider 8 emits no event for a successful revocation, so count the answers instead.
   provider.use(async (ctx, next) => {
     await next();
@@ -57,5 +61,6 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     handleProvider: (req, res) => callback(req, res),
     handleInteraction: createInteractionHandler(provider, options.store),
     counters,
+    revokedGrants,
   };
 }

@@ -83,6 +83,9 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     },
     // The API document: the refresh grant needs no offline_access scope.
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // The grant id in each JWT access token, so the API can refuse tokens of a revoked grant (logout, reuse).
+    extraTokenClaims: (_ctx, token) =>
+      'grantId' in token && token.grantId ? { gid: token.grantId } : undefined,
     rotateRefreshToken: true,
     // Every TTL is set: a default TTL function prints a notice on stdout the first time it runs.
     ttl: {

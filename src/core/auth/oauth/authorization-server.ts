@@ -1,6 +1,6 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
-import { AuthError, UsageError } from '../../errors.js';
+import { NetworkError, UsageError } from '../../errors.js';
 import { redactHeaders, redactUrl } from '../../redact.js';
 
 export interface ServerSettings {
@@ -48,38 +48,47 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   const fetcher = tracingFetch(settings);
   const execute = insecure ? [client.allowInsecureRequests] : [];
   const prepare = (config: Configuration) => {
+    // http is allowed for a loopback server only: none of the addresses it names may lead elsewhere in clear text.
+    for (const endpoint of insecure ? endpointsOf(config) : []) {
+      const target = new URL(endpoint);
+      if (target.protocol !== 'https:' && !LOOPBACK_HOSTS.has(target.hostname)) {
+        throw new UsageError(
+          `the sign-in server ${url.origin} names a clear-text address elsewhere (${endpoint}); refused`,
+        );
+      }
+    }
     config[client.customFetch] = fetcher as never;
     config.timeout = 30;
     for (const step of execute) step(config);
     return config;
   };
+  let discovered: Configuration | undefined;
   try {
-    return prepare(
-      await client.discovery(url, settings.clientId, undefined, client.None(), {
-        execute,
-        [client.customFetch]: fetcher as never,
-        timeout: 30,
-      }),
-    );
+    discovered = await client.discovery(url, settings.clientId, undefined, client.None(), {
+      execute,
+      [client.customFetch]: fetcher as never,
+      timeout: 30,
+    });
   } catch (error) {
     if (!isMissingDiscovery(error)) {
-      throw new AuthError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
+      throw new NetworkError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
     }
-    // No discovery document: the API document's paths.
-    const root = url.href.replace(/\/+$/, '');
-    return prepare(
-      new client.Configuration(
-        {
-          issuer: root,
-          authorization_endpoint: `${root}/oauth/authorize`,
-          token_endpoint: `${root}/oauth/token`,
-        },
-        settings.clientId,
-        undefined,
-        client.None(),
-      ),
-    );
   }
+  if (discovered) return prepare(discovered);
+  // No discovery document: the API document's paths.
+  const root = url.href.replace(/\/+$/, '');
+  return prepare(
+    new client.Configuration(
+      {
+        issuer: root,
+        authorization_endpoint: `${root}/oauth/authorize`,
+        token_endpoint: `${root}/oauth/token`,
+      },
+      settings.clientId,
+      undefined,
+      client.None(),
+    ),
+  );
 }
 
 function isMissingDiscovery(error: unknown): boolean {
@@ -87,4 +96,11 @@ function isMissingDiscovery(error: unknown): boolean {
   const status = (error as { status?: number }).status ?? cause?.status;
   const code = (error as { code?: string }).code;
   return status === 404 || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON';
+}
+
+/** Every address a server's metadata names (endpoints, jwks_uri). */
+function endpointsOf(config: Configuration): string[] {
+  return Object.entries(config.serverMetadata())
+    .filter(([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string')
+    .map(([, value]) => value as string);
 }

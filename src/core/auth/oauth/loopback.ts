@@ -37,12 +37,13 @@ export class StateMismatchError extends AuthError {
 
 /** Checks a callback URL (from the listener or pasted) and returns it, or throws AuthError. */
 export function checkCallback(url: URL, redirectUri: string, expectedState: string): URL {
+  // The state first: only an answer carrying it can say anything about this sign-in, even that it failed.
+  if (url.searchParams.get('state') !== expectedState) {
+    throw new StateMismatchError('the sign-in answer does not carry the state this login sent; refused');
+  }
   const expected = new URL(redirectUri);
   if (url.origin !== expected.origin || url.pathname !== expected.pathname) {
     throw new AuthError(`that is not this sign-in's redirect address (expected ${redirectUri}?…)`);
-  }
-  if (url.searchParams.get('state') !== expectedState) {
-    throw new StateMismatchError('the sign-in answer does not carry the state this login sent; refused');
   }
   const error = url.searchParams.get('error');
   if (error) {
@@ -61,15 +62,19 @@ export async function startLoopback(port: number, expectedState: string): Promis
   });
   callback.catch(() => undefined);
 
+  // Any local process can reach this port: whatever it sends is answered, and only a GET of /callback with this
+  // sign-in's state can settle (or fail) the sign-in.
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', redirectUri);
+    const target = req.url ?? '/';
+    if (!target.startsWith('/') || target.startsWith('//')) return answer(res, 400, false, 'Bad request.');
+    const url = new URL(target, redirectUri);
     if (url.pathname !== CALLBACK_PATH) return answer(res, 404, false, 'Not found.');
+    if (req.method !== 'GET') return answer(res, 405, false, 'Only GET is answered here.');
     if (accepted) return answer(res, 409, false, 'This sign-in already received its answer.');
     try {
       checkCallback(url, redirectUri, expectedState);
     } catch (error) {
       answer(res, 400, false, (error as Error).message);
-      // A stray or forged request (any local process can reach this port) must not cancel the sign-in.
       if (error instanceof StateMismatchError) return;
       settle.reject(error as Error);
       server.close();
@@ -78,6 +83,7 @@ export async function startLoopback(port: number, expectedState: string): Promis
     accepted = res;
     settle.resolve(url);
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(
