@@ -1,12 +1,10 @@
 // The sandbox's OpenID provider: oidc-provider mounted on the sandbox's one HTTP server, with counters for tests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import type { SandboxStore } from '../data/store.js';
 import type { MountHandler } from '../dispatcher.js';
 import { createInteractionHandler } from './interactions.js';
 import { allowLoopbackLogoutPorts } from './loopback-logout.js';
-import { OAUTH_ROUTES, providerConfiguration } from './provider-config.js';
-import type { SigningKeys } from './signing-keys.js';
+import { OAUTH_ROUTES, type ProviderSettings, providerConfiguration } from './provider-config.js';
 
 export interface OAuthCounters {
   /** Successful token requests, by grant type. */
@@ -15,14 +13,8 @@ export interface OAuthCounters {
   revocations: number;
 }
 
-export interface OAuthServerOptions {
+export interface OAuthServerOptions extends ProviderSettings {
   issuer: string;
-  clientId: string;
-  apiResource: string;
-  accessTokenTtl: number;
-  refreshTokenTtl: number;
-  store: SandboxStore;
-  keys: SigningKeys;
 }
 
 export interface OAuthServer {
