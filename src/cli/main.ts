@@ -5,12 +5,24 @@ import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
 import { buildProgram } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
 
 function commanderExitCode(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
   return ExitCode.usage;
+}
+
+/** `--json`, `-o FORMAT` or `--output[=]FORMAT` as typed, for errors found before the options were parsed. */
+function formatInArgv(argv: string[]): string | undefined {
+  let found: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--json') found = 'json';
+    else if (arg === '-o' || arg === '--output') found = argv[i + 1] ?? found;
+    else if (arg.startsWith('--output=')) found = arg.slice('--output='.length);
+    else if (/^-o\w/.test(arg)) found = arg.slice(2);
+  });
+  return found;
 }
 
 /** The format the user chose (flag, env or profile), if any: errors are then also written as a JSON object. */
@@ -56,12 +68,22 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    if (error instanceof CommanderError) return commanderExitCode(error);
-    const format = globals?.output ?? (await chosenFormat(ctx)) ?? deps.env.CLINIC_OUTPUT;
+    const format =
+      globals?.output ?? formatInArgv(argv) ?? (await chosenFormat(ctx)) ?? deps.env.CLINIC_OUTPUT;
+    const wantsJson = format === 'json' || format === 'ndjson';
+    if (error instanceof CommanderError) {
+      // Commander has printed its one line; a script that asked for JSON gets the object too.
+      const code = commanderExitCode(error);
+      if (code !== ExitCode.ok && wantsJson) {
+        const usage = new UsageError(error.message.replace(/^error: /, ''));
+        stderr.write(`${errorJson(usage)}\n`);
+      }
+      return code;
+    }
     const debug = globals?.debug ?? false;
     const signIn = await signInFacts(ctx, error);
     for (const line of errorLines(error, { json: false, debug, signIn })) stderr.write(`${line}\n`);
-    if (format === 'json' || format === 'ndjson') stderr.write(`${errorJson(error)}\n`);
+    if (wantsJson) stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);
   } finally {
     await ctx?.close();

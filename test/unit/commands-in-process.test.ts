@@ -98,3 +98,24 @@ describe('customers list in-process', () => {
     expect(stderr).toBe("error: customer ID must be a positive whole number, got 'x1'\n");
   });
 });
+
+describe('usage errors with JSON output asked for', () => {
+  it("an unknown option prints commander's line and the JSON error object", async () => {
+    const { code, stderr } = await runInProcess(['customers', 'list', '--bogus', '-o', 'json'], { env });
+    expect(code).toBe(2);
+    const [line, json] = stderr.trim().split('\n');
+    expect(line).toBe("error: unknown option '--bogus'");
+    expect(JSON.parse(json as string).error).toMatchObject({ code: 'usage', exit_code: 2 });
+  });
+
+  it('a bad global option with --json gives the JSON error object too', async () => {
+    const { code, stderr } = await runInProcess(['--max-retries', 'x', '--json', 'account'], { env });
+    expect(code).toBe(2);
+    expect(JSON.parse(stderr.trim().split('\n').at(-1) as string).error.message).toContain('--max-retries');
+  });
+
+  it('no JSON object without a JSON format', async () => {
+    const { stderr } = await runInProcess(['customers', 'list', '--bogus'], { env });
+    expect(stderr).toBe("error: unknown option '--bogus'\n");
+  });
+});
