@@ -1,7 +1,7 @@
 // Typed endpoint functions: the only place that knows the API's paths.
 import { NetworkError } from '../errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../http/client.js';
-import type { Account, Customer, DataEnvelope } from './types.js';
+import type { Account, DataEnvelope } from './types.js';
 
 export const paths = {
   account: '/v1/account',
@@ -28,8 +28,4 @@ export const createCustomerRequest = (body: Record<string, unknown>): ApiRequest
 
 export async function getAccount(client: HttpClient): Promise<Account> {
   return dataOf<Account>(await client.request(getAccountRequest()), 'the account');
-}
-
-export async function getCustomer(client: HttpClient, id: number): Promise<Customer> {
-  return dataOf<Customer>(await client.request(getCustomerRequest(id)), `customer ${id}`);
 }
