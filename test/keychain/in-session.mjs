@@ -1,4 +1,4 @@
-// Runs inside `dbus-run-session` with an unlocked gnome-keyring: the real keytar store, then the CLI using it.
+// Runs inside `dbus-run-session` with an unlocked gnome-keyring: the real keychain store, then the CLI using it.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { KeychainStore } from '../../dist/core/auth/keychain-store.js';

@@ -1,6 +1,6 @@
-// keytar against a real Secret Service: gnome-keyring in a private D-Bus session, started for this test.
+// The keychain (keytar's interface from @napi-rs/keyring) against a real Secret Service: gnome-keyring in a private
+// D-Bus session, started for this test.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,16 +9,22 @@ import { baseEnv, requirePart, startWorld, type TestWorld, tempDir } from '../he
 
 const SCRIPT = fileURLToPath(new URL('./in-session.mjs', import.meta.url));
 const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-const keytarBuilt = existsSync(
-  fileURLToPath(new URL('../../node_modules/keytar/build/Release/keytar.node', import.meta.url)),
-);
 const available = requirePart(
-  has('dbus-run-session') && has('gnome-keyring-daemon') && keytarBuilt,
-  'real-keychain test cannot run: dbus-run-session, gnome-keyring-daemon and a built keytar are needed ' +
-    '(apt-get install dbus gnome-keyring libsecret-1-dev, then npm ci)',
+  has('dbus-run-session') && has('gnome-keyring-daemon') && (await keyringBinaryLoads()),
+  'real-keychain test: needs dbus-run-session and gnome-keyring-daemon (apt-get install dbus gnome-keyring) ' +
+    "and the keyring's platform package (npm install without --omit=optional)",
 );
 
-describe.skipIf(!available)('keychain through keytar and gnome-keyring', () => {
+async function keyringBinaryLoads(): Promise<boolean> {
+  try {
+    await import('@napi-rs/keyring/keytar.js');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(!available)('keychain through @napi-rs/keyring and gnome-keyring', () => {
   let world: TestWorld;
   beforeAll(async () => {
     world = await startWorld({}, false);

@@ -27,7 +27,7 @@ export interface CredentialStore {
   delete(profile: string): Promise<boolean>;
 }
 
-/** No usable OS keychain (no Secret Service, locked, timed out, keytar not built). */
+/** No usable OS keychain (no Secret Service, locked, timed out, keyring binary missing). */
 export class KeychainUnavailableError extends Error {
   override name = 'KeychainUnavailableError';
 }

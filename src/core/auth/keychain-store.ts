@@ -1,4 +1,5 @@
-// Tokens in the OS keychain through keytar (service `clinic-cli`, account = profile), each call time-limited.
+// Tokens in the OS keychain through keytar's interface, served by @napi-rs/keyring (prebuilt, no native build):
+// service `clinic-cli`, account = profile, each call time-limited.
 import {
   type CredentialStore,
   KeychainUnavailableError,
@@ -17,13 +18,13 @@ interface Keytar {
 
 export type KeytarLoader = () => Promise<Keytar>;
 
+/** The keyring's platform binary is an optional package: when it is missing, there is simply no keychain. */
 const loadKeytar: KeytarLoader = async () => {
   try {
-    const module = (await import('keytar')) as unknown as Keytar & { default?: Keytar };
-    return module.default ?? module;
+    return await import('@napi-rs/keyring/keytar.js');
   } catch (error) {
     throw new KeychainUnavailableError(
-      `keytar is not available (${(error as Error).message.split('\n')[0]})`,
+      `the keychain library is not available on this machine (${(error as Error).message.split('\n')[0]})`,
     );
   }
 };
