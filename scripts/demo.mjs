@@ -41,6 +41,24 @@ const ready = JSON.parse(
   }),
 );
 
+/** The id of the first erasure request in a status, read through the CLI. */
+function firstErasure(status) {
+  const args = [
+    '--profile',
+    'sandbox',
+    'erasure',
+    'list',
+    '--status',
+    status,
+    '--per-page',
+    '1',
+    '-o',
+    'json',
+  ];
+  const result = spawnSync(process.execPath, [bin, ...args], { env, encoding: 'utf8' });
+  return JSON.parse(result.stdout || '[]')[0]?.id ?? 0;
+}
+
 try {
   console.log(bold(`Sandbox running at ${ready.base_url}; the 'sandbox' profile points at it.`));
   const p = ['--profile', 'sandbox'];
@@ -109,6 +127,32 @@ try {
   step('bad input is refused before any request: exit 2', [...p, 'customers', 'list', '--per-page', '500'], {
     expectCode: 2,
   });
+  step('data-erasure requests that failed, with the actions their state allows', [
+    ...p,
+    'erasure',
+    'list',
+    '--status',
+    'failed',
+    '-o',
+    'table',
+  ]);
+  step(
+    'an action the state does not allow is refused before anything is sent: exit 6',
+    [...p, 'erasure', 'resend', String(firstErasure('completed')), '--yes'],
+    { expectCode: 6 },
+  );
+  step(
+    'without a terminal a destructive action needs --yes: exit 2, nothing sent',
+    [...p, 'erasure', 'retry', String(firstErasure('failed'))],
+    { expectCode: 2 },
+  );
+  step('the channels of the tenant (an unpaginated list, printed like any other)', [
+    ...p,
+    'channels',
+    'list',
+    '-o',
+    'table',
+  ]);
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.once('exit', resolve));

@@ -1,30 +1,49 @@
-// Commands are declared as data (name, arguments, options, examples, and how to load the code that runs them);
-// program.ts turns the declarations into commander's tree.
+// Commands are declared as data (name, arguments, typed options, examples, and how to load the code that runs
+// them); program.ts turns the declarations into commander's tree, and the same tree feeds help and completions.
 import type { Context } from './context.js';
+
+/** What an argument or option value names, for completions. */
+export type Completes = 'file' | 'profile';
 
 export interface ArgDef {
   name: string;
   description: string;
   optional?: boolean;
   variadic?: boolean;
+  completes?: Completes;
 }
 
-export interface OptionDef {
+/** One option: its flags, the key it is parsed into, and how its text becomes a typed value. */
+export interface OptionDef<T = unknown, K extends string = string> {
   /** Commander flags, e.g. `--per-page <n>`. */
   flags: string;
+  /** Where the value lands in the parsed options: the long flag in camelCase (`--per-page` → `perPage`). */
+  key: K;
   description: string;
-  /** Repeatable: values are collected into an array. */
+  /** Text → value; throws UsageError. Boolean flags have none. Repeatable options parse each occurrence. */
+  parse?: (text: string, flag: string) => unknown;
+  /** The only values allowed (checked by `parse`, listed in help and completions). */
+  choices?: readonly string[];
+  /** Repeatable: the parsed values are collected into an array. */
   repeatable?: boolean;
-  defaultValue?: string | boolean;
+  defaultValue?: T;
+  completes?: Completes;
+  /** The parsed type; only the type checker sees it. */
+  readonly type?: T;
 }
 
-/** What commander parsed for one command: positional arguments and the command's own options. */
-export interface CommandInput {
+/** The parsed options of a declaration list: `{ perPage?: number, status?: 'completed' | ..., ... }`. */
+export type OptionsOf<D extends readonly OptionDef[]> = {
+  [O in D[number] as O['key']]?: O extends OptionDef<infer T> ? T : never;
+};
+
+/** What commander parsed for one command: positional arguments and the command's own typed options. */
+export interface CommandInput<D extends readonly OptionDef[] = readonly OptionDef[]> {
   args: string[];
-  options: Record<string, unknown>;
+  options: OptionsOf<D>;
 }
 
-/** What runs a command: parse the input into typed options, then do the work. */
+/** What runs a command: parse the input into the verb's options, then do the work. */
 export type CommandRun = (input: CommandInput, ctx: Context) => Promise<void>;
 
 export interface CommandDef {
@@ -33,20 +52,34 @@ export interface CommandDef {
   /** Longer help text, e.g. what is assumed about the API. */
   description?: string;
   args?: ArgDef[];
-  options?: OptionDef[];
+  options?: readonly OptionDef[];
   examples: string[];
+  /** Where a top-level command sits in the grouped help. */
+  category?: Category;
   /** Loads the command's module only when it runs, so start-up and --help stay light. */
   load(): Promise<CommandRun>;
 }
 
+export type Category = 'Sign-in and settings' | 'Clinic data' | 'Data protection' | 'Tools';
+
 export interface NounDef {
   name: string;
   summary: string;
+  description?: string;
+  category?: Category;
   examples: string[];
-  commands: CommandDef[];
+  commands: (CommandDef | NounDef)[];
 }
 
 export const defineCommand = (def: CommandDef): CommandDef => def;
 export const defineNoun = (def: NounDef): NounDef => def;
 
 export const isNoun = (def: CommandDef | NounDef): def is NounDef => 'commands' in def;
+
+/** A verb's run from its parse and its work: `parse(input) → options`, then `run(options, ctx)`. */
+export function verb<D extends readonly OptionDef[], O>(
+  parse: (input: CommandInput<D>) => O | Promise<O>,
+  run: (options: O, ctx: Context) => Promise<void>,
+): CommandRun {
+  return async (input, ctx) => run(await parse(input as CommandInput<D>), ctx);
+}

@@ -8,7 +8,8 @@ import type { Configuration } from 'openid-client';
 import type { BrowserOpener } from '../core/auth/oauth/browser.js';
 import { loginCommand, Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { type ConfigData, loadConfig } from '../core/config/config-file.js';
+import { type ConfigData, loadConfig, type Profile, saveConfig } from '../core/config/config-file.js';
+import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import type { OutputFormat } from '../core/config/keys.js';
 import { configDir, credentialsFile, type Env } from '../core/config/paths.js';
 import { Settings, selectProfile } from '../core/config/settings.js';
@@ -16,6 +17,7 @@ import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
 import type { GlobalOptions } from './globals.js';
 import { IO, type Streams } from './io.js';
+import { type Prompter, terminalPrompter } from './prompter.js';
 import type { OutputSpec } from './output/render.js';
 import { cliVersion } from './version.js';
 
@@ -27,6 +29,7 @@ export interface ContextDeps {
   dispatcher?: Dispatcher;
   keytar?: KeytarLoader;
   browser?: BrowserOpener;
+  prompter?: Prompter;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
 }
@@ -46,25 +49,14 @@ export interface Context {
   /** The OAuth/OpenID server of the selected profile (discovered once per run), or of the given settings. */
   authServer(settings?: Settings): Promise<Configuration>;
   readonly browser: BrowserOpener;
+  /** Questions on the terminal; ask only where `io.canPrompt` (see confirm.ts). */
+  readonly prompter: Prompter;
   output(): Promise<OutputSpec>;
-  /** Drops cached config after a command changed it. */
-  reload(): void;
+  /** Changes the config file (read afresh, written atomically) and drops what was cached from it. */
+  editConfig(change: (data: ConfigData) => void): Promise<void>;
+  /** Changes one profile (default: the selected one), creating it if needed; returns its name. */
+  editProfile(change: (profile: Profile) => void, name?: string): Promise<string>;
   close(): Promise<void>;
-}
-
-/** auth_url (default: the origin of base_url) and client_id of the profile, or a usage error saying what to set. */
-export async function oauthClientSettings(
-  settings: Settings,
-): Promise<{ authUrl: string; clientId: string }> {
-  const baseUrl = settings.get('base_url');
-  const authUrl = settings.get('auth_url') ?? (baseUrl ? new URL(baseUrl).origin : undefined);
-  const clientId = settings.get('client_id');
-  const profile = settings.profile.name;
-  if (!authUrl)
-    throw new UsageError(`no auth_url for profile '${profile}': run 'clinic config set auth_url URL'`);
-  if (!clientId)
-    throw new UsageError(`no client_id for profile '${profile}': run 'clinic config set client_id ID'`);
-  return { authUrl, clientId };
 }
 
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {
@@ -116,6 +108,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     browser: deps.browser ?? {
       open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
     },
+    prompter: deps.prompter ?? terminalPrompter(deps.streams),
     config: () => {
       config ??= loadConfig(deps.env);
       return config;
@@ -191,10 +184,22 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         width: io.columns,
       };
     },
-    reload() {
+    async editConfig(change) {
+      const data = await loadConfig(deps.env);
+      change(data);
+      await saveConfig(deps.env, data);
       config = undefined;
       session = undefined;
       clients.clear();
+    },
+    async editProfile(change, name) {
+      const profile = name ?? (await ctx.settings()).profile.name;
+      await ctx.editConfig((data) => {
+        const entry = data.profiles[profile] ?? {};
+        change(entry);
+        data.profiles[profile] = entry;
+      });
+      return profile;
     },
     async close() {
       if (dispatcher && dispatcher !== deps.dispatcher) await dispatcher.close();

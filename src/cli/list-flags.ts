@@ -1,10 +1,10 @@
-// The flags every list command declares; parsed and checked in list-options.ts when the command runs.
-import type { OptionDef } from './command.js';
+// The options every list command declares: paging, --limit and --filter, typed and checked when parsed.
+import { option } from './options.js';
 
-export const LIST_OPTIONS: OptionDef[] = [
-  { flags: '--page <n>', description: 'page to fetch (>= 1)' },
-  { flags: '--per-page <n>', description: 'records per page (1..100)' },
-  { flags: '--all', description: 'follow every page, streaming the records' },
-  { flags: '--limit <n>', description: 'stop after N records (follows pages as needed)' },
-  { flags: '--filter <key=value>', description: 'extra query parameter (repeatable)', repeatable: true },
-];
+export const LIST_OPTIONS = [
+  option.int('--page <n>', 'page to fetch (>= 1)', { min: 1 }),
+  option.int('--per-page <n>', 'records per page (1..100)', { min: 1, max: 100 }),
+  option.flag('--all', 'follow every page, streaming the records'),
+  option.int('--limit <n>', 'stop after N records (follows pages as needed)', { min: 1 }),
+  option.many('--filter <key=value>', 'extra query parameter'),
+] as const;

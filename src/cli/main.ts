@@ -3,6 +3,7 @@ import { CommanderError } from 'commander';
 import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
+import { commands } from '../commands/index.js';
 import { buildProgram } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
@@ -52,7 +53,7 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   const { stdout, stderr } = deps.streams;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
-  const program = buildProgram(cliVersion(), {
+  const program = buildProgram(cliVersion(), commands, {
     async context(raw) {
       globals = parseGlobals(raw, deps.env);
       // The context (config, HTTP, auth) loads only once a command runs, not for --help.

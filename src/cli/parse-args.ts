@@ -34,3 +34,27 @@ export function parsePairs(values: string[], name: string): [string, string][] {
     return [pair.slice(0, at), pair.slice(at + 1)];
   });
 }
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** An ISO 8601 date or date-time (2026-01-31, 2026-01-31T08:00:00Z, 2026-01-31T08:00+02:00), checked for real. */
+export function parseDateTime(value: string, name: string): string {
+  const text = value.trim();
+  const match = ISO_DATE_TIME.exec(text);
+  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match ?? [];
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const real =
+    match !== null &&
+    date.getUTCFullYear() === Number(y) &&
+    date.getUTCMonth() === Number(mo) - 1 &&
+    date.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60;
+  if (!real)
+    throw new UsageError(
+      `${name} must be an ISO 8601 date-time such as 2026-01-31T08:00:00Z or a date such as 2026-01-31, got '${value}'`,
+    );
+  return text;
+}

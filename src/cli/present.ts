@@ -1,6 +1,6 @@
 // Shared presentation for commands: one resource, a streamed list, or a dry run.
 import { dataOf } from '../core/api/resources.js';
-import { CancelledError } from '../core/errors.js';
+import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
 import type { Page } from '../core/paginate.js';
 import { redactBodyText, redactHeaders } from '../core/redact.js';
@@ -75,3 +75,51 @@ export async function showDryRun(ctx: Context, client: HttpClient, request: ApiR
 }
 
 const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+
+/** An unpaginated list (`{success, data: [...]}`) printed exactly like a paginated one. */
+export async function showRecords(ctx: Context, response: ApiResponse, how: ListPresentation): Promise<void> {
+  if (ctx.globals.raw) return ctx.io.write(ensureNewline(response.text));
+  const data = dataOf<unknown>(response, how.noun);
+  if (!Array.isArray(data))
+    throw new NetworkError(`unexpected response for ${how.noun}: 'data' is not a list`);
+  const records: unknown[] = data;
+  async function* onePage(): AsyncGenerator<Page<unknown>> {
+    yield { records, meta: { total: records.length }, text: response.text };
+  }
+  await showList(ctx, onePage(), how);
+}
+
+/** A write: its request printed under --dry-run, else sent and its answer shown. */
+export async function sendAndShow(ctx: Context, request: ApiRequest, what: string): Promise<void> {
+  const client = await ctx.http();
+  if (ctx.globals.dryRun) return showDryRun(ctx, client, request);
+  await showResource(ctx, await client.request(request), what);
+}
+
+/** --dry-run of an upload: the request and the file part, nothing read or sent. */
+export async function showDryRunUpload(
+  ctx: Context,
+  client: HttpClient,
+  request: ApiRequest,
+  file: { path: string; size: number },
+): Promise<void> {
+  const prepared = client.prepare(request);
+  const headers = redactHeaders({
+    ...prepared.headers,
+    authorization: 'Bearer <token>',
+    'content-type': 'multipart/form-data',
+  });
+  const part = { name: 'file', filename: file.path, bytes: file.size };
+  const format = (await ctx.output()).format;
+  if (format === 'json' || format === 'ndjson') {
+    const text = JSON.stringify({ method: prepared.method, url: prepared.url, headers, parts: [part] });
+    return ctx.io.write(`${text}\n`);
+  }
+  const lines = [
+    `${prepared.method} ${prepared.url}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  lines.push('', `part file: ${file.path} (${file.size} bytes)`);
+  await ctx.io.write(`${lines.join('\n')}\n`);
+  ctx.io.err('dry run: nothing was sent');
+}

@@ -1,7 +1,7 @@
 // Builds the commander tree from the command declarations; only parses, then hands over to each command's run.
-import { Command, Option } from 'commander';
-import { commands } from '../commands/index.js';
-import type { CommandDef, CommandInput, NounDef } from './command.js';
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from '../core/errors.js';
+import type { CommandDef, CommandInput, NounDef, OptionDef } from './command.js';
 import { isNoun } from './command.js';
 import type { Context } from './context.js';
 import type { GlobalOptions } from './globals.js';
@@ -32,47 +32,68 @@ function addGlobalOptions(program: Command): void {
     .option('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)');
 }
 
-function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
+/** A typed option: commander calls its parser, so a bad value fails here with one usage line. */
+function toOption(def: OptionDef): Option {
+  const option = new Option(def.flags, def.description);
+  const flag = /--[a-z0-9-]+/i.exec(def.flags)?.[0] ?? def.flags;
+  const { parse } = def;
+  if (parse) {
+    option.argParser((text: string, previous: unknown) => {
+      const value = parse(text, flag);
+      return def.repeatable ? [...((previous as unknown[] | undefined) ?? []), value] : value;
+    });
+  }
+  if (def.defaultValue !== undefined) option.default(def.defaultValue);
+  return option;
+}
+
+/** A command's summary, arguments, typed options and examples, as commander knows them. */
+function declare(parent: Command, def: CommandDef): Command {
   const command = parent
     .command(def.name)
     .summary(def.summary)
     .description(def.description ?? def.summary);
+  if (def.category) command.helpGroup(`${def.category}:`);
   for (const arg of def.args ?? []) {
     const name = `${arg.name}${arg.variadic ? '...' : ''}`;
     command.argument(arg.optional ? `[${name}]` : `<${name}>`, arg.description);
   }
-  for (const option of def.options ?? []) {
-    if (option.repeatable) {
-      command.option(option.flags, option.description, (value: string, previous: string[] = []) => [
-        ...previous,
-        value,
-      ]);
-    } else if (option.defaultValue !== undefined) {
-      command.option(option.flags, option.description, option.defaultValue);
-    } else {
-      command.option(option.flags, option.description);
-    }
-  }
+  for (const option of def.options ?? []) command.addOption(toOption(option));
   command.addHelpText('after', examplesText(def.examples));
-  command.action(async (...params: unknown[]) => {
-    const self = params.at(-1) as Command;
-    const input: CommandInput = {
-      args: [...self.args],
-      options: self.opts(),
-    };
-    const ctx = await hooks.context(self.optsWithGlobals());
+  return command;
+}
+
+const inputOf = (command: Command): CommandInput => ({ args: [...command.args], options: command.opts() });
+
+function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
+  const command = declare(parent, def);
+  command.action(async () => {
+    const ctx = await hooks.context(command.optsWithGlobals());
     const run = await def.load();
-    await run(input, ctx);
+    await run(inputOf(command), ctx);
   });
 }
 
-function addNoun(program: Command, noun: NounDef, hooks: ProgramHooks): void {
-  const group = program.command(noun.name).summary(noun.summary).description(noun.summary);
+function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks): void {
+  const group = parent
+    .command(noun.name)
+    .summary(noun.summary)
+    .description(noun.description ?? noun.summary);
+  if (noun.category) group.helpGroup(`${noun.category}:`);
   group.addHelpText('after', examplesText(noun.examples));
-  for (const def of noun.commands) addCommand(group, def, hooks);
+  for (const def of noun.commands) addDeclared(group, def, hooks);
 }
 
-export function buildProgram(version: string, hooks: ProgramHooks): Command {
+function addDeclared(parent: Command, def: CommandDef | NounDef, hooks: ProgramHooks): void {
+  if (isNoun(def)) addNoun(parent, def, hooks);
+  else addCommand(parent, def, hooks);
+}
+
+export function buildProgram(
+  version: string,
+  commands: readonly (CommandDef | NounDef)[],
+  hooks: ProgramHooks,
+): Command {
   const program = new Command('clinic')
     .description('Administer clinic data through the Clinic Management Service API')
     .version(version, '-V, --version', 'print the version')
@@ -89,11 +110,24 @@ export function buildProgram(version: string, hooks: ProgramHooks): Command {
       'clinic customers list --all -o ndjson > customers.ndjson',
     ]),
   );
-  for (const def of commands) {
-    if (isNoun(def)) addNoun(program, def, hooks);
-    else addCommand(program, def, hooks);
-  }
+  for (const def of commands) addDeclared(program, def, hooks);
   return program;
 }
 
 export type { GlobalOptions };
+
+/** Parses argv for one declared command without running it: what its verb's parse receives (for tests). */
+export function parseCommandInput(def: CommandDef, argv: string[]): CommandInput {
+  const root = new Command('clinic').exitOverride().configureOutput({ writeOut() {}, writeErr() {} });
+  const command = declare(root, def);
+  let input: CommandInput | undefined;
+  command.action(() => void (input = inputOf(command)));
+  try {
+    root.parse([def.name, ...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) throw new UsageError(error.message.replace(/^error: /, ''));
+    throw error;
+  }
+  if (!input) throw new Error(`${def.name} did not parse`);
+  return input;
+}

@@ -1,6 +1,7 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
-import { ApiError, AuthError } from '../core/errors.js';
-import { toExitCode } from '../core/exit-codes.js';
+import { ApiError, AuthError, CliError } from '../core/errors.js';
+import { READ_ONLY_CODES, toExitCode } from '../core/exit-codes.js';
+import { sanitize, sanitizeLines } from './output/sanitize.js';
 
 export interface ErrorReportOptions {
   json: boolean;
@@ -15,15 +16,6 @@ export interface SignInFacts {
   /** Scopes of the stored OAuth sign-in; undefined for personal tokens and CLINIC_TOKEN (not known). */
   scopes?: string[];
 }
-
-const CODE_BY_KIND: Record<string, string> = {
-  UsageError: 'usage',
-  AuthError: 'auth',
-  ConflictError: 'conflict',
-  NotFoundError: 'not_found',
-  CancelledError: 'interrupted',
-  NetworkError: 'network',
-};
 
 /** The scope a request most likely needs, after the API document's examples (`customers:read`, `customers:write`). */
 export function likelyScope(request: { method: string; path: string } | undefined): string | undefined {
@@ -52,19 +44,17 @@ function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | und
   );
 }
 
-/** Server- or user-supplied text may carry terminal control sequences: never pass them to the terminal. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const printable = (line: string) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
-
 /** Human lines for stderr. */
 export function errorLines(error: unknown, options: ErrorReportOptions): string[] {
-  return rawErrorLines(error, options).map(printable);
+  return rawErrorLines(error, options).map((line) => (options.debug ? sanitizeLines(line) : sanitize(line)));
 }
 
 function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (!(error instanceof Error)) return [`error: ${String(error)}`];
   const lines = [`error: ${error.message}`];
   if (error instanceof ApiError) {
+    const readOnly = error.code === undefined ? undefined : READ_ONLY_CODES[error.code];
+    if (readOnly) lines[0] = `error: refused: ${readOnly} (${error.message})`;
     lines[0] += ` (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
     for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);
     if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
@@ -99,7 +89,7 @@ export function errorJson(error: unknown): string {
         }
       : {
           status: null,
-          code: (error instanceof Error && CODE_BY_KIND[error.name]) || 'error',
+          code: error instanceof CliError ? error.code : 'error',
           message,
           errors: null,
         };

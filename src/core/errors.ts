@@ -1,13 +1,24 @@
-// Typed errors of the CLI. Each kind maps to one exit code in exit-codes.ts; nothing else decides exit codes.
+// Typed errors of the CLI. Each kind carries its exit code and its machine-readable code: one table, here.
+import { ExitCode, type ExitCodeValue, exitCodeForStatus } from './exit-codes.js';
+
+/** A failure the CLI understands: its exit code and the `code` of the JSON error object. */
+export abstract class CliError extends Error {
+  abstract readonly exitCode: ExitCodeValue;
+  abstract readonly code: string;
+}
 
 /** Bad arguments or input, refused before any request is sent (exit 2). */
-export class UsageError extends Error {
+export class UsageError extends CliError {
   override name = 'UsageError';
+  readonly exitCode = ExitCode.usage;
+  readonly code = 'usage';
 }
 
 /** Not logged in, or the token was rejected and could not be refreshed (exit 3). */
-export class AuthError extends Error {
+export class AuthError extends CliError {
   override name = 'AuthError';
+  readonly exitCode = ExitCode.auth;
+  readonly code = 'auth';
   constructor(
     message: string,
     readonly hint?: string,
@@ -17,23 +28,38 @@ export class AuthError extends Error {
 }
 
 /** Something named by the user does not exist, found out from the server's answer (exit 5). */
-export class NotFoundError extends Error {
+export class NotFoundError extends CliError {
   override name = 'NotFoundError';
+  readonly exitCode = ExitCode.notFound;
+  readonly code = 'not_found';
 }
 
 /** An action the record's state does not allow, decided by the CLI before sending (exit 6). */
-export class ConflictError extends Error {
+export class ConflictError extends CliError {
   override name = 'ConflictError';
+  readonly exitCode = ExitCode.conflict;
+  readonly code = 'conflict';
 }
 
 /** The user declined a confirmation or pressed Ctrl-C (exit 130). */
-export class CancelledError extends Error {
+export class CancelledError extends CliError {
   override name = 'CancelledError';
+  readonly exitCode = ExitCode.interrupted;
+  readonly code = 'interrupted';
 }
 
 /** The server could not be reached or gave no usable answer (exit 1). */
-export class NetworkError extends Error {
+export class NetworkError extends CliError {
   override name = 'NetworkError';
+  readonly exitCode = ExitCode.failure;
+  readonly code = 'network';
+}
+
+/** A long-running check ended without the outcome asked for (e.g. `erasure watch` on `failed`) (exit 1). */
+export class OutcomeError extends CliError {
+  override name = 'OutcomeError';
+  readonly exitCode = ExitCode.failure;
+  readonly code = 'outcome';
 }
 
 /** A field error of a 422 answer. */
@@ -57,7 +83,7 @@ export interface ApiErrorDetails {
   request?: { method: string; path: string };
 }
 
-/** An HTTP answer with a non-2xx status, whatever its body shape. */
+/** An HTTP answer with a non-2xx status, whatever its body shape; its exit code follows the status and code. */
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
@@ -79,5 +105,9 @@ export class ApiError extends Error {
     this.body = details.body;
     this.bodyText = details.bodyText;
     this.request = details.request;
+  }
+
+  get exitCode(): ExitCodeValue {
+    return exitCodeForStatus(this.status, this.code);
   }
 }

@@ -1,5 +1,4 @@
-// The contract's exit codes, decided in one place from the typed errors.
-import { ApiError, AuthError, CancelledError, ConflictError, NotFoundError, UsageError } from './errors.js';
+// The contract's exit codes; each error class carries its own (errors.ts), API answers map here by status and code.
 
 export const ExitCode = {
   ok: 0,
@@ -17,8 +16,14 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** Error codes that mean the record refuses writes (read-only), whatever HTTP status carries them. */
+export const READ_ONLY_CODES: Record<string, string> = {
+  CUSTOMER_ERASED: "the customer's data was erased, so the record is read-only",
+  LEAD_NOT_ASSIGNED: 'the lead is assigned to another salesperson, so the record is read-only for you',
+};
+
 export function exitCodeForStatus(status: number, code?: string): ExitCodeValue {
-  if (code === 'CUSTOMER_ERASED') return ExitCode.conflict;
+  if (code !== undefined && READ_ONLY_CODES[code] !== undefined) return ExitCode.conflict;
   switch (status) {
     case 401:
       return ExitCode.auth;
@@ -40,12 +45,10 @@ export function exitCodeForStatus(status: number, code?: string): ExitCodeValue 
   }
 }
 
+/** Any thrown value → its exit code: the error's own, an API answer's by status and code, else 1. */
 export function toExitCode(error: unknown): ExitCodeValue {
-  if (error instanceof UsageError) return ExitCode.usage;
-  if (error instanceof AuthError) return ExitCode.auth;
-  if (error instanceof ConflictError) return ExitCode.conflict;
-  if (error instanceof NotFoundError) return ExitCode.notFound;
-  if (error instanceof CancelledError) return ExitCode.interrupted;
-  if (error instanceof ApiError) return exitCodeForStatus(error.status, error.code);
+  const own = (error as { exitCode?: unknown } | null)?.exitCode;
+  if (typeof own === 'number' && (Object.values(ExitCode) as number[]).includes(own))
+    return own as ExitCodeValue;
   return ExitCode.failure;
 }

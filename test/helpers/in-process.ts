@@ -10,6 +10,8 @@ export interface InProcessOptions {
   stdin?: string;
   /** Pretend stdout is a terminal (tables by default, colour where allowed). */
   tty?: boolean;
+  /** Pretend stdin and stderr are a terminal, so the CLI may ask (answered by deps.prompter). */
+  terminal?: boolean;
   dispatcher?: Dispatcher;
   clock?: Clock;
   deps?: Partial<ContextDeps>;
@@ -32,8 +34,8 @@ function capture(tty: boolean) {
 
 export async function runInProcess(argv: string[], options: InProcessOptions = {}): Promise<InProcessResult> {
   const stdout = capture(options.tty ?? false);
-  const stderr = capture(options.tty ?? false);
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  const stderr = capture(options.tty ?? options.terminal ?? false);
+  const stdin = Object.assign(new PassThrough(), { isTTY: options.terminal ?? false });
   stdin.end(options.stdin ?? '');
   const code = await main(argv, {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream },

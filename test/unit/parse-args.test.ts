@@ -1,7 +1,9 @@
 // Argument checks: numbers, ids, pairs, list options and the global options.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RETRIES, parseGlobals } from '../../src/cli/globals.js';
-import { parseListOptions } from '../../src/cli/list-options.js';
+import { defineCommand, type OptionsOf } from '../../src/cli/command.js';
+import { LIST_OPTIONS, parseListOptions } from '../../src/cli/list-options.js';
+import { parseCommandInput } from '../../src/cli/program.js';
 import { parseId, parsePairs, parseWholeNumber } from '../../src/cli/parse-args.js';
 import { UsageError } from '../../src/core/errors.js';
 
@@ -53,37 +55,49 @@ describe('parsePairs', () => {
   });
 });
 
-describe('parseListOptions', () => {
+describe('parseListOptions (through the declared flags)', () => {
+  const listDef = defineCommand({
+    name: 'list',
+    summary: 'a list',
+    options: LIST_OPTIONS,
+    examples: ['clinic list'],
+    load: async () => async () => {},
+  });
+  const parse = (...argv: string[]) =>
+    parseListOptions(parseCommandInput(listDef, argv).options as OptionsOf<typeof LIST_OPTIONS>);
+
   it('parses page, per-page, limit, all and filters', () => {
     expect(
-      parseListOptions({ page: '2', perPage: '50', limit: '10', all: true, filter: ['status=done'] }),
+      parse('--page', '2', '--per-page', '50', '--limit', '10', '--all', '--filter', 'status=done'),
     ).toEqual({ page: { page: 2, perPage: 50, limit: 10, all: true }, filters: [['status', 'done']] });
   });
 
   it('leaves unset options undefined', () => {
-    expect(parseListOptions({})).toEqual({
+    expect(parse()).toEqual({
       page: { page: undefined, perPage: undefined, limit: undefined, all: false },
       filters: [],
     });
   });
 
   it.each(['0', '101', 'abc', '-5', '10.5'])('rejects --per-page %s', (value) => {
-    expect(() => parseListOptions({ perPage: value })).toThrow(UsageError);
-    expect(() => parseListOptions({ perPage: value })).toThrow(/--per-page/);
+    expect(() => parse('--per-page', value)).toThrow(UsageError);
+    expect(() => parse('--per-page', value)).toThrow(/--per-page/);
   });
 
   it('accepts --per-page 1 and 100', () => {
-    expect(parseListOptions({ perPage: '1' }).page.perPage).toBe(1);
-    expect(parseListOptions({ perPage: '100' }).page.perPage).toBe(100);
+    expect(parse('--per-page', '1').page.perPage).toBe(1);
+    expect(parse('--per-page', '100').page.perPage).toBe(100);
   });
 
   it('rejects --page 0 and --limit 0', () => {
-    expect(() => parseListOptions({ page: '0' })).toThrow(/--page/);
-    expect(() => parseListOptions({ limit: '0' })).toThrow(/--limit/);
+    expect(() => parse('--page', '0')).toThrow(/--page/);
+    expect(() => parse('--limit', '0')).toThrow(/--limit/);
   });
 
-  it('rejects a malformed --filter', () => {
-    expect(() => parseListOptions({ filter: ['oops'] })).toThrow(UsageError);
+  it('rejects a malformed --filter, and a filter the paging or typed flags own', () => {
+    expect(() => parse('--filter', 'oops')).toThrow(UsageError);
+    expect(() => parse('--filter', 'per_page=5')).toThrow(/use --per-page/);
+    expect(() => parseListOptions({ filter: ['status=x'] }, { status: '--status' })).toThrow(/use --status/);
   });
 });
 

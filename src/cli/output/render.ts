@@ -1,6 +1,7 @@
 // The one place that turns records into table, json, ndjson or csv, honouring --fields.
 import type { OutputFormat } from '../../core/config/keys.js';
 import { columnsFor, flatten, pickFields } from './fields.js';
+import { recordMarks } from './marks.js';
 import { type Column, renderFieldTable, renderTable } from './table.js';
 
 /** Where data goes: stdout, with backpressure. */
@@ -97,7 +98,9 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
       return sink.write(csvRow(columns) + csvRecord(record, columns));
     }
     case 'table':
-      return sink.write(await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec));
+      return sink.write(
+        await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec, recordMarks(record)),
+      );
   }
 }
 

@@ -1,6 +1,7 @@
 // Human tables through cli-table3 (loaded only when a table is printed).
 import { cellText, valueAt } from './fields.js';
 import { recordMarks } from './marks.js';
+import { sanitize } from './sanitize.js';
 
 export interface Column {
   header: string;
@@ -27,10 +28,8 @@ async function newTable(head: string[], style: TableStyle, colWidths?: number[])
   });
 }
 
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
-
 function truncate(text: string, max: number): string {
-  const line = oneLine(text);
+  const line = sanitize(text);
   return line.length > max ? `${line.slice(0, Math.max(1, max - 1))}…` : line;
 }
 
@@ -55,12 +54,15 @@ export async function renderTable(records: unknown[], columns: Column[], style: 
   const marked = records.some((record) => recordMarks(record) !== '');
   const head = columns.map((c) => c.header).concat(marked ? [MARK_HEADER] : []);
   const rows = records.map((record) => {
-    const cells = columns.map((c) => oneLine(c.text ? c.text(record) : cellText(valueAt(record, c.path))));
+    const cells = columns.map((c) => sanitize(c.text ? c.text(record) : cellText(valueAt(record, c.path))));
     if (marked) cells.push(recordMarks(record));
     return cells;
   });
   const natural = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const widths = fitWidths(natural, style.width);
+  // The NOTE column says what the viewer cannot see or change: the data columns give way before it does.
+  const note = marked ? (natural.pop() ?? 0) : undefined;
+  const widths = fitWidths(natural, style.width - (note === undefined ? 0 : note + 3));
+  if (note !== undefined) widths.push(note);
   // Padding of one space either side; cli-table3 cuts headers that are wider than their column.
   const table = await newTable(
     head,
@@ -78,10 +80,15 @@ export async function renderTable(records: unknown[], columns: Column[], style: 
   return `${table.toString()}\n`;
 }
 
-/** One resource as a two-column field/value table. */
-export async function renderFieldTable(entries: [string, unknown][], style: TableStyle): Promise<string> {
+/** One resource as a two-column field/value table, with a NOTE row when it is masked, read-only or a lead. */
+export async function renderFieldTable(
+  entries: [string, unknown][],
+  style: TableStyle,
+  marks = '',
+): Promise<string> {
   const table = await newTable(['FIELD', 'VALUE'], style);
   const max = Math.max(20, style.width - 30);
-  for (const [field, value] of entries) table.push([field, truncate(cellText(value), max)]);
+  for (const [field, value] of entries) table.push([truncate(field, max), truncate(cellText(value), max)]);
+  if (marks) table.push([paint(style.colour, MARK_HEADER), paint(style.colour, marks)]);
   return `${table.toString()}\n`;
 }

@@ -3,6 +3,7 @@ import { defineCommand } from '../../cli/command.js';
 
 export default defineCommand({
   name: 'account',
+  category: 'Sign-in and settings',
   summary: 'show the signed-in user and their tenants',
   examples: ['clinic account', 'clinic account --fields name,email,tenants -o json'],
   load: async () => (await import('./show.js')).run,

@@ -1,8 +1,10 @@
 // api: the declaration; its code loads only when it runs.
 import { defineCommand } from '../../cli/command.js';
+import { option } from '../../cli/options.js';
 
 export default defineCommand({
   name: 'api',
+  category: 'Tools',
   summary: 'make any API request and print the body',
   description:
     "Send a request to PATH (relative to base_url, e.g. /v1/channels) with the profile's token and X-Tenant,\n" +
@@ -12,12 +14,12 @@ export default defineCommand({
     'Use it for endpoints whose parameters the API document does not show.',
   args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
   options: [
-    { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST with fields)' },
-    { flags: '-F, --field <key=value>', description: 'typed field (repeatable)', repeatable: true },
-    { flags: '-f, --raw-field <key=value>', description: 'string field (repeatable)', repeatable: true },
-    { flags: '-H, --header <name:value>', description: 'extra header (repeatable)', repeatable: true },
-    { flags: '--input <file>', description: 'JSON body from a file (- for stdin)' },
-    { flags: '--paginate', description: "follow every page; print one JSON array of the pages' data" },
+    option.text('-X, --method <method>', 'HTTP method (default GET, or POST with fields)'),
+    option.many('-F, --field <key=value>', 'typed field'),
+    option.many('-f, --raw-field <key=value>', 'string field'),
+    option.many('-H, --header <name:value>', 'extra header'),
+    option.file('--input <file>', 'JSON body from a file (- for stdin)'),
+    option.flag('--paginate', "follow every page; print one JSON array of the pages' data"),
   ],
   examples: [
     'clinic api /v1/account',

@@ -2,7 +2,8 @@
 import { browserLogin } from '../../core/auth/oauth/login-flow.js';
 import { toStoredCredentials } from '../../core/auth/oauth/token-response.js';
 import type { StoredCredentials } from '../../core/auth/credential-store.js';
-import { oauthClientSettings, type Context } from '../../cli/context.js';
+import type { Context } from '../../cli/context.js';
+import { oauthClientSettings } from '../../core/auth/oauth/client-settings.js';
 
 export interface BrowserSignInOptions {
   /** Undefined: the profile's `scopes` (default "openid *"). */

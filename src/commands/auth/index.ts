@@ -1,5 +1,6 @@
 // auth, login and logout: the declarations; each command's code loads only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
+import { option } from '../../cli/options.js';
 
 const status = defineCommand({
   name: 'status',
@@ -24,8 +25,24 @@ const refresh = defineCommand({
   load: async () => (await import('./status.js')).refresh,
 });
 
+export const LOGIN_OPTIONS = [
+  option.flag('--with-token', 'read a personal access token from standard input'),
+  option.flag('--insecure-storage', 'store the token in a plain 0600 file instead of the keychain'),
+  option.text('--scopes <scopes>', 'space-separated scopes to ask for (default: config scopes, "openid *")'),
+  option.int('--port <n>', 'fixed loopback port (for a registered redirect URI); default any free port', {
+    min: 1,
+    max: 65535,
+  }),
+  option.int('--timeout <seconds>', 'how long to wait for the browser (default 300)', { min: 1 }),
+  option.flag(
+    '--no-browser',
+    'print the sign-in address instead of opening a browser; accept a pasted address',
+  ),
+] as const;
+
 export const login = defineCommand({
   name: 'login',
+  category: 'Sign-in and settings',
   summary: 'sign in (browser, or a token from stdin) and store the token for the profile',
   description:
     'Sign in through the browser: OAuth 2.0 Authorization Code with PKCE (S256) and a loopback redirect to\n' +
@@ -35,26 +52,7 @@ export const login = defineCommand({
     '--with-token instead reads a personal access token from standard input (servers, cron jobs).\n' +
     'Tokens go to the OS keychain (service clinic-cli, account = profile). Without a usable keychain nothing is\n' +
     'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN.',
-  options: [
-    { flags: '--with-token', description: 'read a personal access token from standard input' },
-    {
-      flags: '--insecure-storage',
-      description: 'store the token in a plain 0600 file instead of the keychain',
-    },
-    {
-      flags: '--scopes <scopes>',
-      description: 'space-separated scopes to ask for (default: config scopes, "openid *")',
-    },
-    {
-      flags: '--port <n>',
-      description: 'fixed loopback port (for a registered redirect URI); default any free port',
-    },
-    { flags: '--timeout <seconds>', description: 'how long to wait for the browser (default 300)' },
-    {
-      flags: '--no-browser',
-      description: 'print the sign-in address instead of opening a browser; accept a pasted address',
-    },
-  ],
+  options: LOGIN_OPTIONS,
   examples: [
     'clinic login',
     'clinic --profile sandbox login --scopes "openid customers:read"',
@@ -64,22 +62,26 @@ export const login = defineCommand({
   load: async () => (await import('./login.js')).run,
 });
 
+export const LOGOUT_OPTIONS = [
+  option.flag('--all-profiles', 'log out of every profile'),
+  option.flag('--end-session', "print the server's end-session address for the browser"),
+] as const;
+
 export const logout = defineCommand({
   name: 'logout',
+  category: 'Sign-in and settings',
   summary: "revoke and delete the profile's stored tokens",
   description:
     'Revoke the tokens at the sign-in server when it offers revocation, then delete them locally.\n' +
     '--end-session also prints the address that ends the browser session at the server (RP-initiated logout).',
-  options: [
-    { flags: '--all-profiles', description: 'log out of every profile' },
-    { flags: '--end-session', description: "print the server's end-session address for the browser" },
-  ],
+  options: LOGOUT_OPTIONS,
   examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session'],
   load: async () => (await import('./logout.js')).run,
 });
 
 export default defineNoun({
   name: 'auth',
+  category: 'Sign-in and settings',
   summary: 'inspect and renew the sign-in: status, token, refresh',
   examples: ['clinic auth status', 'clinic auth token'],
   commands: [status, token, refresh],

@@ -3,11 +3,11 @@ import { dataOf, getAccountRequest } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
 import { KeychainUnavailableError, type StoredCredentials } from '../../core/auth/credential-store.js';
 import { NO_KEYCHAIN_ADVICE, storeForLogin } from '../../core/auth/store-choice.js';
-import { setPath, updateProfile } from '../../core/config/config-file.js';
+import { setPath } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
-import type { CommandRun } from '../../cli/command.js';
+import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { parseWholeNumber } from '../../cli/parse-args.js';
+import type { LOGIN_OPTIONS } from './index.js';
 import type { BrowserSignInOptions } from './browser-sign-in.js';
 
 export interface LoginOptions {
@@ -16,9 +16,8 @@ export interface LoginOptions {
   browser: BrowserSignInOptions;
 }
 
-export function parseLoginOptions(options: Record<string, unknown>): LoginOptions {
-  const scopes =
-    options.scopes === undefined ? undefined : String(options.scopes).trim().replace(/\s+/g, ' ');
+export function parseLoginOptions({ options }: CommandInput<typeof LOGIN_OPTIONS>): LoginOptions {
+  const scopes = options.scopes?.trim().replace(/\s+/g, ' ');
   if (scopes === '')
     throw new UsageError('--scopes needs at least one scope, e.g. --scopes "openid customers:read"');
   return {
@@ -26,14 +25,8 @@ export function parseLoginOptions(options: Record<string, unknown>): LoginOption
     insecureStorage: options.insecureStorage === true,
     browser: {
       scopes,
-      port:
-        options.port === undefined
-          ? 0
-          : parseWholeNumber(String(options.port), '--port', { min: 1, max: 65535 }),
-      timeoutSeconds:
-        options.timeout === undefined
-          ? 300
-          : parseWholeNumber(String(options.timeout), '--timeout', { min: 1 }),
+      port: options.port ?? 0,
+      timeoutSeconds: options.timeout ?? 300,
       openBrowser: options.browser !== false,
     },
   };
@@ -110,9 +103,7 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
     throw withKeychainAdvice(error);
   }
   const previous = settings.profileData.credential_store;
-  await updateProfile(ctx.env, settings.profile.name, (profile) =>
-    setPath(profile, 'credential_store', kind),
-  );
+  await ctx.editProfile((profile) => setPath(profile, 'credential_store', kind), settings.profile.name);
   if (previous && previous !== kind) {
     // The sign-in moved: do not leave an old copy behind.
     await ctx
@@ -149,4 +140,4 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
   ctx.io.err(`logged in as ${who} (profile ${settings.profile.name}); token in ${location}`);
 }
 
-export const run: CommandRun = (input, ctx) => login(parseLoginOptions(input.options), ctx);
+export const run = verb(parseLoginOptions, login);

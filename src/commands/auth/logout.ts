@@ -1,9 +1,10 @@
 // `clinic logout`: revokes an OAuth sign-in at the server when it offers revocation, then deletes it locally.
 import type { StoredCredentials, StoreKind } from '../../core/auth/credential-store.js';
-import { setPath, updateProfile } from '../../core/config/config-file.js';
+import { setPath } from '../../core/config/config-file.js';
 import { Settings } from '../../core/config/settings.js';
 import { AuthError, UsageError } from '../../core/errors.js';
-import type { CommandRun } from '../../cli/command.js';
+import { type CommandInput, verb } from '../../cli/command.js';
+import type { LOGOUT_OPTIONS } from './index.js';
 import type { Context } from '../../cli/context.js';
 
 export interface LogoutOptions {
@@ -63,7 +64,7 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
       ctx.io.err(`warning: profile ${name} is still signed in: ${(error as Error).message}`);
       continue;
     }
-    await updateProfile(ctx.env, name, (p) => setPath(p, 'credential_store', undefined));
+    await ctx.editProfile((p) => setPath(p, 'credential_store', undefined), name);
     ctx.io.err(`logged out of profile ${name} (deleted from ${store.location})`);
   }
   if (ctx.env.CLINIC_TOKEN) ctx.io.err('note: CLINIC_TOKEN is still set in the environment');
@@ -75,12 +76,11 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
   }
 }
 
-export const run: CommandRun = async (input, ctx) => {
-  if (input.options.allProfiles && input.options.endSession) {
+export function parseLogoutOptions({ options }: CommandInput<typeof LOGOUT_OPTIONS>) {
+  if (options.allProfiles && options.endSession) {
     throw new UsageError('--end-session works on one profile at a time');
   }
-  await logout(
-    { allProfiles: input.options.allProfiles === true, endSession: input.options.endSession === true },
-    ctx,
-  );
-};
+  return { allProfiles: options.allProfiles === true, endSession: options.endSession === true };
+}
+
+export const run = verb(parseLogoutOptions, logout);

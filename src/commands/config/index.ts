@@ -55,6 +55,7 @@ const profiles = defineCommand({
 
 export default defineNoun({
   name: 'config',
+  category: 'Sign-in and settings',
   summary: 'read and change settings and profiles',
   examples: ['clinic config list', 'clinic config set tenant 2', 'clinic config use-profile sandbox'],
   commands: [get, set, unset, list, useProfile, profiles],

@@ -1,6 +1,7 @@
 // customers: the verbs' declarations; each verb's code loads only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
+import { option } from '../../cli/options.js';
 
 const list = defineCommand({
   name: 'list',
@@ -36,12 +37,8 @@ const create = defineCommand({
     'takes first_name, last_name (required), email, phone_number and date_of_birth (YYYY-MM-DD).\n' +
     '--set key=value sets a string, --set key:=json a JSON value; both apply on top of --data.',
   options: [
-    { flags: '--data <json|@file|->', description: 'the body: JSON text, @file, or - for stdin' },
-    {
-      flags: '--set <key=value>',
-      description: 'set a field (repeatable; key:=json for non-strings)',
-      repeatable: true,
-    },
+    option.text('--data <json|@file|->', 'the body: JSON text, @file, or - for stdin'),
+    option.many('--set <key=value>', 'set a field (key:=json for non-strings)'),
   ],
   examples: [
     'clinic customers create --set first_name=Ada --set last_name=Lovelace --set email=ada@example.com',
@@ -53,6 +50,7 @@ const create = defineCommand({
 
 export default defineNoun({
   name: 'customers',
+  category: 'Clinic data',
   summary: 'customers (patients): list, get, create',
   examples: ['clinic customers list', 'clinic customers get 42'],
   commands: [list, get, create],

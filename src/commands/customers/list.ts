@@ -1,8 +1,8 @@
 // `clinic customers list`: GET /v1/customers, page by page.
 
-import type { CommandRun } from '../../cli/command.js';
+import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { type ListInput, parseListOptions } from '../../cli/list-options.js';
+import { type LIST_OPTIONS, type ListInput, parseListOptions } from '../../cli/list-options.js';
 import { showList } from '../../cli/present.js';
 import { paths } from '../../core/api/resources.js';
 import { paginate } from '../../core/paginate.js';
@@ -19,4 +19,7 @@ export async function listCustomers(options: ListInput, ctx: Context): Promise<v
   });
 }
 
-export const run: CommandRun = (input, ctx) => listCustomers(parseListOptions(input.options), ctx);
+export const run = verb(
+  (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
+  listCustomers,
+);

@@ -18,6 +18,7 @@ const use = defineCommand({
 
 export default defineNoun({
   name: 'tenants',
+  category: 'Sign-in and settings',
   summary: 'list tenants and choose the default one',
   examples: ['clinic tenants list', 'clinic tenants use northside'],
   commands: [list, use],

@@ -4,7 +4,7 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import type { TenantRef } from '../../core/api/types.js';
-import { setPath, updateProfile } from '../../core/config/config-file.js';
+import { setPath } from '../../core/config/config-file.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 
 export function findTenant(tenants: TenantRef[], wanted: string): TenantRef | undefined {
@@ -21,9 +21,7 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
     const known = (account.tenants ?? []).map((t) => `${t.id} (${t.slug})`).join(', ') || 'none';
     throw new NotFoundError(`no tenant '${wanted}' in your account; yours: ${known}`);
   }
-  await updateProfile(ctx.env, settings.profile.name, (profile) =>
-    setPath(profile, 'tenant', String(tenant.id)),
-  );
+  await ctx.editProfile((profile) => setPath(profile, 'tenant', String(tenant.id)), settings.profile.name);
   ctx.io.err(`profile ${settings.profile.name} now uses tenant ${tenant.id} (${tenant.name})`);
 }
 

@@ -1,5 +1,6 @@
 // The one HTTP client: base URL, auth, X-Tenant, JSON, retries, pacing and redacted tracing, composed once.
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import type { Dispatcher, FormData } from 'undici';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
@@ -16,6 +17,8 @@ export interface ApiRequest {
   query?: Query;
   /** A JSON value, sent as application/json. */
   body?: unknown;
+  /** A multipart body (undici's FormData, whose file parts stream from disk); never retried. */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -31,6 +34,14 @@ export interface PreparedRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  form?: FormData;
+}
+
+/** A 2xx answer whose body is left unread, to be streamed (downloads). */
+export interface StreamedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable;
 }
 
 /** Where the bearer token comes from; the seam for login, refresh and CLINIC_TOKEN. */
@@ -97,11 +108,20 @@ export class HttpClient {
       body = JSON.stringify(request.body);
       headers['content-type'] ??= 'application/json';
     }
-    return { method: request.method.toUpperCase(), url: url.toString(), headers, body };
+    return { method: request.method.toUpperCase(), url: url.toString(), headers, body, form: request.form };
   }
 
   /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
   async request(request: ApiRequest): Promise<ApiResponse> {
+    return (await this.exchange(request, false)) as ApiResponse;
+  }
+
+  /** Like request, but a 2xx body is handed over unread (a download); error answers are read and thrown. */
+  async stream(request: ApiRequest): Promise<StreamedResponse> {
+    return (await this.exchange(request, true)) as StreamedResponse;
+  }
+
+  private async exchange(request: ApiRequest, stream: boolean): Promise<ApiResponse | StreamedResponse> {
     const prepared = this.prepare(request);
     const { clock, maxRetries } = this.options;
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
@@ -114,9 +134,9 @@ export class HttpClient {
         await this.sleep(pause);
       }
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
-      let answer: ApiResponse;
+      let answer: ApiResponse | StreamedResponse;
       try {
-        answer = await this.send(prepared, headers);
+        answer = await this.send(prepared, headers, stream);
       } catch (error) {
         if (this.options.signal?.aborted) throw new CancelledError('interrupted');
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method)) {
@@ -127,6 +147,7 @@ export class HttpClient {
       }
       this.pacer.observe(answer.headers);
       if (answer.status >= 200 && answer.status < 300) return answer;
+      if (!('text' in answer)) throw new Error('unreachable: error answers are always read');
 
       const retryAfter = parseRetryAfter(answer.headers['retry-after'], clock.now());
       if (answer.status === 401 && token && !renewed && this.options.tokens) {
@@ -166,13 +187,18 @@ export class HttpClient {
     }
   }
 
-  private async send(prepared: PreparedRequest, headers: Record<string, string>): Promise<ApiResponse> {
+  private async send(
+    prepared: PreparedRequest,
+    headers: Record<string, string>,
+    stream = false,
+  ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, dispatcher, timeoutMs = 60_000 } = this.options;
     const started = clock.now();
     trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
     if (trace) {
       for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
       if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
+      if (prepared.form) trace('> (multipart/form-data body)');
     }
     this.pacer.noteSent();
     const target = new URL(prepared.url);
@@ -181,18 +207,21 @@ export class HttpClient {
       path: target.pathname + target.search,
       method: prepared.method as Dispatcher.HttpMethod,
       headers,
-      body: prepared.body,
+      body: prepared.form ?? prepared.body,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: this.options.signal,
     });
-    const text = await response.body.text();
     const responseHeaders = flattenHeaders(response.headers);
     if (trace) {
       trace(`< ${response.statusCode} (${clock.now() - started} ms)`);
       for (const [name, value] of Object.entries(redactHeaders(responseHeaders)))
         trace(`< ${name}: ${value}`);
     }
+    const success = response.statusCode >= 200 && response.statusCode < 300;
+    if (stream && success)
+      return { status: response.statusCode, headers: responseHeaders, body: response.body };
+    const text = await response.body.text();
     return {
       status: response.statusCode,
       headers: responseHeaders,

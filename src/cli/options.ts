@@ -1,0 +1,126 @@
+// Typed option declarations: each says its flags, the key it parses into, its type, choices and ranges, so every
+// usage error about an option value comes from here, before the context is made or anything is sent.
+import { UsageError } from '../core/errors.js';
+import type { Completes, OptionDef } from './command.js';
+import { parseDateTime, parseId, parseWholeNumber } from './parse-args.js';
+
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+type LongName<F extends string> = F extends `${string}--${infer Rest}`
+  ? Rest extends `${infer Name} ${string}`
+    ? Name
+    : Rest
+  : never;
+/** Commander's attribute name of a flag list: `-O, --output-file <f>` → `outputFile`, `--no-input` → `input`. */
+export type KeyOf<F extends string> =
+  LongName<F> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<F>>;
+
+export function keyOf<F extends string>(flags: F): KeyOf<F> {
+  const long = /--([a-z0-9-]+)/i.exec(flags)?.[1];
+  if (!long) throw new Error(`option '${flags}' has no long flag`);
+  const name = long.startsWith('no-') ? long.slice(3) : long;
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
+}
+
+interface Extra {
+  completes?: Completes;
+}
+
+function define<T, F extends string>(
+  flags: F,
+  description: string,
+  parse: ((text: string, flag: string) => unknown) | undefined,
+  extra: Omit<Partial<OptionDef<T>>, 'key'> = {},
+): OptionDef<T, KeyOf<F>> {
+  return { flags, key: keyOf(flags), description, parse, ...extra };
+}
+
+const flagName = (flags: string) => /--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags;
+
+export const option = {
+  /** A switch: true when given. */
+  flag<F extends string>(flags: F, description: string) {
+    return define<boolean, F>(flags, description, undefined);
+  },
+
+  /** Free text; empty text is refused unless allowed. */
+  text<F extends string>(flags: F, description: string, extra: Extra & { allowEmpty?: boolean } = {}) {
+    return define<string, F>(
+      flags,
+      description,
+      (text, flag) => {
+        if (!extra.allowEmpty && text.trim() === '') throw new UsageError(`${flag} needs a value`);
+        return text;
+      },
+      { completes: extra.completes },
+    );
+  },
+
+  /** A file path (completed as a file). */
+  file<F extends string>(flags: F, description: string) {
+    return option.text(flags, description, { completes: 'file' });
+  },
+
+  /** A whole number within a range. */
+  int<F extends string>(flags: F, description: string, range: { min?: number; max?: number } = {}) {
+    return define<number, F>(flags, description, (text, flag) => parseWholeNumber(text, flag, range));
+  },
+
+  /** A record id: a positive whole number. */
+  id<F extends string>(flags: F, description: string) {
+    return define<number, F>(flags, description, (text, flag) => parseId(text, flag));
+  },
+
+  /** One of fixed values. */
+  choice<C extends string, F extends string>(flags: F, description: string, choices: readonly C[]) {
+    return define<C, F>(
+      flags,
+      `${description} (${choices.join(', ')})`,
+      (text, flag) => {
+        const value = text.trim();
+        if (!(choices as readonly string[]).includes(value))
+          throw new UsageError(`${flag}: unknown value '${text}'; use one of ${choices.join(', ')}`);
+        return value as C;
+      },
+      { choices },
+    );
+  },
+
+  /** Comma-separated values out of fixed ones, e.g. `--events created,deleted`. */
+  choiceList<C extends string, F extends string>(flags: F, description: string, choices: readonly C[]) {
+    return define<C[], F>(
+      flags,
+      `${description} (comma-separated: ${choices.join(', ')})`,
+      (text, flag) => {
+        const values = text.split(',').map((v) => v.trim());
+        const bad = values.find((v) => !(choices as readonly string[]).includes(v));
+        if (bad !== undefined)
+          throw new UsageError(`${flag}: unknown value '${bad}'; use ${choices.join(', ')}`);
+        return [...new Set(values)] as C[];
+      },
+      { choices },
+    );
+  },
+
+  /** An ISO 8601 date-time such as 2026-01-31T00:00:00Z, or a date (2026-01-31). */
+  dateTime<F extends string>(flags: F, description: string) {
+    return define<string, F>(flags, description, (text, flag) => parseDateTime(text, flag));
+  },
+
+  /** Repeatable text, collected in order (e.g. `--set key=value`). */
+  many<F extends string>(flags: F, description: string, extra: Extra = {}) {
+    return define<string[], F>(flags, `${description} (repeatable)`, (text) => text, {
+      repeatable: true,
+      completes: extra.completes,
+    });
+  },
+
+  /** Repeatable ids (e.g. `--conversation ID`). */
+  ids<F extends string>(flags: F, description: string) {
+    return define<number[], F>(flags, `${description} (repeatable)`, (text, flag) => parseId(text, flag), {
+      repeatable: true,
+    });
+  },
+};
+
+/** The flag (`--per-page`) of a declaration, for messages. */
+export const flagOf = (def: OptionDef) => flagName(def.flags);

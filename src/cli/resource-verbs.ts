@@ -1,0 +1,62 @@
+// The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
+import { paginate } from '../core/paginate.js';
+import { type CommandInput, type CommandRun, verb } from './command.js';
+import type { Context } from './context.js';
+import { type LIST_OPTIONS, type ListInput, parseListOptions } from './list-options.js';
+import type { Column } from './output/table.js';
+import { parseId } from './parse-args.js';
+import { showList, showRecords, showResource } from './present.js';
+
+/** `<noun> get ID`: GET path(id), one record. */
+export function showById(what: string, path: (id: number) => string): CommandRun {
+  return verb(
+    ({ args }: CommandInput) => ({ id: parseId(args[0] ?? '', `${what} ID`) }),
+    async ({ id }, ctx) => {
+      const client = await ctx.http();
+      await showResource(ctx, await client.request({ method: 'GET', path: path(id) }), `${what} ${id}`);
+    },
+  );
+}
+
+export interface PagedList {
+  noun: string;
+  path: string;
+  columns: Column[];
+}
+
+/** Streams a paginated list with the shared paging flags plus the endpoint's own query. */
+export async function listPaged(
+  ctx: Context,
+  list: PagedList,
+  input: ListInput,
+  query: [string, string][] = [],
+): Promise<void> {
+  const client = await ctx.http();
+  const pages = paginate(client, list.path, [...query, ...input.filters], input.page, ctx.signal);
+  await showList(ctx, pages, {
+    columns: list.columns,
+    noun: list.noun,
+    limit: input.page.limit,
+    progress: input.page.all === true,
+  });
+}
+
+/** `<noun> list` over a paginated endpoint with no filters of its own. */
+export function pagedListVerb(list: PagedList): CommandRun {
+  return verb(
+    (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
+    (input, ctx) => listPaged(ctx, list, input),
+  );
+}
+
+/** `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`). */
+export function plainListVerb(list: PagedList): CommandRun {
+  return async (_input, ctx) => {
+    const client = await ctx.http();
+    await showRecords(ctx, await client.request({ method: 'GET', path: list.path }), {
+      columns: list.columns,
+      noun: list.noun,
+      progress: false,
+    });
+  };
+}

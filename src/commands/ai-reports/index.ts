@@ -1,0 +1,33 @@
+// ai-reports: the declaration; its code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+import { option } from '../../cli/options.js';
+
+export const PDF_OPTIONS = [
+  option.file('-O, --output-file <file>', 'where to save the PDF (default ai-report-{id}.pdf; - = stdout)'),
+  option.flag('--force', 'overwrite an existing file'),
+] as const;
+
+const pdf = defineCommand({
+  name: 'pdf',
+  summary: 'download an AI report as a PDF',
+  description:
+    'Download an AI report (GET /v1/ai-reports/{id}/pdf) to a file. The success answer is not shown in the API\n' +
+    'document (assumed: the PDF bytes): the body is saved only when it starts with %PDF-, through a temporary\n' +
+    'file renamed into place, so an error body is never written as a PDF. An existing file needs --force.',
+  args: [{ name: 'id', description: 'AI report id' }],
+  options: PDF_OPTIONS,
+  examples: [
+    'clinic ai-reports pdf 4',
+    'clinic ai-reports pdf 4 -O reports/april.pdf --force',
+    'clinic ai-reports pdf 4 -O - | lpr',
+  ],
+  load: async () => (await import('./pdf.js')).run,
+});
+
+export default defineNoun({
+  name: 'ai-reports',
+  summary: 'AI reports as PDF',
+  category: 'Clinic data',
+  examples: ['clinic ai-reports pdf 4'],
+  commands: [pdf],
+});

@@ -1,0 +1,95 @@
+// conversations: messages, one message, voice upload and the AI assistant; code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+import { LIST_OPTIONS } from '../../cli/list-flags.js';
+import { option } from '../../cli/options.js';
+
+export const MESSAGES_OPTIONS = [
+  ...LIST_OPTIONS,
+  option.id('--after <message-id>', 'only messages after this one (catching up)'),
+] as const;
+
+const messages = defineCommand({
+  name: 'messages',
+  summary: 'list the messages of a conversation',
+  description:
+    'List the messages (chat logs) of a conversation (GET /v1/conversations/{id}/messages), oldest first;\n' +
+    '--after MESSAGE_ID lists only newer ones. Paging parameters beyond `after` are not shown in the API\n' +
+    'document (assumed: the common page/per_page).',
+  args: [{ name: 'id', description: 'conversation id' }],
+  options: MESSAGES_OPTIONS,
+  examples: [
+    'clinic conversations messages 5',
+    'clinic conversations messages 5 --after 1200 --all -o ndjson',
+  ],
+  load: async () => (await import('./messages.js')).run,
+});
+
+const message = defineCommand({
+  name: 'message',
+  summary: 'show one message of a conversation',
+  args: [
+    { name: 'id', description: 'conversation id' },
+    { name: 'message-id', description: 'message id' },
+  ],
+  examples: ['clinic conversations message 5 1201', 'clinic conversations message 5 1201 -o json'],
+  load: async () => (await import('./message.js')).run,
+});
+
+const sendVoice = defineCommand({
+  name: 'send-voice',
+  summary: 'send an audio file as a voice message',
+  description:
+    'Upload FILE as a voice message (POST /v1/conversations/{id}/messages/voice, multipart part `file`),\n' +
+    'streamed from disk. Files over 51200 KiB are refused before anything is sent (the API document gives the\n' +
+    'bound 51200 without a unit; KiB is assumed). Prints the acknowledgement: the message is queued.',
+  args: [
+    { name: 'id', description: 'conversation id' },
+    { name: 'file', description: 'audio file', completes: 'file' },
+  ],
+  examples: [
+    'clinic conversations send-voice 5 ./reply.ogg',
+    'clinic conversations send-voice 5 note.m4a -o json',
+  ],
+  load: async () => (await import('./send-voice.js')).run,
+});
+
+const agentArgs = [{ name: 'id', description: 'conversation id' }];
+const agent = defineNoun({
+  name: 'agent',
+  summary: 'the AI assistant of a conversation: status, enable, disable',
+  description:
+    'The AI assistant of a conversation (GET /v1/conversations/{id}/agent, POST .../agent/enable and\n' +
+    '.../agent/disable). The shape of its state is not shown in the API document (assumed: printed as sent).',
+  examples: ['clinic conversations agent status 5', 'clinic conversations agent disable 5'],
+  commands: [
+    defineCommand({
+      name: 'status',
+      summary: 'show whether the AI assistant answers in a conversation',
+      args: agentArgs,
+      examples: ['clinic conversations agent status 5'],
+      load: async () => (await import('./agent.js')).status,
+    }),
+    defineCommand({
+      name: 'enable',
+      summary: 'let the AI assistant answer in a conversation',
+      args: agentArgs,
+      examples: ['clinic conversations agent enable 5'],
+      load: async () => (await import('./agent.js')).enable,
+    }),
+    defineCommand({
+      name: 'disable',
+      summary: 'stop the AI assistant answering in a conversation',
+      args: agentArgs,
+      examples: ['clinic conversations agent disable 5'],
+      load: async () => (await import('./agent.js')).disable,
+    }),
+  ],
+});
+
+export default defineNoun({
+  name: 'conversations',
+  summary: 'conversations with patients: messages, voice, AI assistant',
+  category: 'Clinic data',
+  examples: ['clinic conversations messages 5', 'clinic conversations agent status 5'],
+  commands: [messages, message, sendVoice, agent],
+});

@@ -1,0 +1,31 @@
+// `clinic conversations send-voice ID FILE`: multipart upload streamed from disk, checked before sending.
+import { basename } from 'node:path';
+import { type CommandInput, verb } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { parseId } from '../../cli/parse-args.js';
+import { showDryRunUpload, showResource } from '../../cli/present.js';
+import { checkUploadFile } from '../../cli/upload-file.js';
+import { paths } from '../../core/api/resources.js';
+import { UsageError } from '../../core/errors.js';
+
+/** The API's bound "51200" for the voice file, read as KiB. */
+export const VOICE_MAX_BYTES = 51_200 * 1024;
+
+export function parse({ args }: CommandInput) {
+  const file = args[1] ?? '';
+  if (file.trim() === '') throw new UsageError('give the audio FILE to send');
+  return { conversationId: parseId(args[0] ?? '', 'conversation ID'), file };
+}
+
+export async function sendVoice(options: ReturnType<typeof parse>, ctx: Context): Promise<void> {
+  const checked = await checkUploadFile(options.file, VOICE_MAX_BYTES);
+  const client = await ctx.http();
+  const path = paths.voice(options.conversationId);
+  if (ctx.globals.dryRun) return showDryRunUpload(ctx, client, { method: 'POST', path }, checked);
+  const [{ FormData }, { openAsBlob }] = await Promise.all([import('undici'), import('node:fs')]);
+  const form = new FormData();
+  form.set('file', await openAsBlob(checked.path), basename(checked.path));
+  await showResource(ctx, await client.request({ method: 'POST', path, form }), 'the voice message');
+}
+
+export const run = verb(parse, sendVoice);

@@ -1,0 +1,49 @@
+// `clinic erasure resend|cancel|retry ID`: read the request, act only where its state_allows permits.
+import { type CommandInput, verb } from '../../cli/command.js';
+import { confirmOrCancel, ensureConfirmable } from '../../cli/confirm.js';
+import type { Context } from '../../cli/context.js';
+import { parseId } from '../../cli/parse-args.js';
+import { sendAndShow } from '../../cli/present.js';
+import { checkAllowed, getErasureRequest } from '../../core/api/erasure.js';
+import { paths } from '../../core/api/resources.js';
+import { UsageError } from '../../core/errors.js';
+import type { CANCEL_OPTIONS } from './index.js';
+
+type Action = 'resend' | 'cancel' | 'retry';
+
+export interface ErasureActionOptions {
+  id: number;
+  reason?: string;
+}
+
+const QUESTIONS: Partial<Record<Action, (id: number, status: string) => string>> = {
+  cancel: (id, status) => `Withdraw erasure request ${id} (now ${status})?`,
+  retry: (id) => `Run erasure request ${id} again? It erases the patient's data for good.`,
+};
+
+export function parse(action: Action) {
+  return ({ args, options }: CommandInput<typeof CANCEL_OPTIONS>): ErasureActionOptions => {
+    const id = parseId(args[0] ?? '', 'erasure request ID');
+    if (action === 'cancel' && options.reason === undefined)
+      throw new UsageError('--reason TEXT is required: why the request is withdrawn');
+    return { id, reason: options.reason };
+  };
+}
+
+export function act(action: Action) {
+  return async (options: ErasureActionOptions, ctx: Context): Promise<void> => {
+    const question = QUESTIONS[action];
+    if (question) ensureConfirmable(ctx, `erasure ${action}`); // before any request, the read included
+    const client = await ctx.http();
+    const request = await getErasureRequest(client, options.id);
+    checkAllowed(request, action);
+    if (question && !ctx.globals.dryRun) await confirmOrCancel(ctx, question(options.id, request.status));
+    const body = action === 'cancel' ? { cancellation_reason: options.reason } : undefined;
+    const post = { method: 'POST', path: paths.erasureAction(options.id, action), body };
+    await sendAndShow(ctx, post, `erasure request ${options.id}`);
+  };
+}
+
+export const resend = verb(parse('resend'), act('resend'));
+export const cancel = verb(parse('cancel'), act('cancel'));
+export const retry = verb(parse('retry'), act('retry'));

@@ -1,0 +1,34 @@
+// `clinic erasure create --customer ID [--reason TEXT]`: POST /v1/data-erasure-requests after a typed confirmation.
+import { type CommandInput, verb } from '../../cli/command.js';
+import { confirmByTyping, ensureConfirmable } from '../../cli/confirm.js';
+import type { Context } from '../../cli/context.js';
+import { sendAndShow } from '../../cli/present.js';
+import { paths } from '../../core/api/resources.js';
+import { UsageError } from '../../core/errors.js';
+import type { CREATE_OPTIONS } from './index.js';
+
+export interface ErasureCreate {
+  customerId: number;
+  reason?: string;
+}
+
+export function parse({ options }: CommandInput<typeof CREATE_OPTIONS>): ErasureCreate {
+  if (options.customer === undefined)
+    throw new UsageError('--customer ID is required: whose data is to be erased');
+  return { customerId: options.customer, reason: options.reason };
+}
+
+export async function createErasure(options: ErasureCreate, ctx: Context): Promise<void> {
+  ensureConfirmable(ctx, 'erasure create');
+  if (!ctx.globals.dryRun) {
+    await confirmByTyping(
+      ctx,
+      `This requests the erasure of all data of customer ${options.customerId}, for good.`,
+      String(options.customerId),
+    );
+  }
+  const body = { customer_id: options.customerId, request_reason: options.reason ?? null };
+  await sendAndShow(ctx, { method: 'POST', path: paths.erasureRequests, body }, 'the new erasure request');
+}
+
+export const run = verb(parse, createErasure);

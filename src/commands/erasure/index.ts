@@ -1,0 +1,156 @@
+// erasure: data-erasure requests (deleting a patient's data for good); each verb's code loads only when it runs.
+import { defineCommand, defineNoun } from '../../cli/command.js';
+import { LIST_OPTIONS } from '../../cli/list-flags.js';
+import { option } from '../../cli/options.js';
+import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure.js';
+
+const ASSUMED = 'The path and payload are not shown in the API document (assumed, after the list endpoint):';
+const idArg = [{ name: 'id', description: 'erasure request id' }];
+
+export const LIST_ERASURE_OPTIONS = [
+  ...LIST_OPTIONS,
+  option.choice('--status <status>', 'only requests in this status', ERASURE_STATUSES),
+  option.dateTime('--created-from <date-time>', 'only requests created on or after (ISO 8601)'),
+  option.dateTime('--created-to <date-time>', 'only requests created on or before (ISO 8601)'),
+  option.choice('--sort-by <field>', 'sort field', ERASURE_SORT_FIELDS),
+  option.choice('--sort-order <order>', 'sort direction', ['asc', 'desc'] as const),
+] as const;
+
+export const CREATE_OPTIONS = [
+  option.id('--customer <id>', 'the customer whose data is to be erased'),
+  option.text('--reason <text>', 'why (request_reason)'),
+] as const;
+
+export const CANCEL_OPTIONS = [
+  option.text('--reason <text>', 'why the request is withdrawn (cancellation_reason)'),
+] as const;
+
+export const CERTIFICATE_OPTIONS = [
+  option.file(
+    '-O, --output-file <file>',
+    'where to save the PDF (default erasure-certificate-{id}.pdf; - = stdout)',
+  ),
+  option.flag('--force', 'overwrite an existing file'),
+] as const;
+
+export const WATCH_OPTIONS = [
+  option.int('--interval <seconds>', 'seconds between polls (default 5)', { min: 1, max: 3600 }),
+  option.int(
+    '--timeout <seconds>',
+    'give up after this long (exit 1; default: wait until a terminal status)',
+    {
+      min: 1,
+    },
+  ),
+] as const;
+
+const list = defineCommand({
+  name: 'list',
+  summary: 'list data-erasure requests',
+  description:
+    'List data-erasure requests (GET /v1/data-erasure-requests), filtered by status and creation time and\n' +
+    'sorted by created_at, verified_at, executed_at or status. The default sort is not shown in the API\n' +
+    'document; give --sort-by for a stable order across pages.',
+  options: LIST_ERASURE_OPTIONS,
+  examples: [
+    'clinic erasure list --status pending_verification',
+    'clinic erasure list --created-from 2026-01-01T00:00:00Z --sort-by created_at --sort-order desc --all -o ndjson',
+  ],
+  load: async () => (await import('./list.js')).run,
+});
+
+const get = defineCommand({
+  name: 'get',
+  summary: 'show one data-erasure request and the actions its state allows',
+  description: `${ASSUMED} GET /v1/data-erasure-requests/{id}.`,
+  args: idArg,
+  examples: ['clinic erasure get 12', 'clinic erasure get 12 --fields status,state_allows -o json'],
+  load: async () => (await import('./get.js')).run,
+});
+
+const create = defineCommand({
+  name: 'create',
+  summary: "request the erasure of a customer's data (asks you to type the customer id back)",
+  description:
+    `${ASSUMED} POST /v1/data-erasure-requests with {"customer_id", "request_reason"}.\n` +
+    "Erasure deletes the patient's data for good: on a terminal you type the customer id back to confirm;\n" +
+    'without a terminal pass --yes. The request then waits for verification: follow it with `clinic erasure watch`.',
+  options: CREATE_OPTIONS,
+  examples: [
+    'clinic erasure create --customer 42 --reason "Patient asked by email on 2026-11-02"',
+    'clinic erasure create --customer 42 --yes -o json',
+  ],
+  load: async () => (await import('./create.js')).run,
+});
+
+const action = (name: 'resend' | 'cancel' | 'retry', summary: string, detail: string, examples: string[]) =>
+  defineCommand({
+    name,
+    summary,
+    description:
+      `${ASSUMED} POST /v1/data-erasure-requests/{id}/${name}${name === 'cancel' ? ' with {"cancellation_reason"}' : ''}.\n` +
+      `The request is read first; the action is sent only where its state_allows.${name} is true (else exit 6). ${detail}`,
+    args: idArg,
+    options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
+    examples,
+    load: async () => (await import('./action.js'))[name],
+  });
+
+const certificate = defineCommand({
+  name: 'certificate',
+  summary: 'download the erasure certificate of a completed request (PDF)',
+  description:
+    `${ASSUMED} GET /v1/data-erasure-requests/{id}/certificate. The request is read first (state_allows.certificate);\n` +
+    'the PDF is saved only when the body starts with %PDF-, through a temporary file; an existing file needs --force.',
+  args: idArg,
+  options: CERTIFICATE_OPTIONS,
+  examples: ['clinic erasure certificate 12', 'clinic erasure certificate 12 -O certs/12.pdf --force'],
+  load: async () => (await import('./certificate.js')).run,
+});
+
+const watch = defineCommand({
+  name: 'watch',
+  summary: 'follow a request until it ends; exit 0 only when it completed',
+  description:
+    'Poll a request (GET /v1/data-erasure-requests/{id}, assumed) and print each status change with its time,\n' +
+    'until a terminal status (completed, expired, cancelled, failed). Exit 0 only on completed; 1 on another\n' +
+    'terminal status or when --timeout runs out, with the final status on stderr. Passing network errors and\n' +
+    'server faults are ridden out.',
+  args: idArg,
+  options: WATCH_OPTIONS,
+  examples: ['clinic erasure watch 12', 'clinic erasure watch 12 --interval 10 --timeout 3600 -o ndjson'],
+  load: async () => (await import('./watch.js')).run,
+});
+
+export default defineNoun({
+  name: 'erasure',
+  summary: "data-erasure requests: erase a patient's data for good, safely",
+  description:
+    "Data-erasure requests delete a patient's data for good. Every action reads the request first and acts only\n" +
+    'where its state_allows permits; create, cancel and retry ask for confirmation (--yes without a terminal).',
+  category: 'Data protection',
+  examples: [
+    'clinic erasure list --status failed',
+    'clinic erasure create --customer 42',
+    'clinic erasure watch 12',
+  ],
+  commands: [
+    list,
+    get,
+    create,
+    action('resend', 'send the verification message again', 'No confirmation: nothing is deleted.', [
+      'clinic erasure resend 12',
+    ]),
+    action('cancel', 'withdraw a request (asks first)', 'Asks for confirmation (--yes without a terminal).', [
+      'clinic erasure cancel 12 --reason "Patient changed their mind"',
+    ]),
+    action(
+      'retry',
+      'run a failed request again (asks first)',
+      'Asks for confirmation (--yes without a terminal).',
+      ['clinic erasure retry 12', 'clinic erasure retry 12 --yes'],
+    ),
+    certificate,
+    watch,
+  ],
+});

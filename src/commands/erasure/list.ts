@@ -1,0 +1,45 @@
+// `clinic erasure list`: GET /v1/data-erasure-requests with its typed filters, page by page.
+import { type CommandInput, verb } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { type ListInput, parseListOptions } from '../../cli/list-options.js';
+import { listPaged } from '../../cli/resource-verbs.js';
+import { paths } from '../../core/api/resources.js';
+import { UsageError } from '../../core/errors.js';
+import { ERASURE_COLUMNS } from './columns.js';
+import type { LIST_ERASURE_OPTIONS } from './index.js';
+
+export interface ErasureListOptions {
+  list: ListInput;
+  query: [string, string][];
+}
+
+/** Query parameter → the flag that sets it. */
+const FLAGS = {
+  status: '--status',
+  created_at_from: '--created-from',
+  created_at_to: '--created-to',
+  sort_by: '--sort-by',
+  sort_order: '--sort-order',
+};
+
+export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): ErasureListOptions {
+  const { createdFrom, createdTo } = options;
+  if (createdFrom && createdTo && Date.parse(createdFrom) > Date.parse(createdTo))
+    throw new UsageError(`--created-from ${createdFrom} is after --created-to ${createdTo}`);
+  const values: Record<keyof typeof FLAGS, string | undefined> = {
+    status: options.status,
+    created_at_from: createdFrom,
+    created_at_to: createdTo,
+    sort_by: options.sortBy,
+    sort_order: options.sortOrder,
+  };
+  const query = Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { list: parseListOptions(options, FLAGS), query };
+}
+
+export async function listErasure(options: ErasureListOptions, ctx: Context): Promise<void> {
+  const list = { noun: 'erasure requests', path: paths.erasureRequests, columns: ERASURE_COLUMNS };
+  await listPaged(ctx, list, options.list, options.query);
+}
+
+export const run = verb(parse, listErasure);

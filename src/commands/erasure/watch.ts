@@ -1,0 +1,78 @@
+// `clinic erasure watch ID`: polls until a terminal status, printing each change with its time.
+import { type CommandInput, verb } from '../../cli/command.js';
+import type { Context } from '../../cli/context.js';
+import { createListWriter, type ListWriter } from '../../cli/output/render.js';
+import { sanitize } from '../../cli/output/sanitize.js';
+import { parseId } from '../../cli/parse-args.js';
+import { type ErasureRequest, getErasureRequest, TERMINAL_STATUSES } from '../../core/api/erasure.js';
+import { ApiError, CancelledError, NetworkError, OutcomeError } from '../../core/errors.js';
+import type { WATCH_OPTIONS } from './index.js';
+
+export interface WatchOptions {
+  id: number;
+  intervalMs: number;
+  timeoutMs?: number;
+}
+
+export function parse({ args, options }: CommandInput<typeof WATCH_OPTIONS>): WatchOptions {
+  return {
+    id: parseId(args[0] ?? '', 'erasure request ID'),
+    intervalMs: (options.interval ?? 5) * 1000,
+    timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+  };
+}
+
+/** Faults worth waiting out while polling: the network, server errors, rate limits. */
+const isTransient = (error: unknown) =>
+  error instanceof NetworkError ||
+  (error instanceof ApiError && (error.status >= 500 || error.status === 429));
+
+export async function watchErasure(options: WatchOptions, ctx: Context): Promise<void> {
+  const { clock } = ctx;
+  const client = await ctx.http();
+  const spec = await ctx.output();
+  const started = clock.now();
+  const deadline = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
+  // Tables would wait for the end: a human gets one line per change as it happens instead.
+  const writer: ListWriter | undefined =
+    spec.format === 'table' ? undefined : createListWriter(ctx.io, spec, []);
+  let last: string | undefined;
+  try {
+    for (;;) {
+      let request: ErasureRequest | undefined;
+      try {
+        request = await getErasureRequest(client, options.id);
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        ctx.io.err(`warning: ${sanitize((error as Error).message)}; still watching`);
+      }
+      if (request && request.status !== last) {
+        last = request.status;
+        const change = { time: new Date(clock.now()).toISOString(), id: options.id, status: last };
+        if (writer) await writer.write(change);
+        else await ctx.io.write(`${change.time}  erasure request ${options.id}  ${sanitize(last)}\n`);
+        if ((TERMINAL_STATUSES as readonly string[]).includes(last)) break;
+      }
+      if (deadline !== undefined && clock.now() >= deadline) {
+        throw new OutcomeError(
+          `gave up after ${Math.round((clock.now() - started) / 1000)}s: erasure request ${options.id} is ` +
+            `still ${sanitize(last ?? 'unknown')}`,
+        );
+      }
+      const wait =
+        deadline === undefined ? options.intervalMs : Math.min(options.intervalMs, deadline - clock.now());
+      await clock.sleep(wait, ctx.signal).catch(() => {
+        throw new CancelledError('interrupted');
+      });
+    }
+  } finally {
+    await writer?.end();
+  }
+  if (last !== 'completed')
+    throw new OutcomeError(
+      `erasure request ${options.id} ended ${sanitize(last ?? 'unknown')}, not completed`,
+    );
+  ctx.io.err(`erasure request ${options.id} completed`);
+}
+
+export const run = verb(parse, watchErasure);

@@ -1,0 +1,55 @@
+// Data erasure requests: statuses, the actions their `state_allows` flags gate, and reading one request.
+import { ConflictError, NetworkError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { dataOf, paths } from './resources.js';
+
+export const ERASURE_STATUSES = [
+  'pending_verification',
+  'verified',
+  'processing',
+  'completed',
+  'expired',
+  'cancelled',
+  'failed',
+] as const;
+export type ErasureStatus = (typeof ERASURE_STATUSES)[number];
+
+/** Where a request stops moving: the end of the normal path and the three side exits. */
+export const TERMINAL_STATUSES: readonly ErasureStatus[] = ['completed', 'expired', 'cancelled', 'failed'];
+
+export const ERASURE_SORT_FIELDS = ['created_at', 'verified_at', 'executed_at', 'status'] as const;
+
+export const ERASURE_ACTIONS = ['resend', 'cancel', 'retry', 'certificate'] as const;
+export type ErasureAction = (typeof ERASURE_ACTIONS)[number];
+
+export interface ErasureRequest {
+  id: number;
+  status: string;
+  customer_id: number | null;
+  state_allows: Record<ErasureAction, boolean>;
+  [field: string]: unknown;
+}
+
+export async function getErasureRequest(client: HttpClient, id: number): Promise<ErasureRequest> {
+  const request = dataOf<ErasureRequest>(
+    await client.request({ method: 'GET', path: paths.erasureRequest(id) }),
+    `erasure request ${id}`,
+  );
+  if (
+    typeof request?.status !== 'string' ||
+    typeof request.state_allows !== 'object' ||
+    !request.state_allows
+  ) {
+    throw new NetworkError(`unexpected response for erasure request ${id}: no status or state_allows`);
+  }
+  return request;
+}
+
+/** Refuses (exit 6, nothing sent) an action the request's state does not allow. */
+export function checkAllowed(request: ErasureRequest, action: ErasureAction): void {
+  if (request.state_allows[action] === true) return;
+  const status = request.status.replace(/_/g, ' ');
+  throw new ConflictError(
+    `${action} is not allowed while the request is ${status} (erasure request ${request.id})`,
+  );
+}

@@ -1,0 +1,18 @@
+// Which OAuth server and client a profile signs in with.
+import type { Settings } from '../../config/settings.js';
+import { UsageError } from '../../errors.js';
+
+/** auth_url (default: the origin of base_url) and client_id of the profile, or a usage error saying what to set. */
+export async function oauthClientSettings(
+  settings: Settings,
+): Promise<{ authUrl: string; clientId: string }> {
+  const baseUrl = settings.get('base_url');
+  const authUrl = settings.get('auth_url') ?? (baseUrl ? new URL(baseUrl).origin : undefined);
+  const clientId = settings.get('client_id');
+  const profile = settings.profile.name;
+  if (!authUrl)
+    throw new UsageError(`no auth_url for profile '${profile}': run 'clinic config set auth_url URL'`);
+  if (!clientId)
+    throw new UsageError(`no client_id for profile '${profile}': run 'clinic config set client_id ID'`);
+  return { authUrl, clientId };
+}
