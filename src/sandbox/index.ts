@@ -2,7 +2,9 @@
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
 import { createJwtAccessVerifier } from './auth/jwt-access.js';
 import { type IssueTokenOptions, TokenStore } from './auth/tokens.js';
-import { buildSeedStore } from './data/seed.js';
+import type { ChatEventListener } from './data/chat-logs.js';
+import type { SandboxFixtures } from './data/fixtures.js';
+import { buildSeedStore, DEFAULT_ERASURE_STEP_SECONDS } from './data/seed.js';
 import { createDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
 import { createOAuthServer, type OAuthCounters } from './oauth/oauth-server.js';
 import { DEFAULT_TTL } from './oauth/scopes.js';
@@ -12,6 +14,8 @@ import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
 import { RateLimiter } from './traffic/rate-limit.js';
 
 export type { IssueTokenOptions } from './auth/tokens.js';
+export type { ChatEvent, ChatEventListener } from './data/chat-logs.js';
+export type { SandboxFixtures, TenantFixtures, LeadFixtures } from './data/fixtures.js';
 export type { FaultKind, FaultSpec } from './traffic/faults.js';
 export { parseFaultSpec } from './traffic/faults.js';
 export type { OAuthCounters } from './oauth/oauth-server.js';
@@ -34,6 +38,12 @@ export interface SandboxOptions {
   accessTokenTtl?: number;
   /** Lifetime of OAuth refresh tokens in seconds, default 30 days. */
   refreshTokenTtl?: number;
+  /**
+   * Seconds between two steps of a live data-erasure request (created through the API, or one of the three
+   * seeded live ones per tenant), default 30; 0 = frozen, nothing moves. The per-status fixtures never move.
+   * Fractions are allowed (tests use 0.2); the CLI flag takes whole seconds.
+   */
+  erasureStepSeconds?: number;
 }
 
 export interface SandboxInfo {
@@ -63,6 +73,10 @@ export interface RunningSandbox {
   setRateLimit(perMinute: number): void;
   /** What the OpenID provider has done so far (live counts). */
   oauth: OAuthCounters;
+  /** Ids of the seeded records tests can count on (see docs/sandbox.md). */
+  fixtures: SandboxFixtures;
+  /** Hears every chat log created or deleted and every conversation read; returns the unsubscribe. */
+  onChatEvent(listener: ChatEventListener): () => void;
   close(): Promise<void>;
 }
 
@@ -79,9 +93,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
   const accessTokenTtl = positive('accessTokenTtl', options.accessTokenTtl ?? DEFAULT_TTL.accessToken);
   const refreshTokenTtl = positive('refreshTokenTtl', options.refreshTokenTtl ?? DEFAULT_TTL.refreshToken);
+  const erasureStepSeconds = nonNegative(
+    'erasureStepSeconds',
+    options.erasureStepSeconds ?? DEFAULT_ERASURE_STEP_SECONDS,
+  );
 
   const now = () => Date.now();
-  const store = buildSeedStore({ seed, records });
+  // Time-driven changes are worked out lazily from now() on each request: no timers to stop on close.
+  const store = buildSeedStore({ seed, records, erasureStepSeconds, startMs: now() });
   const tokens = new TokenStore((userId) => store.user(userId) !== undefined, now);
   const limiter = new RateLimiter(rateLimit, now);
   const faults = new FaultInjector(seed);
@@ -152,6 +171,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     setFaults: (spec) => faults.set(spec === undefined ? undefined : parseFaultSpec(spec)),
     setRateLimit: (perMinute) => limiter.setLimit(wholeNumber('rateLimit', perMinute)),
     oauth: oauth.counters,
+    fixtures: store.fixtures,
+    onChatEvent: (listener) => store.onChatEvent(listener),
     close: async () => {
       lifetime.abort();
       await listening.close();
@@ -162,6 +183,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 function wholeNumber(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new Error(`Sandbox option ${name} must be a whole number >= 0, got ${value}.`);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`Sandbox option ${name} must be a number >= 0, got ${value}.`);
   }
   return value;
 }

@@ -23,3 +23,10 @@ export function pick<T>(random: Random, items: readonly T[]): T {
   if (item === undefined) throw new Error('pick() needs a non-empty list');
   return item;
 }
+
+/** A seed for one kind of generated data, so adding a kind never shifts the numbers drawn for another. */
+export function deriveSeed(seed: number, label: string): number {
+  let hash = seed >>> 0;
+  for (const char of label) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash;
+}

@@ -19,8 +19,10 @@ export interface CallOptions {
 export interface CallResult {
   status: number;
   headers: Headers;
+  /** The parsed body when the answer is JSON, else undefined. */
   body: Json;
   text: string;
+  bytes: Buffer;
 }
 
 export async function call(
@@ -41,12 +43,38 @@ export async function call(
     headers,
     body,
   });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
+  const isJson = (response.headers.get('content-type') ?? '').includes('json');
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' || !isJson ? undefined : JSON.parse(text),
+    text,
+    bytes,
+  };
+}
+
+/** Sends a multipart/form-data body (the voice upload) with the admin's token and tenant 1 unless told otherwise. */
+export async function upload(
+  sandbox: RunningSandbox,
+  path: string,
+  form: FormData,
+  options: Pick<CallOptions, 'token' | 'tenant'> = {},
+): Promise<CallResult> {
+  const token = options.token === undefined ? sandbox.info.token : options.token;
+  const tenant = options.tenant === undefined ? 1 : options.tenant;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (tenant !== null) headers['x-tenant'] = String(tenant);
+  const response = await fetch(`${sandbox.info.base_url}${path}`, { method: 'POST', headers, body: form });
   const text = await response.text();
   return {
     status: response.status,
     headers: response.headers,
-    body: text === '' ? undefined : JSON.parse(text),
+    body: JSON.parse(text),
     text,
+    bytes: Buffer.from(text),
   };
 }
 

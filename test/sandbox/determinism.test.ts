@@ -30,6 +30,45 @@ describe('seeded data', () => {
     }
   });
 
+  it('gives identical records of every other kind for the same seed', async () => {
+    const first = await sandbox(7);
+    const second = await sandbox(7);
+    const paths = [
+      '/v1/appointments?per_page=100',
+      '/v1/channels',
+      '/v1/conversations/1/messages',
+      '/v1/conversations/2/messages/9',
+      '/v1/announcements/4',
+      ...[1, 2, 3, 4, 5, 6, 7].map((id) => `/v1/data-erasure-requests/${id}`),
+    ];
+    for (const path of paths) {
+      const a = await call(first, path);
+      const b = await call(second, path);
+      expect(a.status, path).toBe(200);
+      expect(a.text.replaceAll(String(first.port), 'PORT')).toBe(
+        b.text.replaceAll(String(second.port), 'PORT'),
+      );
+    }
+    expect(first.fixtures).toEqual(second.fixtures);
+    const sales = async (running: RunningSandbox) =>
+      (await call(running, '/v1/sales/1/stock-deduct', { method: 'POST' })).body.data.items;
+    expect(await sales(first)).toEqual(await sales(second));
+  });
+
+  it('serves every list even with no customers at all', async () => {
+    const empty = await sandbox(1, 0);
+    for (const path of [
+      '/v1/customers',
+      '/v1/appointments',
+      '/v1/data-erasure-requests',
+      '/v1/conversations/1/messages',
+    ]) {
+      expect((await call(empty, path)).status, path).toBe(200);
+    }
+    const pending = await call(empty, '/v1/data-erasure-requests/1');
+    expect(pending.body.data).toMatchObject({ customer_id: null, customer: null });
+  });
+
   it('gives different customers for a different seed', async () => {
     const a = await allCustomers(await sandbox(7));
     const b = await allCustomers(await sandbox(8));

@@ -29,6 +29,17 @@ describe('scopes and roles', () => {
       'appointments:read',
       'appointments:write',
       'users:read',
+      'leads:write',
+      'channels:read',
+      'conversations:read',
+      'conversations:write',
+      'form-templates:write',
+      'announcements:read',
+      'ai-reports:read',
+      'sales:write',
+      'account-transaction-types:read',
+      'data-erasure-requests:read',
+      'data-erasure-requests:write',
       '*',
     ]);
   });

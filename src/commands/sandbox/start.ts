@@ -13,10 +13,13 @@ export interface SandboxStartOptions {
   faults?: string;
   accessTokenTtl?: number;
   refreshTokenTtl?: number;
+  /** Seconds between two steps of a live data-erasure request; undefined = the sandbox's default (30). */
+  erasureStepSeconds?: number;
   /** Profile to point at the sandbox; undefined with --no-write-profile. */
   writeProfile?: string;
 }
 
+/** Accepts commander's parsed values or plain text alike (the numbers are checked again either way). */
 export function parseSandboxOptions(options: Record<string, unknown>): SandboxStartOptions {
   const num = (key: string, flag: string, fallback: number, range: { min?: number; max?: number }) =>
     options[key] === undefined ? fallback : parseWholeNumber(String(options[key]), flag, range);
@@ -35,6 +38,10 @@ export function parseSandboxOptions(options: Record<string, unknown>): SandboxSt
       options.refreshTokenTtl === undefined
         ? undefined
         : num('refreshTokenTtl', '--refresh-token-ttl', 0, { min: 1 }),
+    erasureStepSeconds:
+      options.erasureStep === undefined
+        ? undefined
+        : num('erasureStep', '--erasure-step', 0, { min: 0, max: 86_400 }),
     writeProfile:
       write === false ? undefined : checkProfileName(typeof write === 'string' ? write : 'sandbox'),
   };
@@ -58,6 +65,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     faults: options.faults,
     accessTokenTtl: options.accessTokenTtl,
     refreshTokenTtl: options.refreshTokenTtl,
+    erasureStepSeconds: options.erasureStepSeconds,
   }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
     throw new Error(

@@ -13,6 +13,7 @@ import {
   legacyError,
   plainError,
   sendJson,
+  sendResponse,
   serverFault,
   unauthenticated,
 } from '../http/responses.js';
@@ -69,7 +70,7 @@ export function createApiHandler(deps: ApiDependencies) {
       // Known answers pass through; anything else is a bug in a handler and must not leak its stack.
       response = error instanceof ApiError ? error.response : serverFault();
     }
-    sendJson(res, response);
+    sendResponse(res, response);
   };
 }
 
@@ -93,6 +94,8 @@ async function answer(
   if (!access || !user) return unauthenticated();
 
   const { route, params } = match;
+  // Time-driven changes (erasure requests moving on) land before anything is read.
+  deps.store.catchUp(deps.now());
   const base: UserContext = {
     store: deps.store,
     user,

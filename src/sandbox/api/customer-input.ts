@@ -1,6 +1,7 @@
 // Validates a customer create body the way the API would, listing every failing field in one 422.
 import type { FieldErrors } from '../http/responses.js';
 import { addFieldError, throwIfInvalid } from './field-errors.js';
+import { isObject } from './json-input.js';
 
 export interface CustomerInput {
   first_name: string;
@@ -51,10 +52,6 @@ export function validateCustomerInput(body: unknown, today: string): CustomerInp
     phone_number: phone,
     date_of_birth: birthDate,
   };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Trimmed like Laravel's TrimStrings; an empty string counts as missing. */

@@ -6,6 +6,7 @@ import { validateCustomerInput } from './customer-input.js';
 import { type CustomerView, customerView } from './customer-view.js';
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
+import { viewerOf } from './related.js';
 import { ok, type Route, type TenantContext } from './route.js';
 
 const SORT_FIELDS = ['id', 'created_at', 'last_name'] as const;
@@ -83,14 +84,11 @@ async function createCustomer(ctx: TenantContext) {
     lead_id: null,
     assigned_user_id: null,
     is_erased: false,
+    is_lead_stage: false,
     created_at: timestamp,
     updated_at: timestamp,
   });
   return ok(customerView(customer, viewerOf(ctx)), 201);
-}
-
-function viewerOf(ctx: TenantContext) {
-  return { userId: ctx.user.id, role: ctx.role };
 }
 
 /** Like MySQL: nulls sort first ascending; ties fall back to id so pages stay stable. */

@@ -1,127 +1,78 @@
-// Builds a sandbox store from a seed: the fixed cast plus generated customers and leads, identical for equal seeds.
-import { createRandom, pick, type Random, randomInt } from '../random.js';
+// Builds a sandbox store from a seed: the fixed cast plus generated records, identical for equal seeds.
+import { createRandom, deriveSeed } from '../random.js';
 import { LEAD_OWNER_USER_ID, MEMBERSHIPS, TENANTS, USERS } from './fixed-records.js';
-import {
-  CUSTOMER_NOTES,
-  FEMALE_FIRST_NAMES,
-  LAST_NAMES,
-  MALE_FIRST_NAMES,
-  OPEN_LEAD_STATUSES,
-} from './names.js';
+import { describeFixtures, SEEDED_TENANT_IDS } from './fixtures.js';
+import { seedChat } from './seed-chat.js';
+import { seedAiReports, seedAnnouncements, seedAppointments, seedSales } from './seed-clinic.js';
+import { seedErasureRequests } from './seed-erasure.js';
+import { seedFormTemplates } from './seed-forms.js';
+import { seedLeadStage } from './seed-leads.js';
+import { seedPatientsAndLeads } from './seed-patients.js';
 import { SandboxStore } from './store.js';
-import { apiTimestamp, minutesAfterEpoch } from './time.js';
-import type { CustomerRecord, LeadRecord } from './types.js';
+import type { CustomerRecord } from './types.js';
 
 export interface SeedOptions {
   seed: number;
   /** Customers per tenant with data (tenants 1 to 3). */
   records: number;
+  /** Seconds between two steps of a live erasure request; default 30, 0 = frozen. */
+  erasureStepSeconds?: number;
+  /** When the sandbox starts (live erasure requests are anchored here); default the wall clock. */
+  startMs?: number;
 }
 
-const SEEDED_TENANT_IDS = [1, 2, 3];
-const OPEN_LEADS_PER_TENANT = 3;
-const MINUTES_PER_DAY = 24 * 60;
-
-// Fixed positions rather than dice, so every page-sized slice shows erased and lead rows for tests and demos.
-const isErasedSlot = (index: number) => index % 8 === 5;
-const isLeadSlot = (index: number) => index % 6 === 2;
-
-interface Counters {
-  customerId: number;
-  leadId: number;
-}
+export const DEFAULT_ERASURE_STEP_SECONDS = 30;
 
 export function buildSeedStore(options: SeedOptions): SandboxStore {
-  const random = createRandom(options.seed);
-  const counters: Counters = { customerId: 1, leadId: 1 };
-  const customers: CustomerRecord[] = [];
-  const leads: LeadRecord[] = [];
-  for (const tenantId of SEEDED_TENANT_IDS) {
-    for (let index = 0; index < options.records; index++) {
-      customers.push(seedCustomer(random, tenantId, index, counters, leads));
-    }
-    for (let index = 0; index < OPEN_LEADS_PER_TENANT; index++) {
-      leads.push(seedOpenLead(random, tenantId, counters));
-    }
-  }
-  return new SandboxStore({
-    tenants: TENANTS.map((tenant) => ({ ...tenant })),
-    users: USERS.map((user) => ({ ...user, language: [...user.language] })),
-    memberships: [...MEMBERSHIPS],
-    customers,
-    leads,
+  const erasureStepSeconds = options.erasureStepSeconds ?? DEFAULT_ERASURE_STEP_SECONDS;
+  const startMs = options.startMs ?? Date.now();
+  // Each later kind draws from its own stream, so the patients stay what they always were.
+  const stream = (label: string) => createRandom(deriveSeed(options.seed, label));
+  const tenantIds = SEEDED_TENANT_IDS;
+  const { customers, leads } = seedPatientsAndLeads(options.seed, options.records, tenantIds);
+  const leadFixtures = seedLeadStage(stream('leads'), tenantIds, LEAD_OWNER_USER_ID, customers, leads);
+  const patientsOf = (tenantId: number) =>
+    customers.filter((customer) => customer.tenant_id === tenantId && !customer.is_lead_stage);
+  const chat = seedChat(stream('chat'), tenantIds, patientsOf, MEMBERSHIPS);
+  const appointmentRandom = stream('appointments');
+  const appointments = tenantIds.flatMap((id) =>
+    seedAppointments(appointmentRandom, id, patientsOf(id), MEMBERSHIPS),
+  );
+  const salesRandom = stream('sales');
+  const countsOf = (person: CustomerRecord) => ({
+    conversations: chat.conversations.filter((c) => c.customer_id === person.id).length,
+    appointments: appointments.filter((a) => a.customer_id === person.id).length,
   });
+  const erasureRequests = tenantIds.flatMap((tenantId) =>
+    seedErasureRequests({
+      tenantId,
+      people: customers.filter((customer) => customer.tenant_id === tenantId),
+      leadFixtures: leadFixtures.get(tenantId) ?? missing(tenantId),
+      countsOf,
+      startMs,
+      stepMs: Math.round(erasureStepSeconds * 1000),
+    }),
+  );
+  return new SandboxStore(
+    {
+      tenants: TENANTS.map((tenant) => ({ ...tenant })),
+      users: USERS.map((user) => ({ ...user, language: [...user.language] })),
+      memberships: [...MEMBERSHIPS],
+      customers,
+      leads,
+      ...chat,
+      appointments,
+      formTemplates: seedFormTemplates(tenantIds),
+      announcements: tenantIds.flatMap(seedAnnouncements),
+      aiReports: tenantIds.flatMap(seedAiReports),
+      sales: tenantIds.flatMap((id) => seedSales(salesRandom, id, patientsOf(id))),
+      erasureRequests,
+      fixtures: describeFixtures(LEAD_OWNER_USER_ID, leadFixtures),
+    },
+    { erasureStepSeconds },
+  );
 }
 
-function seedCustomer(
-  random: Random,
-  tenantId: number,
-  index: number,
-  counters: Counters,
-  leads: LeadRecord[],
-): CustomerRecord {
-  const id = counters.customerId++;
-  const female = random() < 0.5;
-  const firstName = pick(random, female ? FEMALE_FIRST_NAMES : MALE_FIRST_NAMES);
-  const lastName = pick(random, LAST_NAMES);
-  const createdMs = minutesAfterEpoch(randomInt(random, 0, 180 * MINUTES_PER_DAY));
-  const updatedMs = createdMs + randomInt(random, 0, 30 * MINUTES_PER_DAY) * 60_000;
-  const birthDate = `${randomInt(random, 1945, 2008)}-${pad(randomInt(random, 1, 12))}-${pad(randomInt(random, 1, 28))}`;
-  const phone = `+44 7700 9${pad(randomInt(random, 0, 99_999), 5)}`;
-  const notes = random() < 0.2 ? pick(random, CUSTOMER_NOTES) : null;
-  const base = {
-    id,
-    tenant_id: tenantId,
-    created_at: apiTimestamp(createdMs),
-    updated_at: apiTimestamp(updatedMs),
-  };
-  if (isErasedSlot(index)) {
-    // Erasure keeps the row for bookkeeping but wipes every personal field.
-    const identity = { first_name: null, last_name: null, email: null, phone_number: null };
-    const rest = { date_of_birth: null, gender: null, notes: null, lead_id: null, assigned_user_id: null };
-    return { ...base, ...identity, ...rest, is_erased: true };
-  }
-  let leadId: number | null = null;
-  if (isLeadSlot(index)) {
-    leadId = counters.leadId++;
-    leads.push({
-      id: leadId,
-      tenant_id: tenantId,
-      name: `${firstName} ${lastName}`,
-      status: 'converted',
-      assigned_user_id: LEAD_OWNER_USER_ID,
-      customer_id: id,
-      created_at: apiTimestamp(createdMs - randomInt(random, 1, 14) * MINUTES_PER_DAY * 60_000),
-    });
-  }
-  return {
-    ...base,
-    first_name: firstName,
-    last_name: lastName,
-    email: `${firstName}.${lastName.replace(/[^a-z]/gi, '')}${id}@example.com`.toLowerCase(),
-    phone_number: phone,
-    date_of_birth: birthDate,
-    gender: female ? 'female' : 'male',
-    notes,
-    lead_id: leadId,
-    assigned_user_id: leadId === null ? null : LEAD_OWNER_USER_ID,
-    is_erased: false,
-  };
-}
-
-function seedOpenLead(random: Random, tenantId: number, counters: Counters): LeadRecord {
-  const firstName = pick(random, random() < 0.5 ? FEMALE_FIRST_NAMES : MALE_FIRST_NAMES);
-  return {
-    id: counters.leadId++,
-    tenant_id: tenantId,
-    name: `${firstName} ${pick(random, LAST_NAMES)}`,
-    status: pick(random, OPEN_LEAD_STATUSES),
-    assigned_user_id: random() < 0.7 ? LEAD_OWNER_USER_ID : 1,
-    customer_id: null,
-    created_at: apiTimestamp(minutesAfterEpoch(randomInt(random, 0, 180 * MINUTES_PER_DAY))),
-  };
-}
-
-function pad(value: number, width = 2): string {
-  return String(value).padStart(width, '0');
+function missing(tenantId: number): never {
+  throw new Error(`no lead fixtures for tenant ${tenantId}`);
 }

@@ -16,3 +16,8 @@ export function apiTimestamp(ms: number): string {
 export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** The realtime payload's form: seconds precision and an explicit UTC offset, e.g. 2026-01-03T10:15:00+00:00. */
+export function offsetTimestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}

@@ -51,6 +51,8 @@ export interface CustomerRecord {
   lead_id: number | null;
   assigned_user_id: number | null;
   is_erased: boolean;
+  /** True for a person still at the lead stage: not a patient, so absent from /v1/customers. */
+  is_lead_stage: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -61,6 +63,19 @@ export interface LeadRecord {
   name: string;
   status: string;
   assigned_user_id: number | null;
+  /** The person: a patient once converted, else a lead-stage customer record. */
   customer_id: number | null;
   created_at: string;
+}
+
+export interface LeadNoteRecord {
+  id: number;
+  tenant_id: number;
+  lead_id: number;
+  content: string;
+  user_id: number;
+  origin: 'panel';
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
 }

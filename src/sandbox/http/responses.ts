@@ -1,4 +1,4 @@
-// The API's four error body shapes, a typed error carrying a ready answer, and the one JSON writer.
+// The API's four error body shapes, a typed error carrying a ready answer, and the writers (JSON or bytes).
 import type { ServerResponse } from 'node:http';
 
 export interface ApiResponse {
@@ -52,6 +52,30 @@ export function validationError(errors: FieldErrors): ApiResponse {
 export const unauthenticated = () => plainError(401, 'Unauthenticated.');
 export const serverFault = () =>
   codedError(500, 'SERVER_ERROR', 'Unexpected server fault.', { data: null, success: false });
+
+/** A non-JSON answer (a PDF download): the body is sent as is, with its own Content-Type. */
+export function fileResponse(bytes: Buffer, contentType: string, filename: string): ApiResponse {
+  return {
+    status: 200,
+    body: bytes,
+    headers: {
+      'Content-Type': contentType,
+      'Content-Disposition': `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`,
+    },
+  };
+}
+
+/** Writes byte bodies as they are and everything else as JSON. */
+export function sendResponse(res: ServerResponse, response: ApiResponse): void {
+  if (!Buffer.isBuffer(response.body)) return sendJson(res, response);
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(response.status, {
+    'Content-Type': 'application/octet-stream',
+    ...response.headers,
+    'Content-Length': response.body.length,
+  });
+  res.end(response.body);
+}
 
 export function sendJson(res: ServerResponse, response: ApiResponse): void {
   if (res.headersSent || res.destroyed) return;

@@ -3,13 +3,24 @@
 /** OpenID Connect scopes: they shape the ID token and refresh tokens, never the API access token. */
 export const OIDC_SCOPES = ['openid', 'offline_access'] as const;
 
-/** Scopes of the REST API resource; `*` means all of them. */
+/** Scopes of the REST API resource, `<first path segment>:read|write`; `*` means all of them. */
 export const API_SCOPES = [
   'customers:read',
   'customers:write',
   'appointments:read',
   'appointments:write',
   'users:read',
+  'leads:write',
+  'channels:read',
+  'conversations:read',
+  'conversations:write',
+  'form-templates:write',
+  'announcements:read',
+  'ai-reports:read',
+  'sales:write',
+  'account-transaction-types:read',
+  'data-erasure-requests:read',
+  'data-erasure-requests:write',
   '*',
 ] as const;
 

@@ -1,0 +1,50 @@
+// Serializes a data erasure request exactly as the API document's DataErasureRequest, for one viewer.
+import { stateAllows } from '../data/erasure-flow.js';
+import type { ErasureRequestRecord } from '../data/erasure-types.js';
+import { ApiError, codedError } from '../http/responses.js';
+import { parsePositiveInteger } from './field-errors.js';
+import { relatedCustomer, relatedUser, viewerOf } from './related.js';
+import type { TenantContext } from './route.js';
+
+export function erasureView(ctx: TenantContext, record: ErasureRequestRecord) {
+  const person =
+    record.customer_id === null ? undefined : ctx.store.person(ctx.tenant.id, record.customer_id);
+  const user = (id: number | null) => {
+    const found = id === null ? undefined : ctx.store.user(id);
+    return found === undefined ? null : relatedUser(found);
+  };
+  return {
+    id: record.id,
+    tenant_id: record.tenant_id,
+    customer_id: record.customer_id,
+    customer: person === undefined ? null : relatedCustomer(person, viewerOf(ctx)),
+    requested_by: user(record.requested_by_user_id),
+    cancelled_by: user(record.cancelled_by_user_id),
+    status: record.status,
+    request_reason: record.request_reason,
+    scope_summary: structuredClone(record.scope_summary),
+    verification_channel: record.verification_channel,
+    verification_expires_at: record.verification_expires_at,
+    resend_count: record.resend_count,
+    last_sent_at: record.last_sent_at,
+    verified_at: record.verified_at,
+    executed_at: record.executed_at,
+    execution_report: structuredClone(record.execution_report),
+    certificate_code: record.certificate_code,
+    cancelled_at: record.cancelled_at,
+    cancellation_reason: record.cancellation_reason,
+    state_allows: stateAllows(record.status),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** The request in the path, or a coded 404 (another tenant's request included). */
+export function findErasureRequest(ctx: TenantContext): ErasureRequestRecord {
+  const id = parsePositiveInteger(ctx.params.id ?? '');
+  const record = id === undefined ? undefined : ctx.store.erasures.get(ctx.tenant.id, id);
+  if (record === undefined) {
+    throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Data erasure request not found.'));
+  }
+  return record;
+}
