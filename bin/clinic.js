@@ -26,7 +26,7 @@ async function run() {
   // `clinic ... | head`: a closed pipe ends the run quietly.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    cannotWrite(error);
   });
 
   const code = await main(argv, {
@@ -35,5 +35,14 @@ async function run() {
     signal: interrupt.signal,
   });
   // Leave once stdout has drained, so piped output is never cut short.
-  process.stdout.write('', () => process.exit(code));
+  process.stdout.write('', (error) => {
+    if (error && error.code !== 'EPIPE') cannotWrite(error);
+    process.exit(code);
+  });
+}
+
+/** A full disk or a broken output: one line, exit 1, never a stack trace. */
+function cannotWrite(error) {
+  process.stderr.write(`error: cannot write the output (${error.code ?? error.message})\n`);
+  process.exit(1);
 }

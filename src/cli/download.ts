@@ -1,12 +1,12 @@
 // Saves a PDF download: streamed to a temporary file beside the target and renamed into place only when the answer
 // is a success whose body starts with `%PDF-`; `-` streams it to stdout (never to a terminal).
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { lstat, rename, rm } from 'node:fs/promises';
+import { constants, createWriteStream } from 'node:fs';
+import { access, lstat, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { NetworkError, UsageError } from '../core/errors.js';
+import { CancelledError, NetworkError, UsageError } from '../core/errors.js';
 import type { ApiRequest } from '../core/http/client.js';
 import type { Context } from './context.js';
 
@@ -18,17 +18,30 @@ export interface DownloadTarget {
   force: boolean;
 }
 
-/** Checked before any request: an existing file needs --force; a PDF is never written to a terminal. */
+/** Checked before any request: where the file goes must be writable, and an existing file needs --force. */
 export async function checkTarget(ctx: Context, target: DownloadTarget): Promise<void> {
   if (target.file === '-') {
     if (ctx.io.stdoutIsTTY)
       throw new UsageError('-O - would write a PDF to the terminal: redirect stdout to a file');
     return;
   }
+  if (/[/\\]$/.test(target.file))
+    throw new UsageError(`-O ${target.file} names a directory: give a file name`);
   const existing = await lstat(target.file).catch(() => undefined);
   if (existing?.isDirectory())
     throw new UsageError(`${target.file} is a directory: give a file name with -O`);
   if (existing && !target.force) throw new UsageError(`${target.file} exists: pass --force to overwrite it`);
+  // --force replaces a file (or a link, never followed): not a device, a FIFO or a socket.
+  if (existing && !existing.isFile() && !existing.isSymbolicLink())
+    throw new UsageError(`${target.file} is not a regular file: --force will not replace it`);
+  const folder = dirname(target.file);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory()) throw new UsageError(`-O ${target.file}: there is no directory ${folder}`);
+  try {
+    await access(folder, constants.W_OK);
+  } catch {
+    throw new UsageError(`-O ${target.file}: the directory ${folder} is not writable`);
+  }
 }
 
 /** Passes bytes through once the first five are `%PDF-`; anything else fails before a byte is written. */
@@ -60,17 +73,21 @@ export async function downloadPdf(ctx: Context, request: ApiRequest, target: Dow
     headers: { accept: 'application/pdf, application/json;q=0.9', ...request.headers },
   });
   const body = Readable.from(response.body);
+  const interrupted = (error: unknown) => (ctx.signal.aborted ? new CancelledError('interrupted') : error);
   if (target.file === '-') {
-    await pipeline(body, pdfGate(what), ctx.io.streams.stdout, { end: false });
+    await pipeline(body, pdfGate(what), ctx.io.streams.stdout, { end: false }).catch((error: unknown) => {
+      throw interrupted(error);
+    });
     return;
   }
   const temp = join(dirname(target.file), `.${basename(target.file)}.${randomBytes(4).toString('hex')}.part`);
   try {
-    await pipeline(body, pdfGate(what), createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+    const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+    await pipeline(body, pdfGate(what), file, { signal: ctx.signal });
     await rename(temp, target.file);
   } catch (error) {
     await rm(temp, { force: true });
-    throw error;
+    throw interrupted(error);
   }
   ctx.io.err(`saved ${what} to ${target.file}`);
 }

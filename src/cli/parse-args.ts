@@ -7,7 +7,8 @@ export function parseWholeNumber(
   range: { min?: number; max?: number } = {},
 ): number {
   const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;
-  if (!/^\d+$/.test(value.trim())) throw new UsageError(`${name} must be a whole number, got '${value}'`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value)))
+    throw new UsageError(`${name} must be a whole number up to ${Number.MAX_SAFE_INTEGER}, got '${value}'`);
   const n = Number(value);
   if (n < min || n > max) {
     throw new UsageError(
@@ -21,7 +22,7 @@ export function parseWholeNumber(
 
 /** A resource id: a positive whole number. */
 export function parseId(value: string, name = 'ID'): number {
-  if (!/^[1-9]\d*$/.test(value.trim()))
+  if (!/^[1-9]\d*$/.test(value.trim()) || !Number.isSafeInteger(Number(value)))
     throw new UsageError(`${name} must be a positive whole number, got '${value}'`);
   return Number(value);
 }
@@ -36,7 +37,7 @@ export function parsePairs(values: string[], name: string): [string, string][] {
 }
 
 const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
 
 /** An ISO 8601 date or date-time (2026-01-31, 2026-01-31T08:00:00Z, 2026-01-31T08:00+02:00), checked for real. */
 export function parseDateTime(value: string, name: string): string {
@@ -57,4 +58,13 @@ export function parseDateTime(value: string, name: string): string {
       `${name} must be an ISO 8601 date-time such as 2026-01-31T08:00:00Z or a date such as 2026-01-31, got '${value}'`,
     );
   return text;
+}
+
+/** A checked ISO 8601 value as epoch milliseconds, reading a value without an offset as UTC (for comparisons). */
+export function dateTimeMs(value: string): number {
+  const text = value.trim().replace(' ', 'T');
+  if (text.length === 10) return Date.parse(`${text}T00:00:00Z`);
+  const offset = /([+-])(\d{2}):?(\d{2})$/.exec(text);
+  if (offset) return Date.parse(`${text.slice(0, offset.index)}${offset[1]}${offset[2]}:${offset[3]}`);
+  return Date.parse(text.endsWith('Z') ? text : `${text}Z`);
 }

@@ -1,4 +1,5 @@
 // Shared presentation for commands: one resource, a streamed list, or a dry run.
+import { basename } from 'node:path';
 import { dataOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
@@ -109,7 +110,7 @@ export async function showDryRunUpload(
     authorization: 'Bearer <token>',
     'content-type': 'multipart/form-data',
   });
-  const part = { name: 'file', filename: file.path, bytes: file.size };
+  const part = { name: 'file', filename: basename(file.path), path: file.path, bytes: file.size };
   const format = (await ctx.output()).format;
   if (format === 'json' || format === 'ndjson') {
     const text = JSON.stringify({ method: prepared.method, url: prepared.url, headers, parts: [part] });

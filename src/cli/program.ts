@@ -39,6 +39,9 @@ function toOption(def: OptionDef): Option {
   const { parse } = def;
   if (parse) {
     option.argParser((text: string, previous: unknown) => {
+      // `--customer 5 --customer 6` must not quietly act on 6.
+      if (!def.repeatable && previous !== undefined && previous !== def.defaultValue)
+        throw new UsageError(`${flag} was given more than once; give it once (it takes one value)`);
       const value = parse(text, flag);
       return def.repeatable ? [...((previous as unknown[] | undefined) ?? []), value] : value;
     });

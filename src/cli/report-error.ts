@@ -1,7 +1,7 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
 import { ApiError, AuthError, CliError } from '../core/errors.js';
 import { READ_ONLY_CODES, toExitCode } from '../core/exit-codes.js';
-import { sanitize, sanitizeLines } from './output/sanitize.js';
+import { sanitize } from './output/sanitize.js';
 
 export interface ErrorReportOptions {
   json: boolean;
@@ -46,7 +46,7 @@ function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | und
 
 /** Human lines for stderr. */
 export function errorLines(error: unknown, options: ErrorReportOptions): string[] {
-  return rawErrorLines(error, options).map((line) => (options.debug ? sanitizeLines(line) : sanitize(line)));
+  return rawErrorLines(error, options).map(sanitize);
 }
 
 function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
@@ -68,7 +68,8 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   } else if (error instanceof AuthError && error.hint) {
     lines.push(error.hint);
   }
-  if (options.debug && error.stack && !(error instanceof ApiError)) lines.push(error.stack);
+  if (options.debug && error.stack && !(error instanceof ApiError))
+    lines.push(...error.stack.split('\n').slice(1));
   return lines;
 }
 

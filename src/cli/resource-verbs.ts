@@ -49,14 +49,24 @@ export function pagedListVerb(list: PagedList): CommandRun {
   );
 }
 
-/** `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`). */
+/**
+ * `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`): the list flags work as on any list
+ * (`--filter` and paging go to the query, in case the server grows them; `--limit` cuts on this side).
+ */
 export function plainListVerb(list: PagedList): CommandRun {
-  return async (_input, ctx) => {
-    const client = await ctx.http();
-    await showRecords(ctx, await client.request({ method: 'GET', path: list.path }), {
-      columns: list.columns,
-      noun: list.noun,
-      progress: false,
-    });
-  };
+  return verb(
+    (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
+    async ({ page, filters }, ctx) => {
+      const query = new URLSearchParams(filters);
+      if (page.page !== undefined) query.set('page', String(page.page));
+      if (page.perPage !== undefined) query.set('per_page', String(page.perPage));
+      const client = await ctx.http();
+      await showRecords(ctx, await client.request({ method: 'GET', path: list.path, query }), {
+        columns: list.columns,
+        noun: list.noun,
+        limit: page.limit,
+        progress: false,
+      });
+    },
+  );
 }

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   records?: number;
   /** Requests per minute per user, default 60, 0 = off. */
   rateLimit?: number;
+  /** Length of the rate-limit window in seconds, default 60 (tests shorten it). */
+  rateWindowSeconds?: number;
   /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05'; default none. */
   faults?: string;
   /** Lifetime of OAuth access tokens in seconds, default 15 days (tests use a second or two). */
@@ -102,7 +104,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // Time-driven changes are worked out lazily from now() on each request: no timers to stop on close.
   const store = buildSeedStore({ seed, records, erasureStepSeconds, startMs: now() });
   const tokens = new TokenStore((userId) => store.user(userId) !== undefined, now);
-  const limiter = new RateLimiter(rateLimit, now);
+  const limiter = new RateLimiter(
+    rateLimit,
+    now,
+    positive('rateWindowSeconds', options.rateWindowSeconds ?? 60) * 1000,
+  );
   const faults = new FaultInjector(seed);
   faults.set(faultSpec);
   const lifetime = new AbortController();

@@ -168,9 +168,10 @@ describe('parseFaultSpec', () => {
       '429': 0.05,
       reset: 0.02,
       slow: 0.05,
+      lost: 0,
     });
-    expect(parseFaultSpec('reset=1')).toEqual({ '5xx': 0, '429': 0, reset: 1, slow: 0 });
-    expect(parseFaultSpec('')).toEqual({ '5xx': 0, '429': 0, reset: 0, slow: 0 });
+    expect(parseFaultSpec('reset=1,lost=0.5')).toEqual({ '5xx': 0, '429': 0, reset: 1, slow: 0, lost: 0.5 });
+    expect(parseFaultSpec('')).toEqual({ '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0 });
   });
 
   it('throws one-line errors on bad entries', () => {

@@ -4,16 +4,9 @@
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const LINE_BREAKS = /\s*[\n\r\u2028\u2029]+\s*/g;
+const TABS = /\t/g;
 
 /** One line of text, safe for a terminal. */
 export function sanitize(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(CONTROLS, '?');
-}
-
-/** Several lines (a multi-line message we compose), each safe; only our own line breaks survive. */
-export function sanitizeLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => sanitize(line))
-    .join('\n');
+  return text.replace(LINE_BREAKS, ' ').replace(TABS, ' ').replace(CONTROLS, '?');
 }

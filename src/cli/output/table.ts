@@ -89,6 +89,6 @@ export async function renderFieldTable(
   const table = await newTable(['FIELD', 'VALUE'], style);
   const max = Math.max(20, style.width - 30);
   for (const [field, value] of entries) table.push([truncate(field, max), truncate(cellText(value), max)]);
-  if (marks) table.push([paint(style.colour, MARK_HEADER), paint(style.colour, marks)]);
+  if (marks) table.push([paint(style.colour, MARK_HEADER), paint(style.colour, truncate(marks, max))]);
   return `${table.toString()}\n`;
 }

@@ -1,24 +1,31 @@
-// `clinic customers create`: POST /v1/customers with a body from --data and --set.
+// `clinic customers create`: POST /v1/customers with a body from --data and --set, or one per record of --from.
 
-import { type BodyFlags, readBody } from '../../cli/body-input.js';
-import type { CommandRun } from '../../cli/command.js';
+import { readBody } from '../../cli/body-input.js';
+import { type BulkRequest, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
+import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { showDryRun, showResource } from '../../cli/present.js';
+import { sendAndShow } from '../../cli/present.js';
 import { createCustomerRequest } from '../../core/api/resources.js';
+import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
+import { UsageError } from '../../core/errors.js';
+import type { CREATE_OPTIONS } from './index.js';
 
-export async function createCustomer(flags: BodyFlags, ctx: Context): Promise<void> {
-  const body = await readBody(flags, ctx.io);
-  const client = await ctx.http();
-  const request = createCustomerRequest(body);
-  if (ctx.globals.dryRun) return showDryRun(ctx, client, request);
-  await showResource(ctx, await client.request(request), 'the new customer');
+export interface CreateOptions {
+  data?: string;
+  set: string[];
+  bulk?: BulkRequest;
 }
 
-export const run: CommandRun = (input, ctx) =>
-  createCustomer(
-    {
-      data: input.options.data as string | undefined,
-      set: (input.options.set as string[] | undefined) ?? [],
-    },
-    ctx,
-  );
+export function parse({ options }: CommandInput<typeof CREATE_OPTIONS>): CreateOptions {
+  const bulk = parseBulkOptions(options);
+  if (bulk && options.data !== undefined) throw new UsageError('--data and --from disagree: give one');
+  return { data: options.data, set: options.set ?? [], bulk };
+}
+
+export async function createCustomer(options: CreateOptions, ctx: Context): Promise<void> {
+  if (options.bulk) return runBulkCommand(ctx, BULK_SCHEMAS.customers, options.bulk, options.set);
+  const body = await readBody({ data: options.data, set: options.set }, ctx.io);
+  await sendAndShow(ctx, createCustomerRequest(body), 'the new customer');
+}
+
+export const run = verb(parse, createCustomer);

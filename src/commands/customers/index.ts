@@ -1,6 +1,7 @@
 // customers: the verbs' declarations; each verb's code loads only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
+import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 
 const list = defineCommand({
@@ -29,21 +30,26 @@ const get = defineCommand({
   load: async () => (await import('./get.js')).run,
 });
 
+export const CREATE_OPTIONS = [
+  option.text('--data <json|@file|->', 'the body: JSON text, @file, or - for stdin'),
+  option.many('--set <key=value>', 'set a field (key:=json for non-strings); with --from, on every record'),
+  ...BULK_OPTIONS,
+] as const;
+
 const create = defineCommand({
   name: 'create',
   summary: 'create a customer',
   description:
     'Create a customer (POST /v1/customers). The API document does not show the body fields; the sandbox\n' +
     'takes first_name, last_name (required), email, phone_number and date_of_birth (YYYY-MM-DD).\n' +
-    '--set key=value sets a string, --set key:=json a JSON value; both apply on top of --data.',
-  options: [
-    option.text('--data <json|@file|->', 'the body: JSON text, @file, or - for stdin'),
-    option.many('--set <key=value>', 'set a field (key:=json for non-strings)'),
-  ],
+    '--set key=value sets a string, --set key:=json a JSON value; both apply on top of --data.\n' +
+    BULK_HELP,
+  options: CREATE_OPTIONS,
   examples: [
     'clinic customers create --set first_name=Ada --set last_name=Lovelace --set email=ada@example.com',
     'clinic customers create --data @customer.json',
     'echo \'{"first_name":"Ada","last_name":"King"}\' | clinic customers create --data -',
+    'clinic customers create --from patients.csv            # then, after a crash: --resume',
   ],
   load: async () => (await import('./create.js')).run,
 });

@@ -1,24 +1,36 @@
 // `clinic erasure create --customer ID [--reason TEXT]`: POST /v1/data-erasure-requests after a typed confirmation.
+import { type BulkRequest, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
 import { type CommandInput, verb } from '../../cli/command.js';
 import { confirmByTyping, ensureConfirmable } from '../../cli/confirm.js';
 import type { Context } from '../../cli/context.js';
 import { sendAndShow } from '../../cli/present.js';
 import { paths } from '../../core/api/resources.js';
+import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
 import { UsageError } from '../../core/errors.js';
 import type { CREATE_OPTIONS } from './index.js';
 
-export interface ErasureCreate {
-  customerId: number;
-  reason?: string;
-}
+export type ErasureCreate =
+  { customerId: number; reason?: string; bulk?: undefined } | { bulk: BulkRequest; set: string[] };
 
 export function parse({ options }: CommandInput<typeof CREATE_OPTIONS>): ErasureCreate {
+  const bulk = parseBulkOptions(options);
+  if (bulk) {
+    const stray = [
+      options.customer !== undefined && '--customer',
+      options.reason !== undefined && '--reason',
+    ].find(Boolean);
+    if (stray)
+      throw new UsageError(`${stray} and --from disagree: each record gives customer_id and request_reason`);
+    return { bulk, set: options.set ?? [] };
+  }
+  if (options.set !== undefined) throw new UsageError('--set goes with --from FILE');
   if (options.customer === undefined)
     throw new UsageError('--customer ID is required: whose data is to be erased');
   return { customerId: options.customer, reason: options.reason };
 }
 
 export async function createErasure(options: ErasureCreate, ctx: Context): Promise<void> {
+  if (options.bulk) return runBulkCommand(ctx, BULK_SCHEMAS.erasure, options.bulk, options.set);
   ensureConfirmable(ctx, 'erasure create');
   if (!ctx.globals.dryRun) {
     await confirmByTyping(

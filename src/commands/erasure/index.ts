@@ -1,6 +1,7 @@
 // erasure: data-erasure requests (deleting a patient's data for good); each verb's code loads only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
+import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure.js';
 
@@ -19,6 +20,8 @@ export const LIST_ERASURE_OPTIONS = [
 export const CREATE_OPTIONS = [
   option.id('--customer <id>', 'the customer whose data is to be erased'),
   option.text('--reason <text>', 'why (request_reason)'),
+  option.many('--set <key=value>', 'with --from: set a field on every record (e.g. request_reason=...)'),
+  ...BULK_OPTIONS,
 ] as const;
 
 export const CANCEL_OPTIONS = [
@@ -74,11 +77,15 @@ const create = defineCommand({
   description:
     `${ASSUMED} POST /v1/data-erasure-requests with {"customer_id", "request_reason"}.\n` +
     "Erasure deletes the patient's data for good: on a terminal you type the customer id back to confirm;\n" +
-    'without a terminal pass --yes. The request then waits for verification: follow it with `clinic erasure watch`.',
+    'without a terminal pass --yes. The request then waits for verification: follow it with `clinic erasure watch`.\n' +
+    'With --from, each record gives customer_id and optionally request_reason; you type the number of records\n' +
+    'to confirm. ' +
+    BULK_HELP,
   options: CREATE_OPTIONS,
   examples: [
     'clinic erasure create --customer 42 --reason "Patient asked by email on 2026-11-02"',
     'clinic erasure create --customer 42 --yes -o json',
+    'clinic erasure create --from requests.csv --dry-run',
   ],
   load: async () => (await import('./create.js')).run,
 });

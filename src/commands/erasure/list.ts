@@ -2,6 +2,7 @@
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { type ListInput, parseListOptions } from '../../cli/list-options.js';
+import { dateTimeMs } from '../../cli/parse-args.js';
 import { listPaged } from '../../cli/resource-verbs.js';
 import { paths } from '../../core/api/resources.js';
 import { UsageError } from '../../core/errors.js';
@@ -24,7 +25,7 @@ const FLAGS = {
 
 export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): ErasureListOptions {
   const { createdFrom, createdTo } = options;
-  if (createdFrom && createdTo && Date.parse(createdFrom) > Date.parse(createdTo))
+  if (createdFrom && createdTo && dateTimeMs(createdFrom) > dateTimeMs(createdTo))
     throw new UsageError(`--created-from ${createdFrom} is after --created-to ${createdTo}`);
   const values: Record<keyof typeof FLAGS, string | undefined> = {
     status: options.status,

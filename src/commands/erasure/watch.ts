@@ -65,9 +65,11 @@ export async function watchErasure(options: WatchOptions, ctx: Context): Promise
         throw new CancelledError('interrupted');
       });
     }
-  } finally {
-    await writer?.end();
+  } catch (error) {
+    if (writer && writer.count > 0) await writer.end(); // partial output stays valid; none is none
+    throw error;
   }
+  await writer?.end();
   if (last !== 'completed')
     throw new OutcomeError(
       `erasure request ${options.id} ended ${sanitize(last ?? 'unknown')}, not completed`,

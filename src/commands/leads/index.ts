@@ -1,10 +1,13 @@
 // leads: `leads notes add`; its code loads only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
+import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 
 export const NOTE_ADD_OPTIONS = [
   option.text('--content <text>', 'the text of the note'),
   option.id('--user-id <n>', 'author of the note (default: the server decides, usually you)'),
+  option.many('--set <key=value>', 'with --from: set a field on every record (e.g. user_id=4)'),
+  ...BULK_OPTIONS,
 ] as const;
 
 const add = defineCommand({
@@ -13,12 +16,15 @@ const add = defineCommand({
   description:
     'Add a note to a lead (POST /v1/leads/{id}/notes, body {"content", "user_id"}). A lead whose customer was\n' +
     'erased (CUSTOMER_ERASED) or that is assigned to another salesperson (LEAD_NOT_ASSIGNED) is read-only:\n' +
-    'the write is refused with exit 6.',
-  args: [{ name: 'lead-id', description: 'lead id' }],
+    'the write is refused with exit 6.\n' +
+    'With --from, each record gives lead_id, content and optionally user_id (no LEAD_ID argument then).\n' +
+    BULK_HELP,
+  args: [{ name: 'lead-id', description: 'lead id (not with --from)', optional: true }],
   options: NOTE_ADD_OPTIONS,
   examples: [
     'clinic leads notes add 12 --content "Called back, books next week"',
     'clinic leads notes add 12 --content "Handover" --user-id 4 --dry-run',
+    'clinic leads notes add --from notes.csv --set user_id=4',
   ],
   load: async () => (await import('./notes-add.js')).run,
 });

@@ -1,25 +1,39 @@
 // `clinic leads notes add LEAD_ID --content TEXT [--user-id N]`: POST /v1/leads/{id}/notes.
+import { type BulkRequest, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseId } from '../../cli/parse-args.js';
 import { sendAndShow } from '../../cli/present.js';
 import { paths } from '../../core/api/resources.js';
+import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
 import { UsageError } from '../../core/errors.js';
 import type { NOTE_ADD_OPTIONS } from './index.js';
 
-export interface NoteAddOptions {
-  leadId: number;
-  content: string;
-  userId?: number;
-}
+export type NoteAddOptions =
+  | { leadId: number; content: string; userId?: number; bulk?: undefined }
+  | { bulk: BulkRequest; set: string[] };
 
 export function parse({ args, options }: CommandInput<typeof NOTE_ADD_OPTIONS>): NoteAddOptions {
+  const bulk = parseBulkOptions(options);
+  if (bulk) {
+    const single = [
+      args[0] !== undefined && 'LEAD_ID',
+      options.content !== undefined && '--content',
+      options.userId !== undefined && '--user-id',
+    ];
+    const stray = single.find(Boolean);
+    if (stray)
+      throw new UsageError(`${stray} and --from disagree: each record gives lead_id, content and user_id`);
+    return { bulk, set: options.set ?? [] };
+  }
+  if (options.set !== undefined) throw new UsageError('--set goes with --from FILE');
   const leadId = parseId(args[0] ?? '', 'lead ID');
   if (options.content === undefined) throw new UsageError('--content is required: the text of the note');
   return { leadId, content: options.content, userId: options.userId };
 }
 
 export async function addNote(options: NoteAddOptions, ctx: Context): Promise<void> {
+  if (options.bulk) return runBulkCommand(ctx, BULK_SCHEMAS.leadNotes, options.bulk, options.set);
   const body = {
     content: options.content,
     ...(options.userId === undefined ? {} : { user_id: options.userId }),

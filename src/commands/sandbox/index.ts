@@ -7,7 +7,10 @@ export const START_OPTIONS = [
   { ...option.int('--seed <n>', 'seed of the generated data'), defaultValue: 1 },
   { ...option.int('--records <n>', 'customers per tenant', { min: 0, max: 100_000 }), defaultValue: 40 },
   { ...option.int('--rate-limit <n>', 'requests per minute per user (0 = off)'), defaultValue: 60 },
-  option.text('--faults <spec>', 'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05'),
+  option.text(
+    '--faults <spec>',
+    'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01 (lost: done, then the answer is cut off)',
+  ),
   option.int('--access-token-ttl <seconds>', 'lifetime of OAuth access tokens (default 15 days)', { min: 1 }),
   option.int('--refresh-token-ttl <seconds>', 'lifetime of OAuth refresh tokens (default 30 days)', {
     min: 1,

@@ -70,6 +70,8 @@ export function createApiHandler(deps: ApiDependencies) {
       // Known answers pass through; anything else is a bug in a handler and must not leak its stack.
       response = error instanceof ApiError ? error.response : serverFault();
     }
+    // A lost answer: the work is done and stored, but the caller never hears of it.
+    if (fault.outcome === 'lost') return void req.socket.destroy();
     sendResponse(res, response);
   };
 }

@@ -1,11 +1,12 @@
 // Fault injection for /api requests: parses the --faults spec and draws a seeded outcome per request.
 import { createRandom, type Random } from '../random.js';
 
-export type FaultKind = '5xx' | '429' | 'reset' | 'slow';
+/** `lost`: the request is carried out, then the connection is reset instead of answering (a lost answer). */
+export type FaultKind = '5xx' | '429' | 'reset' | 'slow' | 'lost';
 /** Probability (0..1) of each fault kind per request; 0 for kinds the spec leaves out. */
 export type FaultSpec = Readonly<Record<FaultKind, number>>;
 
-export type FaultOutcome = 'none' | 'reset' | '500' | '503' | '429';
+export type FaultOutcome = 'none' | 'reset' | '500' | '503' | '429' | 'lost';
 
 export interface FaultDraw {
   delayMs: number;
@@ -13,8 +14,8 @@ export interface FaultDraw {
 }
 
 export const SLOW_FAULT_DELAY_MS = 1500;
-const FAULT_KINDS: readonly FaultKind[] = ['5xx', '429', 'reset', 'slow'];
-const NO_FAULTS: FaultSpec = { '5xx': 0, '429': 0, reset: 0, slow: 0 };
+const FAULT_KINDS: readonly FaultKind[] = ['5xx', '429', 'reset', 'slow', 'lost'];
+const NO_FAULTS: FaultSpec = { '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0 };
 
 export function parseFaultSpec(spec: string): FaultSpec {
   const parsed: Record<FaultKind, number> = { ...NO_FAULTS };
@@ -67,6 +68,7 @@ export class FaultInjector {
     if (hits('reset')) return { delayMs, outcome: 'reset' };
     if (hits('5xx')) return { delayMs, outcome: this.random() < 0.5 ? '503' : '500' };
     if (hits('429')) return { delayMs, outcome: '429' };
+    if (hits('lost')) return { delayMs, outcome: 'lost' };
     return { delayMs, outcome: 'none' };
   }
 

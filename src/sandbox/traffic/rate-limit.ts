@@ -1,7 +1,5 @@
 // Fixed-window rate limiting per caller (user id, or IP when unauthenticated) with Laravel's headers.
 
-const WINDOW_MS = 60_000;
-
 export interface RateDecision {
   allowed: boolean;
   /** X-RateLimit-* always; Retry-After as well when refused. */
@@ -19,6 +17,8 @@ export class RateLimiter {
   constructor(
     private perMinute: number,
     private readonly now: () => number,
+    /** The window's length: a minute, as the API's, unless a test wants a shorter one. */
+    private readonly windowMs = 60_000,
   ) {}
 
   /** A new limit starts every caller afresh, so tests can set a small limit and count from zero. */
@@ -34,7 +34,7 @@ export class RateLimiter {
     let window = this.windows.get(callerKey);
     if (window === undefined || now >= window.resetAtMs) {
       // The window opens at the caller's first request, as Laravel's limiter does.
-      window = { hits: 0, resetAtMs: now + WINDOW_MS };
+      window = { hits: 0, resetAtMs: now + this.windowMs };
       this.windows.set(callerKey, window);
     }
     const headers: Record<string, string> = {

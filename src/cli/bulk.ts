@@ -1,0 +1,216 @@
+// Runs a bulk command (`--from FILE`) for the user: checks, confirmation, journal lock, results on stdout,
+// progress and a summary on stderr, and the exit code of the whole.
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import {
+  type BulkCounts,
+  type CheckedInput,
+  checkInput,
+  plannedRequests,
+  prepareJournal,
+  runBulk,
+} from '../core/bulk/run.js';
+import { type BulkFormat, formatOf } from '../core/bulk/records.js';
+import type { BulkSchema } from '../core/bulk/schemas.js';
+import type { OutputFormat } from '../core/config/keys.js';
+import { OutcomeError, UsageError } from '../core/errors.js';
+import type { OptionsOf } from './command.js';
+import type { BULK_OPTIONS } from './bulk-options.js';
+import { confirmByTyping, ensureConfirmable } from './confirm.js';
+import type { Context } from './context.js';
+import { createListWriter } from './output/render.js';
+import { applySet } from './body-input.js';
+import { showDryRun } from './present.js';
+
+export interface BulkRequest {
+  from: string;
+  format?: BulkFormat;
+  journal?: string;
+  mode: 'new' | 'resume' | 'restart';
+  retryUnknown: boolean;
+}
+
+/** The bulk flags checked together; undefined when --from is not given (the others then make no sense). */
+export function parseBulkOptions(options: OptionsOf<typeof BULK_OPTIONS>): BulkRequest | undefined {
+  const { from, format, journal, resume, restart, retryUnknown } = options;
+  if (from === undefined) {
+    const stray = [
+      format && '--format',
+      journal && '--journal',
+      resume && '--resume',
+      restart && '--restart',
+      retryUnknown && '--retry-unknown',
+    ].find(Boolean);
+    if (stray) throw new UsageError(`${stray} goes with --from FILE`);
+    return undefined;
+  }
+  if (resume && restart) throw new UsageError('--resume and --restart disagree: give one');
+  if (retryUnknown && !resume) throw new UsageError('--retry-unknown goes with --resume');
+  if (from === '-' && journal === undefined)
+    throw new UsageError('--from - (standard input) needs --journal FILE, so that the run can be resumed');
+  return {
+    from,
+    format,
+    journal,
+    mode: resume ? 'resume' : restart ? 'restart' : 'new',
+    retryUnknown: retryUnknown === true,
+  };
+}
+
+const DRY_RUN_SHOWN = 3;
+/** What a destructive bulk command asks the user to type: the number of records. */
+const DESTRUCTIVE: Partial<Record<string, (n: number) => string>> = {
+  'erasure create': (n) =>
+    `This requests the erasure of the data of ${n} customer${n === 1 ? '' : 's'}, for good.`,
+};
+
+export async function runBulkCommand(
+  ctx: Context,
+  schema: BulkSchema,
+  bulk: BulkRequest,
+  set: string[],
+): Promise<void> {
+  for (const assignment of set) applySet({}, assignment); // a malformed --set fails before the file is read
+  const amend = (record: Record<string, unknown>) => {
+    const amended = structuredClone(record);
+    for (const assignment of set) applySet(amended, assignment);
+    return amended;
+  };
+  const question = DESTRUCTIVE[schema.command];
+  if (question) ensureConfirmable(ctx, `${schema.command} --from`); // before anything is read or sent
+  const format = formatOf(bulk.from, bulk.format);
+  const spool = bulk.from === '-' ? await spoolStdin(ctx) : undefined;
+  try {
+    const input = await checkInput({
+      schema,
+      file: spool?.file ?? bulk.from,
+      name: bulk.from === '-' ? 'stdin' : bulk.from,
+      format,
+      amend,
+    });
+    if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input);
+    if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
+    const journalPath = bulk.journal ?? `${bulk.from}.journal`;
+    await withJournalLock(journalPath, () => send(ctx, input, bulk, journalPath));
+  } finally {
+    if (spool) await rm(spool.dir, { recursive: true, force: true });
+  }
+}
+
+async function send(
+  ctx: Context,
+  input: CheckedInput,
+  bulk: BulkRequest,
+  journalPath: string,
+): Promise<void> {
+  const client = await ctx.http();
+  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode);
+  const chosen = (await ctx.settings()).get('output') as OutputFormat | undefined;
+  const spec = { ...(await ctx.output()), format: chosen ?? 'ndjson' };
+  const writer = createListWriter(ctx.io, spec, [
+    { header: 'LINE', path: 'line' },
+    { header: 'STATUS', path: 'status' },
+    { header: 'ID', path: 'id' },
+    { header: 'HTTP', path: 'http_status' },
+    { header: 'CODE', path: 'code' },
+    { header: 'MESSAGE', path: 'message' },
+  ]);
+  if (bulk.retryUnknown)
+    ctx.io.err(
+      'warning: --retry-unknown sends again lines whose answer was lost; any the server did create will exist twice',
+    );
+  const progress = await ctx.io.progress(`${input.schema.command}: 0/${input.records}`);
+  const started = ctx.clock.now();
+  let summary;
+  try {
+    summary = await runBulk({
+      client,
+      input,
+      journal,
+      previous,
+      retryUnknown: bulk.retryUnknown,
+      signal: ctx.signal,
+      onResult: async (row, counts) => {
+        await writer.write(row);
+        progress.update(progressText(input.schema.command, counts, ctx.clock.now() - started));
+      },
+    });
+  } finally {
+    progress.stop();
+    await writer.end();
+    await journal.close();
+  }
+  const { counts, unknownLines, stoppedBy } = summary;
+  ctx.io.err(
+    `${progressText(input.schema.command, counts, ctx.clock.now() - started)}; journal: ${journalPath}`,
+  );
+  if (unknownLines.length > 0) {
+    const shown = unknownLines.slice(0, 20).join(', ') + (unknownLines.length > 20 ? ', …' : '');
+    ctx.io.err(
+      `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,
+    );
+  }
+  if (stoppedBy !== undefined) throw stoppedBy;
+  const failed = counts.error + counts.unknown + counts.notAttempted;
+  if (failed > 0)
+    throw new OutcomeError(`${failed} of ${counts.total} records were not created (see the result lines)`);
+}
+
+function progressText(command: string, c: BulkCounts, elapsedMs: number): string {
+  const perMinute = elapsedMs > 0 ? Math.round((c.done / elapsedMs) * 60_000) : 0;
+  const rest = [
+    c.unknown && `${c.unknown} unknown`,
+    c.notAttempted && `${c.notAttempted} not attempted`,
+  ].filter(Boolean);
+  return `${command}: ${c.done}/${c.total} records, ${c.ok} ok, ${c.error} errors${rest.length ? `, ${rest.join(', ')}` : ''} (${perMinute}/min)`;
+}
+
+async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> {
+  const client = await ctx.http();
+  let shown = 0;
+  for await (const { request } of plannedRequests(input)) {
+    if (shown++ >= DRY_RUN_SHOWN) break;
+    await showDryRun(ctx, client, request);
+  }
+  const more = input.records - Math.min(input.records, DRY_RUN_SHOWN);
+  ctx.io.err(
+    `dry run: ${input.name} holds ${input.records} valid records${more ? ` (${more} more not shown)` : ''}; nothing was sent`,
+  );
+}
+
+/** Standard input read once into a private temporary file, so it can be checked, then sent. */
+async function spoolStdin(ctx: Context): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'clinic-bulk-'));
+  const file = join(dir, 'stdin');
+  await pipeline(ctx.io.streams.stdin, createWriteStream(file, { mode: 0o600 }));
+  return { dir, file };
+}
+
+/** One run per journal at a time: a second one is refused rather than interleaved. */
+async function withJournalLock<T>(path: string, section: () => Promise<T>): Promise<T> {
+  const { default: lockfile } = await import('proper-lockfile');
+  let release: () => Promise<void>;
+  try {
+    // A lock left by a killed run goes stale within seconds (its holder refreshes it), so a resume right after
+    // a crash waits a moment instead of being refused; a live run keeps it and the second one is refused.
+    release = await lockfile.lock(path, {
+      realpath: false,
+      lockfilePath: `${path}.lock`,
+      stale: 5_000,
+      retries: { retries: 12, factor: 1, minTimeout: 500, maxTimeout: 500 },
+      onCompromised: () => undefined,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
+      throw new UsageError(`${path} is in use by another clinic run; wait for it to finish`);
+    throw new UsageError(`${path}: cannot lock the journal (${(error as Error).message})`);
+  }
+  try {
+    return await section();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}

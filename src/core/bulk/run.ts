@@ -1,0 +1,235 @@
+// A bulk run: the whole input checked first, then one request per record in file order, each journaled before it
+// leaves; a lost answer is `unknown` and never re-sent blindly; answers that doom every further request stop the run.
+import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { Transform } from 'node:stream';
+import { resolve } from 'node:path';
+import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { Journal, type JournalContents, type LineState, type Outcome, readJournal } from './journal.js';
+import { type BulkFormat, BulkInputError, openInput, readRecords } from './records.js';
+import { type BulkSchema, checkRecord } from './schemas.js';
+
+export interface BulkInput {
+  schema: BulkSchema;
+  /** A readable file (stdin is spooled to one first). */
+  file: string;
+  /** What messages call it: the path, or `stdin`. */
+  name: string;
+  format: BulkFormat;
+  /** Applied to every record before it is checked (`--set`). */
+  amend: (record: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface CheckedInput extends BulkInput {
+  records: number;
+  size: number;
+  sha256: string;
+}
+
+export type ResultRow =
+  | { line: number; status: 'ok'; id: unknown }
+  | {
+      line: number;
+      status: 'error';
+      http_status: number | null;
+      code: string | null;
+      message: string;
+      errors: unknown;
+    }
+  | { line: number; status: 'unknown'; message: string }
+  | { line: number; status: 'not_attempted'; message: string };
+
+export interface BulkCounts {
+  done: number;
+  total: number;
+  ok: number;
+  error: number;
+  unknown: number;
+  notAttempted: number;
+}
+
+/** Reads the whole input once: every record parsed and checked, counted and hashed, nothing kept. */
+export async function checkInput(input: BulkInput): Promise<CheckedInput> {
+  const hash = createHash('sha256');
+  const hashing = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  let records = 0;
+  const stream = (await openInput(input.file)).pipe(hashing);
+  for await (const { line, record } of readRecords(stream, input.format, input.name)) {
+    const checked = checkRecord(input.schema, input.amend(record));
+    if ('problem' in checked) throw new BulkInputError(input.name, line, checked.problem);
+    records++;
+  }
+  if (records === 0) throw new BulkInputError(input.name, undefined, 'no records: the file is empty');
+  return { ...input, records, size: (await stat(input.file)).size, sha256: hash.digest('hex') };
+}
+
+/** Each checked record with its request, in file order (a second streaming pass). */
+export async function* plannedRequests(input: CheckedInput) {
+  for await (const { line, record } of readRecords(await openInput(input.file), input.format, input.name)) {
+    const checked = checkRecord(input.schema, input.amend(record));
+    if ('problem' in checked) throw new BulkInputError(input.name, line, checked.problem);
+    yield { line, request: input.schema.request(checked.record) };
+  }
+}
+
+export type JournalMode = 'new' | 'resume' | 'restart';
+
+/** Decides the journal before anything is sent: a new run over an old journal, or a resume of another file, is refused. */
+export async function prepareJournal(
+  path: string,
+  input: CheckedInput,
+  mode: JournalMode,
+): Promise<{ journal: Journal; previous?: JournalContents }> {
+  const previous = await readJournal(path);
+  if (mode === 'new' && previous) {
+    throw new UsageError(
+      `${path} holds an earlier run over this input: pass --resume to go on where it stopped, or --restart to ` +
+        'start over (records it created would be created again)',
+    );
+  }
+  if (mode === 'resume') {
+    if (!previous) throw new UsageError(`--resume: there is no journal at ${path} to resume`);
+    const { size, sha256 } = previous.header;
+    if (size !== input.size || sha256 !== input.sha256)
+      throw new UsageError(
+        `--resume: ${input.name} is not the input ${path} was made for (its size or SHA-256 differ); ` +
+          'resume with the same file, or --restart',
+      );
+    if (previous.header.command !== input.schema.command)
+      throw new UsageError(`--resume: ${path} is a journal of '${previous.header.command}'`);
+    return { journal: await Journal.reopen(path, previous.validBytes), previous };
+  }
+  const header = {
+    journal: 'clinic-bulk' as const,
+    version: 1 as const,
+    command: input.schema.command,
+    input: input.name === 'stdin' ? 'stdin' : resolve(input.file),
+    format: input.format,
+    size: input.size,
+    sha256: input.sha256,
+    records: input.records,
+    created_at: new Date().toISOString(),
+  };
+  return { journal: await Journal.create(path, header, mode === 'restart') };
+}
+
+/** Answers after which every further request would fail the same way. */
+const dooms = (error: ApiError) =>
+  error.status === 401 || error.status === 403 || error.status === 428 || error.status === 429;
+
+/** The connection never opened: nothing reached the server. */
+const neverSent = (error: unknown) =>
+  error instanceof NetworkError && /connection refused|host not found/.test(error.message);
+
+export interface BulkRunOptions {
+  client: HttpClient;
+  input: CheckedInput;
+  journal: Journal;
+  previous?: JournalContents;
+  retryUnknown: boolean;
+  signal: AbortSignal;
+  onResult(row: ResultRow, counts: BulkCounts): Promise<void>;
+}
+
+export interface BulkSummary {
+  counts: BulkCounts;
+  unknownLines: number[];
+  /** What stopped the run early, if anything (its exit code is the run's). */
+  stoppedBy?: unknown;
+}
+
+function rowOf(line: number, state: Outcome): ResultRow {
+  switch (state.state) {
+    case 'ok':
+      return { line, status: 'ok', id: state.id };
+    case 'error':
+      return {
+        line,
+        status: 'error',
+        http_status: state.http_status,
+        code: state.code,
+        message: state.message,
+        errors: state.errors ?? null,
+      };
+    case 'unknown':
+      return { line, status: 'unknown', message: state.message };
+    case 'not_sent':
+      return { line, status: 'not_attempted', message: state.message };
+  }
+}
+
+export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
+  const { client, input, journal, previous } = options;
+  const counts: BulkCounts = { done: 0, total: input.records, ok: 0, error: 0, unknown: 0, notAttempted: 0 };
+  const unknownLines: number[] = [];
+  let stoppedBy: unknown;
+
+  const emit = async (row: ResultRow) => {
+    counts.done++;
+    if (row.status === 'ok') counts.ok++;
+    else if (row.status === 'error') counts.error++;
+    else if (row.status === 'unknown') {
+      counts.unknown++;
+      unknownLines.push(row.line);
+    } else counts.notAttempted++;
+    await options.onResult(row, counts);
+  };
+
+  for await (const { line, request } of plannedRequests(input)) {
+    // Ctrl-C: leave at once; the journal says where to resume.
+    if (options.signal.aborted || stoppedBy instanceof CancelledError) break;
+    if (stoppedBy !== undefined) {
+      await emit({ line, status: 'not_attempted', message: 'not sent: the run stopped before this record' });
+      continue;
+    }
+    const earlier: LineState | undefined = previous?.lines.get(line);
+    if (earlier?.state === 'ok' || earlier?.state === 'error') {
+      await emit(rowOf(line, earlier));
+      continue;
+    }
+    if ((earlier?.state === 'sending' || earlier?.state === 'unknown') && !options.retryUnknown) {
+      const message =
+        'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
+      await journal.outcome(line, { state: 'unknown', message });
+      await emit({ line, status: 'unknown', message });
+      continue;
+    }
+    await journal.sending(line);
+    let outcome: Outcome;
+    try {
+      const response = await client.request(request);
+      const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
+      outcome = { state: 'ok', id: data?.id ?? null };
+    } catch (error) {
+      if (error instanceof ApiError) {
+        outcome = {
+          state: 'error',
+          http_status: error.status,
+          code: error.code ?? null,
+          message: error.message,
+          errors: error.fieldErrors.length
+            ? Object.fromEntries(error.fieldErrors.map((f) => [f.field, f.messages]))
+            : null,
+        };
+        if (dooms(error)) stoppedBy = error;
+      } else if (neverSent(error)) {
+        outcome = { state: 'not_sent', message: (error as Error).message };
+        stoppedBy = error;
+      } else {
+        // A broken connection or a timeout after sending, or Ctrl-C: the record may exist.
+        outcome = { state: 'unknown', message: `the answer was lost: ${(error as Error).message}` };
+        if (error instanceof CancelledError || options.signal.aborted)
+          stoppedBy = new CancelledError('interrupted');
+      }
+    }
+    await journal.outcome(line, outcome);
+    await emit(rowOf(line, outcome));
+  }
+  return { counts, unknownLines, stoppedBy };
+}
