@@ -156,7 +156,7 @@ async function send(
   if (stoppedBy !== undefined) throw stoppedBy;
   const failed = counts.error + counts.unknown + counts.notAttempted;
   if (failed > 0)
-    throw new OutcomeError(`${failed} of ${counts.total} records were not created (see the result lines)`);
+    throw new OutcomeError(`${failed} of ${counts.total} records are not ok: see their result lines`);
 }
 
 function progressText(command: string, c: BulkCounts, elapsedMs: number): string {

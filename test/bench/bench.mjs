@@ -1,6 +1,6 @@
-// `npm run bench`: start-up and export throughput, each as a ratio against a baseline measured in the same run.
+// `npm run bench`: start-up, export throughput and bulk memory, each against a baseline measured in the same run.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -98,6 +98,40 @@ function cliExport(ready) {
   });
 }
 
+const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
+
+/** A bulk import of `count` new customers from an NDJSON file: its rate and the CLI's peak RSS. */
+function bulkImport(ready, count) {
+  const file = join(configDir, `bulk-${count}.ndjson`);
+  const rows = [];
+  for (let i = 0; i < count; i++)
+    rows.push(
+      JSON.stringify({ first_name: `B${i}`, last_name: 'Bench', email: `bench.${count}.${i}@example.com` }),
+    );
+  writeFileSync(file, `${rows.join('\n')}\n`);
+  const rssFile = join(configDir, `rss-${count}`);
+  const start = process.hrtime.bigint();
+  execFileSync(
+    process.execPath,
+    [
+      '--import',
+      RSS,
+      bin,
+      '--base-url',
+      ready.base_url,
+      '--tenant',
+      '2',
+      'customers',
+      'create',
+      '--from',
+      file,
+    ],
+    { env: { ...env, CLINIC_TOKEN: ready.token, RSS_FILE: rssFile }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  return { rate: (count / ms) * 1000, rssMiB: Number(readFileSync(rssFile, 'utf8')) / 1024 };
+}
+
 const fmt = (n, digits = 1) => n.toFixed(digits);
 try {
   const s = startup();
@@ -129,6 +163,15 @@ try {
     console.log(`  bare undici page loop      ${fmt(rawRate, 0)} records/s   (baseline)`);
     console.log(
       `  clinic customers list --all -o ndjson   ${fmt(cliRate, 0)} records/s   ratio ${fmt(cliRate / rawRate, 2)}`,
+    );
+    const small = bulkImport(ready, 2000);
+    const large = bulkImport(ready, 20000);
+    console.log('bulk import from NDJSON (customers create --from), rate limit off');
+    console.log(
+      `  2,000 records              ${fmt(small.rate, 0)} records/s, peak RSS ${fmt(small.rssMiB)} MiB   (baseline)`,
+    );
+    console.log(
+      `  20,000 records             ${fmt(large.rate, 0)} records/s, peak RSS ${fmt(large.rssMiB)} MiB   ratio ${fmt(large.rssMiB / small.rssMiB, 2)}  (constant memory: target <= 1.1)`,
     );
   } finally {
     child.kill('SIGTERM');

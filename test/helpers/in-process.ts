@@ -24,7 +24,13 @@ export interface InProcessResult {
 }
 
 function capture(tty: boolean) {
-  const stream = Object.assign(new PassThrough(), { isTTY: tty, columns: tty ? 100 : undefined });
+  // A terminal as spinners use it: cursor moves are accepted and ignored.
+  const cursor = { cursorTo: () => true, clearLine: () => true, moveCursor: () => true };
+  const stream = Object.assign(
+    new PassThrough(),
+    { isTTY: tty, columns: tty ? 100 : undefined },
+    tty ? cursor : {},
+  );
   let text = '';
   stream.on('data', (chunk) => {
     text += chunk;

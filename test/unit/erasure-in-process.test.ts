@@ -1,5 +1,5 @@
 // The erasure workflow in-process against a MockAgent: every status × action, confirmations, watch and filters.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -235,5 +235,35 @@ describe('erasure list filters', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(seen).toEqual([]);
+  });
+});
+
+describe('erasure create --from', () => {
+  it('on a terminal asks to type the number of records; a wrong number sends nothing', async () => {
+    const file = join(dir, 'requests.csv');
+    await writeFile(file, 'customer_id,request_reason\n41,asked\n42,asked\n');
+    const asked: string[] = [];
+    const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '3') };
+    const result = await run(['erasure', 'create', '--from', file], { terminal: true, prompter });
+    expect(result.code).toBe(130);
+    expect(asked[0]).toContain('erasure of the data of 2 customers');
+    expect(asked[0]).toContain('Type 2 to confirm');
+    expect(seen).toEqual([]);
+  });
+
+  it('typing the number sends one request per record', async () => {
+    const file = join(dir, 'requests.csv');
+    await writeFile(file, 'customer_id,request_reason\n41,asked\n42,\n');
+    queueReplies(agent, seen, 'POST', '/api/v1/data-erasure-requests', [
+      { status: 201, body: erasure('pending_verification', 98) },
+      { status: 201, body: erasure('pending_verification', 99) },
+    ]);
+    const prompter: Prompter = { confirm: async () => true, input: async () => '2' };
+    const result = await run(['erasure', 'create', '--from', file], { terminal: true, prompter });
+    expect(result.code, result.stderr).toBe(0);
+    expect(seen.map((r) => JSON.parse(r.body ?? ''))).toEqual([
+      { customer_id: 41, request_reason: 'asked' },
+      { customer_id: 42, request_reason: '' },
+    ]);
   });
 });
