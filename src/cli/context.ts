@@ -180,6 +180,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return {
         format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
         fields: globals.fields,
+        csvRaw: globals.csvRaw,
         colour: io.colour,
         width: io.columns,
       };

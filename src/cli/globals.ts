@@ -17,6 +17,7 @@ export interface GlobalOptions {
   dryRun: boolean;
   maxRetries: number;
   raw: boolean;
+  csvRaw: boolean;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -48,6 +49,7 @@ export function parseGlobals(
         ? DEFAULT_MAX_RETRIES
         : parseWholeNumber(String(raw.maxRetries), '--max-retries', { min: 0, max: 20 }),
     raw: raw.raw === true,
+    csvRaw: raw.csvRaw === true,
   };
 }
 

@@ -4,7 +4,7 @@ import { dataOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
 import type { Page } from '../core/paginate.js';
-import { redactBodyText, redactHeaders } from '../core/redact.js';
+import { redactBodyText, redactHeaders, redactUrl } from '../core/redact.js';
 import type { Context } from './context.js';
 import { createListWriter, writeAllOrNothing, writeResource } from './output/render.js';
 import type { Column } from './output/table.js';
@@ -60,14 +60,14 @@ export async function showDryRun(ctx: Context, client: HttpClient, request: ApiR
   const format = (await ctx.output()).format;
   if (format === 'json' || format === 'ndjson') {
     const text = JSON.stringify(
-      { method: prepared.method, url: prepared.url, headers, body },
+      { method: prepared.method, url: redactUrl(prepared.url), headers, body },
       null,
       format === 'json' ? 2 : 0,
     );
     return ctx.io.write(`${text}\n`);
   }
   const lines = [
-    `${prepared.method} ${prepared.url}`,
+    `${prepared.method} ${redactUrl(prepared.url)}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];
   if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
@@ -113,11 +113,16 @@ export async function showDryRunUpload(
   const part = { name: 'file', filename: basename(file.path), path: file.path, bytes: file.size };
   const format = (await ctx.output()).format;
   if (format === 'json' || format === 'ndjson') {
-    const text = JSON.stringify({ method: prepared.method, url: prepared.url, headers, parts: [part] });
+    const text = JSON.stringify({
+      method: prepared.method,
+      url: redactUrl(prepared.url),
+      headers,
+      parts: [part],
+    });
     return ctx.io.write(`${text}\n`);
   }
   const lines = [
-    `${prepared.method} ${prepared.url}`,
+    `${prepared.method} ${redactUrl(prepared.url)}`,
     ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
   ];
   lines.push('', `part file: ${file.path} (${file.size} bytes)`);

@@ -24,6 +24,10 @@ function addGlobalOptions(program: Command): void {
     .option('--json', 'same as -o json')
     .option('--fields <a,b.c>', 'pick fields (dotted paths) for every format')
     .option('--raw', "print the server's JSON body untouched")
+    .option(
+      '--csv-raw',
+      "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas",
+    )
     .option('--debug', 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)')
     .option('--no-color', 'no colour (NO_COLOR is honoured too)')
     .option('-y, --yes', 'answer yes to confirmations')

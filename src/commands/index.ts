@@ -7,6 +7,7 @@ import api from './api/index.js';
 import appointments from './appointments/index.js';
 import auth, { login, logout } from './auth/index.js';
 import channels from './channels/index.js';
+import chat from './chat/index.js';
 import config from './config/index.js';
 import conversations from './conversations/index.js';
 import customers from './customers/index.js';
@@ -31,6 +32,7 @@ export const commands: (CommandDef | NounDef)[] = [
   appointments,
   leads,
   conversations,
+  chat,
   channels,
   formTemplates,
   announcements,

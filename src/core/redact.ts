@@ -6,15 +6,19 @@ export const REDACTED = '***';
 /** Keeps a known scheme visible (`Bearer ***`); anything else is hidden whole. */
 const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest)\s+.*$/is;
 
+/** Headers with secrets hidden: by name, and any value holding one of `known` (the token in a custom header). */
 export function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
+  known: readonly string[] = [],
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  const secrets = known.filter((secret) => secret.length >= 8);
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
     const text = Array.isArray(value) ? value.join(', ') : value;
     const lower = name.toLowerCase();
-    if (!SECRET_HEADERS.has(lower) && !SECRET_KEY.test(lower)) out[name] = text;
+    const holdsSecret = secrets.some((secret) => text.includes(secret));
+    if (!SECRET_HEADERS.has(lower) && !SECRET_KEY.test(lower) && !holdsSecret) out[name] = text;
     else
       out[name] =
         lower === 'authorization' && AUTH_SCHEME.test(text)
@@ -30,7 +34,9 @@ export function redactUrl(url: string): string {
     for (const key of [...parsed.searchParams.keys()]) {
       if (SECRET_KEY.test(key) || key === 'state') parsed.searchParams.set(key, REDACTED);
     }
+    // userinfo (http://user:PW@host): neither part is shown.
     if (parsed.password) parsed.password = REDACTED;
+    if (parsed.username) parsed.username = REDACTED;
     return parsed.toString();
   } catch {
     return url;

@@ -127,3 +127,28 @@ describe('writeResource csv', () => {
     expect(sink.text).toBe('id,tenant.id,tenant.name\r\n3,1,"A, B"\r\n');
   });
 });
+
+describe('formula cells (CSV injection)', () => {
+  it.each([
+    ['=HYPERLINK("http://evil","x")', `'=HYPERLINK("http://evil","x")`],
+    ['+cmd|/C calc!A0', "'+cmd|/C calc!A0"],
+    ['-2+3', "'-2+3"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\tTAB', "'\tTAB"],
+    ['\rCR', "'\rCR"],
+    ['+44 7700 900123', '+44 7700 900123'],
+    ['-12.5', '-12.5'],
+    ['+1 (555) 010-0000', '+1 (555) 010-0000'],
+    ['plain', 'plain'],
+    ['', ''],
+  ])('%j → %j', async (cell, expected) => {
+    const { neutralizeFormula } = await import('../../src/cli/output/csv.js');
+    expect(neutralizeFormula(cell)).toBe(expected);
+  });
+
+  it('--csv-raw writes exact data', async () => {
+    const { csvRecord } = await import('../../src/cli/output/csv.js');
+    expect(csvRecord({ a: '=1+1' }, ['a'])).toBe("'=1+1\r\n");
+    expect(csvRecord({ a: '=1+1' }, ['a'], true)).toBe('=1+1\r\n');
+  });
+});

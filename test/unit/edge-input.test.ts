@@ -126,3 +126,54 @@ it('a full disk on stdout is one error line and exit 1, no stack trace', () => {
   expect(result.status).toBe(1);
   expect(result.stderr).toMatch(/^error: cannot write the output \(ENOSPC\)\n$/);
 });
+
+describe('clear-text addresses', () => {
+  it.each([
+    [['--base-url', 'http://api.example.com/api', 'account'], {}],
+    [['account'], { CLINIC_BASE_URL: 'http://10.0.0.5/api' }],
+    [['config', 'set', 'base_url', 'http://api.example.com/api'], {}],
+    [['config', 'set', 'realtime.auth_endpoint', 'http://rt.example.com/auth'], {}],
+  ])('%j %j: refused, exit 2, nothing sent', async (argv, extra) => {
+    const result = await runInProcess(argv, {
+      env: { ...env, ...extra },
+      dispatcher: agent,
+      clock: fakeClock(),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('must use https');
+    expect(seen).toEqual([]);
+  });
+
+  it('loopback stays allowed (the sandbox)', async () => {
+    const result = await run(['config', 'set', 'base_url', 'http://127.0.0.1:8080/api']);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('secrets in traces', () => {
+  it('--dry-run never prints a password in base_url', async () => {
+    const result = await runInProcess(['sales', 'stock-deduct', '1', '--dry-run', '--yes'], {
+      env: { ...env, CLINIC_BASE_URL: 'https://ops:S3cretPW@api.clinic.test/api' },
+      dispatcher: agent,
+      clock: fakeClock(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain('S3cretPW');
+    expect(result.stdout + result.stderr).not.toContain('ops:');
+  });
+
+  it('--debug hides a header whose value is the token, whatever its name', async () => {
+    const token = 'tok-0123456789abcdef';
+    queueReplies(agent, seen, 'GET', '/api/v1/account', [
+      { status: 200, body: { success: true, data: { id: 1 } } },
+    ]);
+    const result = await runInProcess(['api', '/v1/account', '-H', `X-Key: ${token}`, '--debug'], {
+      env: { ...env, CLINIC_TOKEN: token },
+      dispatcher: agent,
+      clock: fakeClock(),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('x-key: ***');
+    expect(result.stderr).not.toContain(token);
+  });
+});

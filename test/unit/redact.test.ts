@@ -48,10 +48,10 @@ describe('redactUrl', () => {
     expect(new URL(out).searchParams.get('state')).toBe(REDACTED);
   });
 
-  it('hides a password in the URL', () => {
+  it('hides the userinfo of a URL, name and password', () => {
     const out = redactUrl('https://user:hunter2@api.test/x');
     expect(out).not.toContain('hunter2');
-    expect(out).toContain('user:');
+    expect(out).toBe('https://***:***@api.test/x');
   });
 
   it('leaves non-URLs alone', () => {

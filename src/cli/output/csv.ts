@@ -1,17 +1,30 @@
-// RFC 4180 CSV rows (CRLF, quotes doubled, fields with commas, quotes or newlines quoted) via csv-stringify.
+// RFC 4180 CSV rows (CRLF, quotes doubled, fields with commas, quotes or newlines quoted) via csv-stringify, with
+// cells a spreadsheet would run as a formula neutralized (OWASP: a leading '), unless --csv-raw.
 import { stringify } from 'csv-stringify/sync';
 import { cellText, valueAt } from './fields.js';
 
-export function csvRow(cells: string[]): string {
-  return stringify([cells], {
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** Plainly a number (-12.5, +3) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. */
+const HARMLESS = /^[+-]?(\d+(\.\d+)?|\.\d+)$|^\+?[\d ().-]*\d[\d ().-]*$/;
+
+/** `=HYPERLINK(…)` becomes `'=HYPERLINK(…)`; numbers and phone numbers stay exact. */
+export function neutralizeFormula(cell: string): string {
+  return FORMULA_START.test(cell) && !HARMLESS.test(cell) ? `'${cell}` : cell;
+}
+
+export function csvRow(cells: string[], raw = false): string {
+  return stringify([raw ? cells : cells.map(neutralizeFormula)], {
     record_delimiter: 'windows',
     quote_record_delimiter: true,
     quoted_match: /^\s|\s$/,
   });
 }
 
-export function csvRecord(record: unknown, columns: string[]): string {
-  return csvRow(columns.map((column) => cellText(valueAt(record, column) ?? flatValue(record, column))));
+export function csvRecord(record: unknown, columns: string[], raw = false): string {
+  return csvRow(
+    columns.map((column) => cellText(valueAt(record, column) ?? flatValue(record, column))),
+    raw,
+  );
 }
 
 /** A dotted column may also be a literal key containing dots. */

@@ -12,6 +12,8 @@ export interface Sink {
 export interface OutputSpec {
   format: OutputFormat;
   fields?: string[];
+  /** --csv-raw: cells exactly as they are, formulas included. */
+  csvRaw?: boolean;
   colour: boolean;
   width: number;
 }
@@ -51,9 +53,9 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
         const { csvRecord, csvRow } = await import('./csv.js');
         if (!csvColumns) {
           csvColumns = columnsFor(record, spec.fields);
-          await sink.write(csvRow(csvColumns));
+          await sink.write(csvRow(csvColumns, spec.csvRaw));
         }
-        await sink.write(csvRecord(record, csvColumns));
+        await sink.write(csvRecord(record, csvColumns, spec.csvRaw));
         return;
       }
       case 'table':
@@ -68,7 +70,7 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
     if (spec.format === 'csv' && count === 0 && spec.fields) {
       // No record to take columns from: the header of the fields asked for keeps the file well-formed.
       const { csvRow } = await import('./csv.js');
-      await sink.write(csvRow(spec.fields));
+      await sink.write(csvRow(spec.fields, spec.csvRaw));
     }
     if (spec.format === 'table') {
       const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
@@ -95,7 +97,7 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
     case 'csv': {
       const { csvRecord, csvRow } = await import('./csv.js');
       const columns = columnsFor(record, spec.fields);
-      return sink.write(csvRow(columns) + csvRecord(record, columns));
+      return sink.write(csvRow(columns, spec.csvRaw) + csvRecord(record, columns, spec.csvRaw));
     }
     case 'table':
       return sink.write(

@@ -1,5 +1,6 @@
 // The profile keys users may set, their environment overrides and how a value is checked.
 import { UsageError } from '../errors.js';
+import { requireSecureUrl } from '../http/secure-url.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -25,6 +26,13 @@ const url = (key: string) => (value: string) => {
   return value.replace(/\/+$/, '');
 };
 
+/** A URL the bearer token is sent to: https, or clear-text http on this machine only (the sandbox). */
+const tokenUrl = (key: string) => (value: string) => {
+  const checked = url(key)(value);
+  requireSecureUrl(checked, key);
+  return checked;
+};
+
 const positiveInteger = (key: string) => (value: string) => {
   if (!/^[1-9]\d*$/.test(value))
     throw new UsageError(`${key} must be a positive whole number, got '${value}'`);
@@ -42,9 +50,9 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: 'base_url',
     env: 'CLINIC_BASE_URL',
     description: 'API base, ending in /api',
-    check: url('base_url'),
+    check: tokenUrl('base_url'),
   },
-  { key: 'auth_url', env: 'CLINIC_AUTH_URL', description: 'OAuth server root', check: url('auth_url') },
+  { key: 'auth_url', env: 'CLINIC_AUTH_URL', description: 'OAuth server root', check: tokenUrl('auth_url') },
   { key: 'client_id', env: 'CLINIC_CLIENT_ID', description: 'OAuth client id of a public (PKCE) client' },
   { key: 'scopes', env: 'CLINIC_SCOPES', description: 'scopes asked for at login (default "openid *")' },
   {
@@ -78,7 +86,7 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     key: 'realtime.auth_endpoint',
     env: 'CLINIC_REALTIME_AUTH_ENDPOINT',
     description: 'private-channel authorization URL',
-    check: url('realtime.auth_endpoint'),
+    check: tokenUrl('realtime.auth_endpoint'),
   },
   {
     key: 'credential_store',

@@ -14,6 +14,8 @@ export interface ApiRequest {
   method: string;
   /** Relative to base_url, e.g. `/v1/customers`. */
   path: string;
+  /** An absolute address instead (e.g. a realtime authorization endpoint); no X-Tenant is added to it. */
+  url?: string;
   query?: Query;
   /** A JSON value, sent as application/json. */
   body?: unknown;
@@ -86,7 +88,7 @@ export class HttpClient {
   /** Builds the request without auth; checks the tenant rule, so bad input fails before anything is sent. */
   prepare(request: ApiRequest): PreparedRequest {
     const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path);
+    const url = new URL(request.url ?? this.options.baseUrl.replace(/\/+$/, '') + path);
     const query = request.query instanceof URLSearchParams ? request.query : toSearchParams(request.query);
     for (const [key, value] of query) url.searchParams.append(key, value);
 
@@ -95,7 +97,7 @@ export class HttpClient {
       'user-agent': this.options.userAgent,
       ...lowerKeys(request.headers),
     };
-    if (isTenantScoped(path) && headers['x-tenant'] === undefined) {
+    if (request.url === undefined && isTenantScoped(path) && headers['x-tenant'] === undefined) {
       if (!this.options.tenant) {
         throw new UsageError(
           `${path} needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'`,
@@ -196,7 +198,9 @@ export class HttpClient {
     const started = clock.now();
     trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
     if (trace) {
-      for (const [name, value] of Object.entries(redactHeaders(headers))) trace(`> ${name}: ${value}`);
+      const token = headers.authorization?.replace(/^Bearer\s+/i, '');
+      for (const [name, value] of Object.entries(redactHeaders(headers, token ? [token] : [])))
+        trace(`> ${name}: ${value}`);
       if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
       if (prepared.form) trace('> (multipart/form-data body)');
     }

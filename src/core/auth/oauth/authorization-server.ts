@@ -1,6 +1,7 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
 import { NetworkError, UsageError } from '../../errors.js';
+import { isLoopbackHost, requireSecureUrl } from '../../http/secure-url.js';
 import { redactHeaders, redactUrl } from '../../redact.js';
 
 export interface ServerSettings {
@@ -11,14 +12,9 @@ export interface ServerSettings {
   userAgent?: string;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /** http is allowed only for a server on this machine (the sandbox); anything else must be https. */
 export function checkAuthUrl(authUrl: string): URL {
-  const url = new URL(authUrl);
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return url;
-  throw new UsageError(`auth_url must use https (http only for 127.0.0.1 or localhost), got '${authUrl}'`);
+  return requireSecureUrl(authUrl, 'auth_url');
 }
 
 /** openid-client's requests, with our User-Agent and the same redacted --debug trace as API requests. */
@@ -51,7 +47,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
     // http is allowed for a loopback server only: none of the addresses it names may lead elsewhere in clear text.
     for (const endpoint of insecure ? endpointsOf(config) : []) {
       const target = new URL(endpoint);
-      if (target.protocol !== 'https:' && !LOOPBACK_HOSTS.has(target.hostname)) {
+      if (target.protocol !== 'https:' && !isLoopbackHost(target.hostname)) {
         throw new UsageError(
           `the sign-in server ${url.origin} names a clear-text address elsewhere (${endpoint}); refused`,
         );

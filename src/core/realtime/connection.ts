@@ -1,0 +1,90 @@
+// One pusher-js connection to a tenant's private chat channel, authorized through our own HTTP client, reporting
+// its state changes, each (re)subscription and the raw chat events. Reconnection itself is pusher-js's.
+import PusherNS from 'pusher-js';
+import type { Channel, Options } from 'pusher-js';
+import { CHAT_EVENTS, type ChatEventKind } from './events.js';
+
+const Pusher = PusherNS as unknown as typeof PusherNS.default;
+
+export interface RealtimeSettings {
+  key: string;
+  /** Hosted Pusher. */
+  cluster?: string;
+  /** A self-hosted Pusher-protocol server. */
+  host?: string;
+  port?: number;
+  tls: boolean;
+}
+
+export interface ConnectionHandlers {
+  /** socket_id and channel name → the `auth` string, or a thrown error (refused). */
+  authorize(socketId: string, channelName: string): Promise<string>;
+  state(current: string, previous: string): void;
+  /** Every `subscription_succeeded`: the first, and one after each reconnect. */
+  subscribed(): void;
+  /** The channel authorization failed (the error `authorize` threw, or the server's refusal). */
+  refused(error: unknown): void;
+  /** A connection-level error frame (e.g. 4001 unknown app key, 4009 unauthorized). */
+  error(code: number | undefined, message: string): void;
+  event(kind: ChatEventKind, data: unknown): void;
+}
+
+export interface ChatConnection {
+  disconnect(): void;
+}
+
+/** Dead-connection detection: a ping after 20 s of silence, given up 5 s later (pusher-js defaults wait 150 s). */
+const ACTIVITY_TIMEOUT_MS = 20_000;
+const PONG_TIMEOUT_MS = 5_000;
+
+export function connectChat(
+  settings: RealtimeSettings,
+  channelName: string,
+  kinds: readonly ChatEventKind[],
+  on: ConnectionHandlers,
+): ChatConnection {
+  const options: Options = {
+    cluster: settings.cluster ?? 'mt1', // pusher-js insists on one, even for a self-hosted server
+    forceTLS: settings.tls,
+    enabledTransports: settings.tls ? ['wss'] : ['ws'],
+    disableStats: true,
+    activityTimeout: ACTIVITY_TIMEOUT_MS,
+    pongTimeout: PONG_TIMEOUT_MS,
+    ...(settings.host
+      ? { wsHost: settings.host, wsPort: settings.port ?? 80, wssPort: settings.port ?? 443 }
+      : {}),
+    channelAuthorization: {
+      endpoint: 'unused',
+      transport: 'ajax',
+      customHandler: ({ socketId, channelName: name }, callback) => {
+        on.authorize(socketId, name).then(
+          (auth) => callback(null, { auth }),
+          (error: Error) => {
+            on.refused(error);
+            callback(error, null);
+          },
+        );
+      },
+    },
+  };
+  const pusher = new Pusher(settings.key, options);
+  pusher.connection.bind('state_change', ({ current, previous }: { current: string; previous: string }) =>
+    on.state(current, previous),
+  );
+  pusher.connection.bind(
+    'error',
+    (error: { data?: { code?: number; message?: string }; error?: unknown }) => {
+      const data = error?.data;
+      if (data?.code !== undefined) on.error(data.code, data.message ?? 'error');
+    },
+  );
+  const channel: Channel = pusher.subscribe(channelName);
+  channel.bind('pusher:subscription_succeeded', () => on.subscribed());
+  channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {
+    // Our own authorize already reported its error; this covers a refusal pusher-js found itself.
+    if (error?.status !== undefined && error.status !== 0)
+      on.refused(new Error(error.error ?? `HTTP ${error.status}`));
+  });
+  for (const kind of kinds) channel.bind(CHAT_EVENTS[kind], (data: unknown) => on.event(kind, data));
+  return { disconnect: () => pusher.disconnect() };
+}
