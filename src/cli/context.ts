@@ -110,7 +110,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     },
     prompter: deps.prompter ?? terminalPrompter(deps.streams),
     config: () => {
-      config ??= loadConfig(deps.env);
+      config ??= loadConfig(deps.env, (line) => io.err(line));
       return config;
     },
     async settings() {
@@ -121,7 +121,10 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     store(kind) {
       let store = stores.get(kind);
       if (!store) {
-        store = kind === 'file' ? new FileStore(credentialsFile(deps.env)) : new KeychainStore(deps.keytar);
+        store =
+          kind === 'file'
+            ? new FileStore(credentialsFile(deps.env), (line) => io.err(line))
+            : new KeychainStore(deps.keytar);
         stores.set(kind, store);
       }
       return store;

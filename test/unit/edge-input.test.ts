@@ -177,3 +177,25 @@ describe('secrets in traces', () => {
     expect(result.stderr).not.toContain(token);
   });
 });
+
+describe('loose file modes', () => {
+  it('a config directory at 0755 and files at 0644 are tightened, with one warning each run', async () => {
+    const { chmod, stat, writeFile, mkdir } = await import('node:fs/promises');
+    const config = join(dir, 'loose');
+    await mkdir(config, { recursive: true });
+    await chmod(config, 0o755);
+    await writeFile(join(config, 'config.json'), '{"profiles":{"default":{"tenant":"7"}}}', { mode: 0o644 });
+    await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', { mode: 0o644 });
+    await chmod(join(config, 'config.json'), 0o644);
+    await chmod(join(config, 'credentials.json'), 0o644);
+    queueReplies(agent, seen, 'GET', '/api/v1/account', [{ status: 200, body: { success: true, data: { id: 1 } } }]);
+    const looseEnv = { ...env, CLINIC_CONFIG_DIR: config, CLINIC_TOKEN: '', CLINIC_CREDENTIAL_STORE: 'file' };
+    const result = await runInProcess(['account', '-o', 'json'], { env: looseEnv, dispatcher: agent, clock: fakeClock() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: .*config\.json was 644/);
+    expect(result.stderr).toMatch(/warning: .*credentials\.json was 644/);
+    expect((await stat(join(config, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(config, 'credentials.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(config)).mode & 0o777).toBe(0o700);
+  });
+});

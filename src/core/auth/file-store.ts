@@ -1,5 +1,10 @@
 // Tokens in $CLINIC_CONFIG_DIR/credentials.json (mode 0600, never through a symlink): an explicit choice only.
-import { readPrivateFile, UnsafeFileError, writePrivateFile } from '../config/private-file.js';
+import {
+  type ModeNotice,
+  readPrivateFile,
+  UnsafeFileError,
+  writePrivateFile,
+} from '../config/private-file.js';
 import { withLock } from '../lock.js';
 import { type CredentialStore, parseCredentials, type StoredCredentials } from './credential-store.js';
 
@@ -9,7 +14,10 @@ export class FileStore implements CredentialStore {
   readonly kind = 'file';
   readonly location: string;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    private readonly notice?: ModeNotice,
+  ) {
     this.location = `${path} (plain text, mode 0600)`;
   }
 
@@ -44,7 +52,7 @@ export class FileStore implements CredentialStore {
   }
 
   private async read(): Promise<FileShape> {
-    const text = await readPrivateFile(this.path);
+    const text = await readPrivateFile(this.path, this.notice);
     if (!text?.trim()) return {};
     let parsed: unknown;
     try {

@@ -1,7 +1,7 @@
 // The config file: named profiles of dotted keys, and which one is current.
 import { UsageError } from '../errors.js';
 import { configFile, type Env } from './paths.js';
-import { readPrivateFile, writePrivateFile } from './private-file.js';
+import { type ModeNotice, readPrivateFile, writePrivateFile } from './private-file.js';
 
 export type Profile = Record<string, unknown>;
 
@@ -19,9 +19,9 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-export async function loadConfig(env: Env): Promise<ConfigData> {
+export async function loadConfig(env: Env, notice?: ModeNotice): Promise<ConfigData> {
   const path = configFile(env);
-  const text = await readPrivateFile(path);
+  const text = await readPrivateFile(path, notice);
   if (text === undefined || text.trim() === '') return { profiles: {} };
   let data: unknown;
   try {

@@ -17,11 +17,30 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
 }
 
-/** The file's text, or undefined when it does not exist. Refuses a symlink. */
-export async function readPrivateFile(path: string): Promise<string | undefined> {
+/** Says once per file and run that its modes were loose and have been tightened. */
+export type ModeNotice = (line: string) => void;
+const tightened = new Set<string>();
+
+/** Others may read it (0644, a 0755 directory): tighten to 0600/0700 and say so once, as ssh would complain. */
+async function tightenModes(path: string, fileMode: number, notice?: ModeNotice): Promise<void> {
+  const dir = dirname(path);
+  const dirMode = (await fsStat(dir)).mode;
+  const loose: string[] = [];
+  if ((fileMode & 0o077) !== 0) loose.push(`${path} was ${(fileMode & 0o777).toString(8)}`);
+  if ((dirMode & 0o077) !== 0) loose.push(`${dir} was ${(dirMode & 0o777).toString(8)}`);
+  if (loose.length === 0) return;
+  if ((fileMode & 0o077) !== 0) await chmod(path, 0o600);
+  if ((dirMode & 0o077) !== 0) await chmod(dir, 0o700);
+  if (!tightened.has(path)) notice?.(`warning: ${loose.join(' and ')}, readable by others; now 0600/0700`);
+  tightened.add(path);
+}
+
+/** The file's text, or undefined when it does not exist. Refuses a symlink; tightens loose modes. */
+export async function readPrivateFile(path: string, notice?: ModeNotice): Promise<string | undefined> {
   try {
     const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
+      await tightenModes(path, (await handle.stat()).mode, notice);
       return await handle.readFile('utf8');
     } finally {
       await handle.close();
