@@ -93,6 +93,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       clock,
       signal,
       maxRetries: globals.maxRetries,
+      timeoutMs: globals.requestTimeoutMs,
       trace,
       notice: (line) => io.err(line),
     });

@@ -18,6 +18,8 @@ export interface GlobalOptions {
   maxRetries: number;
   raw: boolean;
   csvRaw: boolean;
+  /** --request-timeout / CLINIC_REQUEST_TIMEOUT, in ms. */
+  requestTimeoutMs: number;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -50,7 +52,15 @@ export function parseGlobals(
         : parseWholeNumber(String(raw.maxRetries), '--max-retries', { min: 0, max: 20 }),
     raw: raw.raw === true,
     csvRaw: raw.csvRaw === true,
+    requestTimeoutMs: requestTimeout(raw.requestTimeout, env.CLINIC_REQUEST_TIMEOUT) * 1000,
   };
+}
+
+/** Seconds for one whole exchange: flag > env > 60. */
+function requestTimeout(flag: unknown, env: string | undefined): number {
+  if (flag !== undefined) return parseWholeNumber(String(flag), '--request-timeout', { min: 1, max: 3600 });
+  if (env) return parseWholeNumber(env, 'CLINIC_REQUEST_TIMEOUT', { min: 1, max: 3600 });
+  return 60;
 }
 
 function isTruthy(value: string | undefined): boolean {

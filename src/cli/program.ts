@@ -33,7 +33,11 @@ function addGlobalOptions(program: Command): void {
     .option('-y, --yes', 'answer yes to confirmations')
     .option('--no-input', 'never prompt; fail where a prompt would be needed')
     .option('--dry-run', 'on commands that write: print the request and send nothing')
-    .option('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)');
+    .option('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)')
+    .option(
+      '--request-timeout <seconds>',
+      'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail',
+    );
 }
 
 /** A typed option: commander calls its parser, so a bad value fails here with one usage line. */

@@ -1,5 +1,6 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
 import { ApiError, AuthError, CliError } from '../core/errors.js';
+import { MAX_RETRY_AFTER_S } from '../core/http/client.js';
 import { READ_ONLY_CODES, toExitCode } from '../core/exit-codes.js';
 import { sanitize } from './output/sanitize.js';
 
@@ -59,8 +60,13 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
     for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);
     if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
     if (error.status === 429 || error.status === 503) {
+      const seconds = error.retryAfterSeconds;
       const wait =
-        error.retryAfterSeconds !== undefined ? `retry after ${error.retryAfterSeconds}s` : 'retry later';
+        seconds === undefined
+          ? 'retry later'
+          : seconds > MAX_RETRY_AFTER_S
+            ? `the server asks to come back in ${seconds}s, at ${new Date(Date.now() + seconds * 1000).toISOString()}; not waiting that long`
+            : `retry after ${seconds}s`;
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
     const hint = hintFor(error, options.signIn);

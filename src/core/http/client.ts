@@ -61,7 +61,10 @@ export interface HttpClientOptions {
   dispatcher: Dispatcher;
   clock: Clock;
   maxRetries: number;
+  /** Deadline of one whole exchange, body included (--request-timeout); downloads only time out on silence. */
   timeoutMs?: number;
+  /** Largest JSON answer read (default MAX_JSON_BYTES). */
+  maxBodyBytes?: number;
   /** Aborts waits and requests (Ctrl-C). */
   signal?: AbortSignal;
   /** Debug trace lines (already redacted). */
@@ -72,6 +75,10 @@ export interface HttpClientOptions {
 
 /** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
 const TENANT_FREE = [/^\/v1\/account\/?$/];
+/** A JSON answer larger than this is refused rather than read into memory. */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+/** A Retry-After longer than this is not waited for: the run ends (exit 9) saying when to come back. */
+export const MAX_RETRY_AFTER_S = 120;
 
 export function isTenantScoped(path: string): boolean {
   const clean = path.split('?')[0] ?? '';
@@ -152,6 +159,7 @@ export class HttpClient {
       if (!('text' in answer)) throw new Error('unreachable: error answers are always read');
 
       const retryAfter = parseRetryAfter(answer.headers['retry-after'], clock.now());
+      const waitTooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_S;
       if (answer.status === 401 && token && !renewed && this.options.tokens) {
         renewed = true;
         if (await this.options.tokens.renewAfterRejection(token)) {
@@ -160,7 +168,7 @@ export class HttpClient {
           continue;
         }
       }
-      if (attempt < maxRetries && shouldRetryStatus(answer.status, prepared.method)) {
+      if (attempt < maxRetries && shouldRetryStatus(answer.status, prepared.method) && !waitTooLong) {
         const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
         await this.wait(waitMs, `HTTP ${answer.status}`, attempt);
         continue;
@@ -194,6 +202,35 @@ export class HttpClient {
     headers: Record<string, string>,
     stream = false,
   ): Promise<ApiResponse | StreamedResponse> {
+    const { timeoutMs = 60_000 } = this.options;
+    // One deadline for the whole exchange (a body trickling a byte a second must not hang forever).
+    const deadline = stream ? undefined : new AbortController();
+    const timer = deadline && setTimeout(() => deadline.abort(), timeoutMs);
+    const signals = [this.options.signal, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
+    try {
+      return await this.sendWithin(
+        prepared,
+        headers,
+        stream,
+        signals.length ? AbortSignal.any(signals) : undefined,
+      );
+    } catch (error) {
+      if (deadline?.signal.aborted && !this.options.signal?.aborted)
+        throw Object.assign(new Error(`no complete answer within ${timeoutMs / 1000}s`), {
+          code: 'CLINIC_DEADLINE',
+        });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async sendWithin(
+    prepared: PreparedRequest,
+    headers: Record<string, string>,
+    stream: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, dispatcher, timeoutMs = 60_000 } = this.options;
     const started = clock.now();
     trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
@@ -214,7 +251,7 @@ export class HttpClient {
       body: prepared.form ?? prepared.body,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      signal: this.options.signal,
+      signal,
     });
     const responseHeaders = flattenHeaders(response.headers);
     if (trace) {
@@ -225,7 +262,7 @@ export class HttpClient {
     const success = response.statusCode >= 200 && response.statusCode < 300;
     if (stream && success)
       return { status: response.statusCode, headers: responseHeaders, body: response.body };
-    const text = await response.body.text();
+    const text = await readCapped(response.body, prepared.url, this.options.maxBodyBytes ?? MAX_JSON_BYTES);
     return {
       status: response.statusCode,
       headers: responseHeaders,
@@ -239,6 +276,27 @@ export class HttpClient {
       },
     };
   }
+}
+
+/** The body as text, refused past MAX_JSON_BYTES (a 600 MB answer must not take the machine's memory). */
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  url: string,
+  max: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new NetworkError(
+        `the answer from ${redactUrl(url)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function toSearchParams(
@@ -266,6 +324,7 @@ function describeNetworkError(error: unknown): string {
   const code = networkErrorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code === 'CLINIC_DEADLINE') return `timed out (${(error as Error).message})`;
   if (code?.includes('TIMEOUT') || code === 'ETIMEDOUT') return 'timed out';
   if (code === 'ENOTFOUND') return 'host not found';
   return error instanceof Error ? error.message : String(error);

@@ -10,6 +10,7 @@ const RETRYABLE_NETWORK_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
+  'CLINIC_DEADLINE',
 ]);
 
 export const isIdempotent = (method: string): boolean => IDEMPOTENT.has(method.toUpperCase());
