@@ -2,6 +2,7 @@
 // only where a terminal is there to see them.
 import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
+import { sanitizeLines } from './output/sanitize.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -70,9 +71,15 @@ export class IO implements Sink {
     });
   }
 
-  /** A line on stderr. */
+  /** A line on stderr; no control character ever reaches the terminal through it. */
   err(line: string): void {
-    this.streams.stderr.write(`${line}\n`);
+    this.streams.stderr.write(`${sanitizeLines(line)}\n`);
+  }
+
+  /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
+  writeServerText(text: string): Promise<void> {
+    const line = text.endsWith('\n') ? text : `${text}\n`;
+    return this.write(this.stdoutIsTTY ? sanitizeLines(line) : line);
   }
 
   /** Starts a spinner on stderr when it is a terminal; otherwise nothing is shown. */

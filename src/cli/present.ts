@@ -10,7 +10,7 @@ import { createListWriter, writeAllOrNothing, writeResource } from './output/ren
 import type { Column } from './output/table.js';
 
 export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
-  if (ctx.globals.raw) return ctx.io.write(ensureNewline(response.text));
+  if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
   await writeResource(ctx.io, await ctx.output(), dataOf(response, what));
 }
 
@@ -27,7 +27,7 @@ export interface ListPresentation {
 export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>, how: ListPresentation) {
   const { io } = ctx;
   if (ctx.globals.raw) {
-    for await (const page of pages) await io.write(ensureNewline(page.text));
+    for await (const page of pages) await io.writeServerText(page.text);
     return;
   }
   const spec = await ctx.output();
@@ -36,8 +36,9 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
   try {
     await writeAllOrNothing(writer, async () => {
       outer: for await (const page of pages) {
-        const total =
-          how.limit !== undefined ? Math.min(how.limit, page.meta.total ?? how.limit) : page.meta.total;
+        // meta.total comes from the server: only a number may reach the spinner.
+        const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
+        const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;
         for (const record of page.records) {
           if (how.limit !== undefined && writer.count >= how.limit) break outer;
           await writer.write(record);
@@ -75,11 +76,9 @@ export async function showDryRun(ctx: Context, client: HttpClient, request: ApiR
   ctx.io.err('dry run: nothing was sent');
 }
 
-const ensureNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
-
 /** An unpaginated list (`{success, data: [...]}`) printed exactly like a paginated one. */
 export async function showRecords(ctx: Context, response: ApiResponse, how: ListPresentation): Promise<void> {
-  if (ctx.globals.raw) return ctx.io.write(ensureNewline(response.text));
+  if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
   const data = dataOf<unknown>(response, how.noun);
   if (!Array.isArray(data))
     throw new NetworkError(`unexpected response for ${how.noun}: 'data' is not a list`);

@@ -6,6 +6,14 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u20
 const LINE_BREAKS = /\s*[\n\r\u2028\u2029]+\s*/g;
 const TABS = /\t/g;
 
+/** Text of several lines (a body, our own multi-line message), each line safe; the line breaks stay. */
+export function sanitizeLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(TABS, '  ').replace(CONTROLS, '?'))
+    .join('\n');
+}
+
 /** One line of text, safe for a terminal. */
 export function sanitize(text: string): string {
   return text.replace(LINE_BREAKS, ' ').replace(TABS, ' ').replace(CONTROLS, '?');

@@ -4,6 +4,7 @@ import { parseJsonObject } from '../../cli/body-input.js';
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { createListWriter, writeAllOrNothing } from '../../cli/output/render.js';
+import { sanitize } from '../../cli/output/sanitize.js';
 import { showDryRun } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { paginate } from '../../core/paginate.js';
@@ -109,7 +110,7 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
     await printBody(response.text, ctx);
   } catch (error) {
     // The server's error body is for the reader, not for a pipe: stderr, before the error line.
-    if (error instanceof ApiError && error.bodyText) ctx.io.err(error.bodyText.trimEnd());
+    if (error instanceof ApiError && error.bodyText) ctx.io.err(errorBodyText(error.bodyText));
     throw error;
   }
 }
@@ -127,6 +128,16 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
   });
 }
 
+/** An error body for a person: JSON re-printed (its strings escaped), anything else folded into one safe line. */
+function errorBodyText(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    const line = sanitize(text.trim());
+    return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
+  }
+}
+
 /** The body unchanged; pretty-printed when a person is reading a terminal. */
 async function printBody(text: string, ctx: Context): Promise<void> {
   if (text === '') return;
@@ -138,7 +149,7 @@ async function printBody(text: string, ctx: Context): Promise<void> {
       // not JSON: print as is
     }
   }
-  await ctx.io.write(out.endsWith('\n') ? out : `${out}\n`);
+  await ctx.io.writeServerText(out);
 }
 
 export const run: CommandRun = async (input, ctx) =>

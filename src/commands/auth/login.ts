@@ -1,4 +1,5 @@
 // `clinic login`: the browser sign-in (Authorization Code + PKCE, loopback redirect) or a token from stdin.
+import { sanitize } from '../../cli/output/sanitize.js';
 import { dataOf, getAccountRequest } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
 import { KeychainUnavailableError, type StoredCredentials } from '../../core/auth/credential-store.js';
@@ -137,7 +138,7 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
         .catch(() => 'the signed-in user'));
   }
   const location = await keep(credentials, options, ctx);
-  ctx.io.err(`logged in as ${who} (profile ${settings.profile.name}); token in ${location}`);
+  ctx.io.err(`logged in as ${sanitize(who)} (profile ${settings.profile.name}); token in ${location}`);
 }
 
 export const run = verb(parseLoginOptions, login);

@@ -1,5 +1,6 @@
 // `clinic tenants use ID-OR-SLUG`: resolves a slug to its id and saves it as the profile's tenant.
 
+import { sanitize } from '../../cli/output/sanitize.js';
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
@@ -22,7 +23,7 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
     throw new NotFoundError(`no tenant '${wanted}' in your account; yours: ${known}`);
   }
   await ctx.editProfile((profile) => setPath(profile, 'tenant', String(tenant.id)), settings.profile.name);
-  ctx.io.err(`profile ${settings.profile.name} now uses tenant ${tenant.id} (${tenant.name})`);
+  ctx.io.err(`profile ${settings.profile.name} now uses tenant ${tenant.id} (${sanitize(tenant.name)})`);
 }
 
 export const run: CommandRun = (input, ctx) => useTenant(input.args[0] ?? '', ctx);
