@@ -52,6 +52,7 @@ it.each([
   const result = await runInProcess(argv, { env, dispatcher: agent, clock: fakeClock(), tty: true });
   expect(result.stdout).not.toMatch(CONTROL);
   // stderr may carry the spinner's own cursor codes, never the server's.
+  // eslint-disable-next-line no-control-regex -- the point of the test
   expect(result.stderr).not.toMatch(/\u001b\]|\u009b|\u202e|\u001b\[31m|\u001b\[2J|\u0007/);
   expect(result.stderr.split('\n').filter((line) => line.startsWith('error: forged'))).toEqual([]);
 });
