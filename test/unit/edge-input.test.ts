@@ -188,9 +188,15 @@ describe('loose file modes', () => {
     await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', { mode: 0o644 });
     await chmod(join(config, 'config.json'), 0o644);
     await chmod(join(config, 'credentials.json'), 0o644);
-    queueReplies(agent, seen, 'GET', '/api/v1/account', [{ status: 200, body: { success: true, data: { id: 1 } } }]);
+    queueReplies(agent, seen, 'GET', '/api/v1/account', [
+      { status: 200, body: { success: true, data: { id: 1 } } },
+    ]);
     const looseEnv = { ...env, CLINIC_CONFIG_DIR: config, CLINIC_TOKEN: '', CLINIC_CREDENTIAL_STORE: 'file' };
-    const result = await runInProcess(['account', '-o', 'json'], { env: looseEnv, dispatcher: agent, clock: fakeClock() });
+    const result = await runInProcess(['account', '-o', 'json'], {
+      env: looseEnv,
+      dispatcher: agent,
+      clock: fakeClock(),
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: .*config\.json was 644/);
     expect(result.stderr).toMatch(/warning: .*credentials\.json was 644/);
@@ -198,4 +204,26 @@ describe('loose file modes', () => {
     expect((await stat(join(config, 'credentials.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(config)).mode & 0o777).toBe(0o700);
   });
+});
+
+it('a login that lands in another account than before says so', async () => {
+  const account = (name: string) => ({
+    status: 200,
+    body: { success: true, data: { id: 1, name, email: `${name}@x.test` } },
+  });
+  queueReplies(agent, seen, 'GET', '/api/v1/account', [account('ada'), account('ada'), account('bob')]);
+  const login = (token: string) =>
+    runInProcess(['login', '--with-token', '--insecure-storage'], {
+      env: { ...env, CLINIC_TOKEN: '' },
+      dispatcher: agent,
+      clock: fakeClock(),
+      stdin: token,
+    });
+  expect((await login('token-of-ada-1')).stderr).not.toContain('warning');
+  expect((await login('token-of-ada-2')).stderr).not.toContain('warning');
+  const third = await login('token-of-bob-1');
+  expect(third.code).toBe(0);
+  expect(third.stderr).toContain(
+    'warning: profile default was signed in as ada <ada@x.test> before; it is now bob <bob@x.test>',
+  );
 });

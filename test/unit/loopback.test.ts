@@ -102,3 +102,28 @@ describe('loopback listener against hostile local requests', () => {
     await listener.finish({ ok: true, message: 'ok' });
   });
 });
+
+describe('the one-time start address', () => {
+  it('redirects once to the authorization address; a second request fails the whole login', async () => {
+    const listener = await startLoopback(0, 'the-state');
+    listener.setAuthorizationUrl('https://auth.example/oauth/authorize?state=the-state&code_challenge=x');
+    expect(listener.startUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/start\/[0-9a-f]{48}$/);
+    expect(listener.startUrl).not.toContain('state');
+    const first = await fetch(listener.startUrl, { redirect: 'manual' });
+    expect(first.status).toBe(302);
+    expect(first.headers.get('location')).toContain('state=the-state');
+    const second = await fetch(listener.startUrl, { redirect: 'manual' });
+    expect(second.status).toBe(409);
+    await expect(listener.callback).rejects.toThrow(/opened twice/);
+    await listener.close();
+  });
+
+  it('another path under /start is not the start address', async () => {
+    const listener = await startLoopback(0, 's');
+    listener.setAuthorizationUrl('https://auth.example/a');
+    expect(
+      (await fetch(listener.startUrl.replace(/\/start\/.*/, '/start/guess'), { redirect: 'manual' })).status,
+    ).toBe(404);
+    await listener.close();
+  });
+});

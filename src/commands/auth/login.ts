@@ -2,7 +2,11 @@
 import { sanitize } from '../../cli/output/sanitize.js';
 import { dataOf, getAccountRequest } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
-import { KeychainUnavailableError, type StoredCredentials } from '../../core/auth/credential-store.js';
+import {
+  KeychainUnavailableError,
+  type StoreKind,
+  type StoredCredentials,
+} from '../../core/auth/credential-store.js';
 import { NO_KEYCHAIN_ADVICE, storeForLogin } from '../../core/auth/store-choice.js';
 import { setPath } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
@@ -115,6 +119,16 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
   return store.location;
 }
 
+/** Who the profile was signed in as, if the store says (a store that cannot be read says nothing). */
+async function previousUser(kind: StoreKind, profile: string, ctx: Context): Promise<string | undefined> {
+  return (
+    await ctx
+      .store(kind)
+      .get(profile)
+      .catch(() => undefined)
+  )?.user;
+}
+
 export async function login(options: LoginOptions, ctx: Context): Promise<void> {
   const kind = storeForLogin(options.insecureStorage, ctx.env); // a contradictory choice fails first
   const settings = await ctx.settings();
@@ -137,8 +151,14 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
         .then((a) => `${a.name} <${a.email}>`)
         .catch(() => 'the signed-in user'));
   }
-  const location = await keep(credentials, options, ctx);
+  const before = await previousUser(kind, settings.profile.name, ctx);
+  const location = await keep({ ...credentials, user: who }, options, ctx);
   ctx.io.err(`logged in as ${sanitize(who)} (profile ${settings.profile.name}); token in ${location}`);
+  if (before !== undefined && before !== who) {
+    ctx.io.err(
+      `warning: profile ${settings.profile.name} was signed in as ${sanitize(before)} before; it is now ${sanitize(who)}`,
+    );
+  }
 }
 
 export const run = verb(parseLoginOptions, login);

@@ -13,6 +13,8 @@ export interface StoredCredentials {
   token_type?: string;
   /** Kept for RP-initiated logout (`id_token_hint`). */
   id_token?: string;
+  /** Who signed in (`Name <email>`), to notice a login that lands in another account. */
+  user?: string;
 }
 
 export type StoreKind = 'keychain' | 'file';

@@ -44,9 +44,10 @@ export async function browserLogin(
       state,
       ...(nonce ? { nonce } : {}),
     });
+    listener.setAuthorizationUrl(url.href);
     if (options.openBrowser) {
       try {
-        await hooks.browser.open(url.href);
+        await hooks.browser.open(listener.startUrl);
         hooks.say('Opened the sign-in page in your browser. If it did not open, visit:');
       } catch {
         hooks.say('Could not open a browser. Open this address to sign in:');

@@ -1,12 +1,19 @@
 // The loopback redirect listener (RFC 8252): 127.0.0.1 only, path /callback, exactly one valid callback, then closed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { AuthError } from '../../errors.js';
 
 export const CALLBACK_PATH = '/callback';
 
 export interface LoopbackListener {
   redirectUri: string;
+  /**
+   * The one-time address to open in the browser: it redirects once to the authorization address, so the state,
+   * code challenge and nonce never stand on a command line (`ps`); a second request fails the whole login.
+   */
+  startUrl: string;
+  setAuthorizationUrl(url: string): void;
   /** Resolves with the callback URL once one with the right state arrives. */
   callback: Promise<URL>;
   /** Answers the browser waiting on the accepted callback, then stops listening. */
@@ -56,6 +63,9 @@ export function checkCallback(url: URL, redirectUri: string, expectedState: stri
 
 export async function startLoopback(port: number, expectedState: string): Promise<LoopbackListener> {
   let accepted: ServerResponse | undefined;
+  const startPath = `/start/${randomBytes(24).toString('hex')}`;
+  let authorizationUrl: string | undefined;
+  let started = false;
   let settle!: { resolve: (url: URL) => void; reject: (error: Error) => void };
   const callback = new Promise<URL>((resolve, reject) => {
     settle = { resolve, reject };
@@ -68,6 +78,22 @@ export async function startLoopback(port: number, expectedState: string): Promis
     const target = req.url ?? '/';
     if (!target.startsWith('/') || target.startsWith('//')) return answer(res, 400, false, 'Bad request.');
     const url = new URL(target, redirectUri);
+    if (url.pathname === startPath && req.method === 'GET' && authorizationUrl) {
+      if (started) {
+        // Someone else opened this sign-in's address too: a race for the account. Nobody wins it silently.
+        answer(res, 409, false, 'This sign-in address was already used. Start the sign-in again.');
+        settle.reject(
+          new AuthError(
+            'the sign-in address was opened twice (another program may be racing this login); nothing was stored: run login again',
+          ),
+        );
+        server.close();
+        return;
+      }
+      started = true;
+      res.writeHead(302, { location: authorizationUrl, 'cache-control': 'no-store' });
+      return res.end();
+    }
     if (url.pathname !== CALLBACK_PATH) return answer(res, 404, false, 'Not found.');
     if (req.method !== 'GET') return answer(res, 405, false, 'Only GET is answered here.');
     if (accepted) return answer(res, 409, false, 'This sign-in already received its answer.');
@@ -106,6 +132,10 @@ export async function startLoopback(port: number, expectedState: string): Promis
 
   return {
     redirectUri,
+    startUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}${startPath}`,
+    setAuthorizationUrl: (url) => {
+      authorizationUrl = url;
+    },
     callback,
     async finish({ ok, message }) {
       if (accepted) answer(accepted, ok ? 200 : 400, ok, message);
