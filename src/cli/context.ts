@@ -8,7 +8,13 @@ import type { Configuration } from 'openid-client';
 import type { BrowserOpener } from '../core/auth/oauth/browser.js';
 import { loginCommand, Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { type ConfigData, loadConfig, type Profile, saveConfig } from '../core/config/config-file.js';
+import {
+  type ConfigData,
+  loadConfig,
+  type Profile,
+  saveConfig,
+  updateProfile,
+} from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import type { OutputFormat } from '../core/config/keys.js';
 import { configDir, credentialsFile, type Env } from '../core/config/paths.js';
@@ -69,6 +75,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   const stores = new Map<StoreKind, CredentialStore>();
   let authServer: Promise<Configuration> | undefined;
   const clients = new Map<boolean, Promise<HttpClient>>();
+  /** After a change to the file: what was read from it is read again when next needed. */
+  const forgetConfig = () => {
+    config = undefined;
+    session = undefined;
+    clients.clear();
+  };
   const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
 
   async function buildClient(auth: boolean): Promise<HttpClient> {
@@ -193,17 +205,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       const data = await loadConfig(deps.env);
       change(data);
       await saveConfig(deps.env, data);
-      config = undefined;
-      session = undefined;
-      clients.clear();
+      forgetConfig();
     },
     async editProfile(change, name) {
       const profile = name ?? (await ctx.settings()).profile.name;
-      await ctx.editConfig((data) => {
-        const entry = data.profiles[profile] ?? {};
-        change(entry);
-        data.profiles[profile] = entry;
-      });
+      await updateProfile(deps.env, profile, change);
+      forgetConfig();
       return profile;
     },
     async close() {

@@ -1,6 +1,6 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
 import { ApiError, AuthError, CliError } from '../core/errors.js';
-import { MAX_RETRY_AFTER_S } from '../core/http/client.js';
+import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { READ_ONLY_CODES, toExitCode } from '../core/exit-codes.js';
 import { sanitize } from './output/sanitize.js';
 

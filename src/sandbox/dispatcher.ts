@@ -1,5 +1,7 @@
-// Routes each request by path prefix to a mounted handler (/api, /oauth, /interaction...), logging it first.
+// Routes each request by path prefix to a mounted handler (/api, /oauth, /interaction...), logging it first; WebSocket
+// upgrades go the same way to the realtime endpoint.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { sendJson, serverFault } from './http/responses.js';
 
 export interface RequestTarget {
@@ -36,16 +38,20 @@ export function parseTarget(url: string | undefined): RequestTarget {
 /** The log keeps the newest entries only, so a sandbox left running for days does not grow without bound. */
 export const REQUEST_LOG_LIMIT = 20_000;
 
+function logRequest(log: RequestLogEntry[], req: IncomingMessage, target: RequestTarget): void {
+  if (log.length >= REQUEST_LOG_LIMIT) log.splice(0, REQUEST_LOG_LIMIT / 2);
+  log.push({
+    method: req.method ?? 'GET',
+    path: target.path,
+    query: target.rawQuery,
+    headers: { ...req.headers },
+  });
+}
+
 export function createDispatcher(mounts: readonly Mount[], log: RequestLogEntry[]) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const target = parseTarget(req.url);
-    if (log.length >= REQUEST_LOG_LIMIT) log.splice(0, REQUEST_LOG_LIMIT / 2);
-    log.push({
-      method: req.method ?? 'GET',
-      path: target.path,
-      query: target.rawQuery,
-      headers: { ...req.headers },
-    });
+    logRequest(log, req, target);
     const mount = mounts.find((m) => target.path === m.prefix || target.path.startsWith(`${m.prefix}/`));
     if (mount === undefined) {
       sendJson(res, { status: 404, body: { message: 'Not Found.' } });
@@ -58,5 +64,26 @@ export function createDispatcher(mounts: readonly Mount[], log: RequestLogEntry[
         if (res.headersSent) res.destroy();
         else sendJson(res, serverFault());
       });
+  };
+}
+
+export type UpgradeHandler = (
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: RequestTarget,
+) => void;
+
+/** For the server's `upgrade` event: logged like any request, then handed to the realtime endpoint. */
+export function createUpgradeDispatcher(handle: UpgradeHandler, log: RequestLogEntry[]) {
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const target = parseTarget(req.url);
+    logRequest(log, req, target);
+    try {
+      handle(req, socket, head, target);
+    } catch {
+      // Same rule as for requests: a bug costs this connection, never the server.
+      socket.destroy();
+    }
   };
 }

@@ -1,20 +1,32 @@
-// Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API on 127.0.0.1.
+// Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API (REST, OpenID provider,
+// Pusher-protocol realtime) on one port of 127.0.0.1.
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
+import { broadcastingAuthRoute } from './api/broadcasting-auth.js';
+import { API_ROUTES } from './api/routes.js';
 import { createJwtAccessVerifier } from './auth/jwt-access.js';
 import { type IssueTokenOptions, TokenStore } from './auth/tokens.js';
 import type { ChatEventListener } from './data/chat-logs.js';
+import { type NewMessage, postMessage } from './data/chat-messages.js';
+import type { ChatLogRecord } from './data/chat-types.js';
 import type { SandboxFixtures } from './data/fixtures.js';
 import { buildSeedStore, DEFAULT_ERASURE_STEP_SECONDS } from './data/seed.js';
-import { createDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
+import { createDispatcher, createUpgradeDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
 import { createOAuthServer, type OAuthCounters } from './oauth/oauth-server.js';
 import { DEFAULT_TTL } from './oauth/scopes.js';
 import { generateSigningKeys } from './oauth/signing-keys.js';
+import { ChannelAuthority } from './realtime/channel-auth.js';
+import type { RealtimeClient } from './realtime/pusher-server.js';
+import { SandboxRealtime } from './realtime/realtime.js';
 import { listen } from './server.js';
 import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
 import { RateLimiter } from './traffic/rate-limit.js';
 
 export type { IssueTokenOptions } from './auth/tokens.js';
 export type { ChatEvent, ChatEventListener } from './data/chat-logs.js';
+export type { NewMessage } from './data/chat-messages.js';
+export type { ChatLogRecord, SenderType } from './data/chat-types.js';
+export type { RealtimeClient } from './realtime/pusher-server.js';
+export { CHAT_EVENT_NAMES } from './realtime/chat-broadcasts.js';
 export type { SandboxFixtures, TenantFixtures, LeadFixtures } from './data/fixtures.js';
 export type { FaultKind, FaultSpec } from './traffic/faults.js';
 export { parseFaultSpec } from './traffic/faults.js';
@@ -34,8 +46,13 @@ export interface SandboxOptions {
   rateLimit?: number;
   /** Length of the rate-limit window in seconds, default 60 (tests shorten it). */
   rateWindowSeconds?: number;
-  /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05'; default none. */
+  /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05,ws-drop=0.1'; default none. */
   faults?: string;
+  /**
+   * Generated patient messages per second (fractions allowed, e.g. 0.5), spread over the seeded conversations of
+   * tenants 1 and 2; default 0 = none.
+   */
+  chatter?: number;
   /** Lifetime of OAuth access tokens in seconds, default 15 days (tests use a second or two). */
   accessTokenTtl?: number;
   /** Lifetime of OAuth refresh tokens in seconds, default 30 days. */
@@ -79,6 +96,20 @@ export interface RunningSandbox {
   fixtures: SandboxFixtures;
   /** Hears every chat log created or deleted and every conversation read; returns the unsubscribe. */
   onChatEvent(listener: ChatEventListener): () => void;
+  /** A new message (default: from the conversation's patient, status received), broadcast as ChatLogCreated. */
+  postMessage(message: NewMessage): ChatLogRecord;
+  /** Soft-deletes a message (ChatLogDeleted); false when there is no such live message in that conversation. */
+  deleteMessage(conversationId: number, messageId: number, deletedByUserName?: string | null): boolean;
+  /** Marks the patient's messages read (ConversationRead). */
+  markRead(tenantId: number, conversationId: number): void;
+  /** Generated patient messages per second from now on; 0 stops them. */
+  setChatter(perSecond: number): void;
+  /** Cuts every realtime connection at once (a network blip); returns how many there were. */
+  dropRealtime(): number;
+  /** An outage: cuts every realtime connection, then cuts each new one as soon as it opens, for `ms`. */
+  blockRealtime(ms: number): void;
+  /** The open realtime connections and their channels. */
+  realtimeClients(): RealtimeClient[];
   close(): Promise<void>;
 }
 
@@ -93,6 +124,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const records = wholeNumber('records', options.records ?? 40);
   const rateLimit = wholeNumber('rateLimit', options.rateLimit ?? 60);
   const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
+  const chatter = nonNegative('chatter', options.chatter ?? 0);
   const accessTokenTtl = positive('accessTokenTtl', options.accessTokenTtl ?? DEFAULT_TTL.accessToken);
   const refreshTokenTtl = positive('refreshTokenTtl', options.refreshTokenTtl ?? DEFAULT_TTL.refreshToken);
   const erasureStepSeconds = nonNegative(
@@ -101,7 +133,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   );
 
   const now = () => Date.now();
-  // Time-driven changes are worked out lazily from now() on each request: no timers to stop on close.
+  // Erasure movement is worked out lazily from now() on each request; only the realtime side (chatter, assistant
+  // replies, ws-drop) runs timers, and close() stops them.
   const store = buildSeedStore({ seed, records, erasureStepSeconds, startMs: now() });
   const tokens = new TokenStore((userId) => store.user(userId) !== undefined, now);
   const limiter = new RateLimiter(
@@ -118,6 +151,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   // callback, so no request can arrive while the list is still empty.
   const mounts: Mount[] = [];
   const listening = await listen(createDispatcher(mounts, requests), host, port);
+  const channelAuthority = new ChannelAuthority(SANDBOX_REALTIME_KEY);
+  const realtime = new SandboxRealtime({ authority: channelAuthority, store, faults, seed, chatter, now });
+  listening.server.on(
+    'upgrade',
+    createUpgradeDispatcher((...upgrade) => realtime.server.handleUpgrade(...upgrade), requests),
+  );
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${urlHost}:${listening.port}`;
   const baseUrl = `${origin}${API_PREFIX}`;
@@ -139,6 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     origin: () => origin,
     now,
     lifetime: lifetime.signal,
+    routes: [...API_ROUTES, broadcastingAuthRoute(channelAuthority)],
     jwtAccess: createJwtAccessVerifier({
       jwks: keys.publicJwks,
       issuer: origin,
@@ -174,13 +214,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port: listening.port,
     issueToken: (opts) => tokens.issue(opts),
     requests,
-    setFaults: (spec) => faults.set(spec === undefined ? undefined : parseFaultSpec(spec)),
+    setFaults: (spec) => {
+      faults.set(spec === undefined ? undefined : parseFaultSpec(spec));
+      realtime.syncFaults();
+    },
     setRateLimit: (perMinute) => limiter.setLimit(wholeNumber('rateLimit', perMinute)),
     oauth: oauth.counters,
     fixtures: store.fixtures,
     onChatEvent: (listener) => store.onChatEvent(listener),
+    postMessage: (message) => postMessage(store, message, now()),
+    deleteMessage: (conversationId, messageId, deletedByUserName = null) =>
+      store.chat.remove(conversationId, messageId, deletedByUserName, now()),
+    markRead: (tenantId, conversationId) => {
+      if (store.conversation(tenantId, conversationId) === undefined) {
+        throw new Error(`No conversation ${conversationId} in tenant ${tenantId}.`);
+      }
+      store.chat.markRead(tenantId, conversationId, now());
+    },
+    setChatter: (perSecond) => realtime.chatter.setRate(nonNegative('chatter', perSecond)),
+    dropRealtime: () => realtime.server.dropAll(),
+    blockRealtime: (ms) => realtime.server.block(nonNegative('blockRealtime ms', ms)),
+    realtimeClients: () => realtime.server.clients(),
     close: async () => {
       lifetime.abort();
+      realtime.close();
       await listening.close();
     },
   };

@@ -1,4 +1,4 @@
-// `clinic sandbox start --erasure-step`: parsed into the sandbox's erasureStepSeconds, or left to its default.
+// `clinic sandbox start --erasure-step` and `--chatter`: parsed into the sandbox's options, or left to their defaults.
 import { describe, expect, it } from 'vitest';
 import { isNoun } from '../../src/cli/command.js';
 import { parseCommandInput } from '../../src/cli/program.js';
@@ -34,5 +34,37 @@ describe('--erasure-step', () => {
 
   it.each(['-1', '1.5', 'soon', '86401'])('refuses %s', (value) => {
     expect(() => parseSandboxOptions({ erasureStep: value })).toThrow(/--erasure-step/);
+  });
+});
+
+describe('--chatter', () => {
+  it('is left to the sandbox default (0, no generated messages) when absent', () => {
+    expect(parseSandboxOptions({}).chatter).toBeUndefined();
+    expect(parseArgv([]).chatter).toBeUndefined();
+  });
+
+  it.each([
+    ['2', 2],
+    ['0.5', 0.5],
+    ['.25', 0.25],
+    ['0', 0],
+    ['1000', 1000],
+  ])('takes %s messages per second', (text, rate) => {
+    expect(parseArgv(['--chatter', text]).chatter).toBe(rate);
+    expect(parseSandboxOptions({ chatter: text }).chatter).toBe(rate);
+  });
+
+  it.each(['-1', 'lots', '1e3', '1001', '', 'Infinity', '0x10'])('refuses %j with a usage error', (value) => {
+    expect(() => parseArgv(['--chatter', value])).toThrow(
+      /--chatter must be a number of messages per second/,
+    );
+  });
+});
+
+describe('--faults', () => {
+  it('names ws-drop in its help', () => {
+    if (startDef === undefined || isNoun(startDef)) throw new Error('no start verb');
+    const faults = startDef.options?.find((def) => def.key === 'faults');
+    expect(faults?.description).toContain('ws-drop');
   });
 });

@@ -1,6 +1,7 @@
 // Rate limiting and injected faults on /api, as the CLI's retry and pacing logic will meet them.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseFaultSpec, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { FaultInjector } from '../../src/sandbox/traffic/faults.js';
 import { call } from './client.js';
 
 let sandbox: RunningSandbox;
@@ -169,9 +170,17 @@ describe('parseFaultSpec', () => {
       reset: 0.02,
       slow: 0.05,
       lost: 0,
+      'ws-drop': 0,
     });
-    expect(parseFaultSpec('reset=1,lost=0.5')).toEqual({ '5xx': 0, '429': 0, reset: 1, slow: 0, lost: 0.5 });
-    expect(parseFaultSpec('')).toEqual({ '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0 });
+    expect(parseFaultSpec('reset=1,lost=0.5,ws-drop=0.1')).toEqual({
+      '5xx': 0,
+      '429': 0,
+      reset: 1,
+      slow: 0,
+      lost: 0.5,
+      'ws-drop': 0.1,
+    });
+    expect(parseFaultSpec('')).toEqual({ '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0, 'ws-drop': 0 });
   });
 
   it('throws one-line errors on bad entries', () => {
@@ -190,5 +199,32 @@ describe('parseFaultSpec', () => {
         expect((error as Error).message).not.toContain('\n');
       }
     }
+  });
+});
+
+describe('the ws-drop draw', () => {
+  const draws = (injector: FaultInjector, count: number) =>
+    Array.from({ length: count }, () => injector.drawRealtimeDrop());
+
+  it('replays for the same seed, and never when ws-drop is off', () => {
+    const [first, second] = [new FaultInjector(3), new FaultInjector(3)];
+    for (const injector of [first, second]) injector.set(parseFaultSpec('ws-drop=0.5'));
+    const sequence = draws(first, 40);
+    expect(draws(second, 40)).toEqual(sequence);
+    expect(new Set(sequence)).toEqual(new Set([true, false]));
+    first.set(parseFaultSpec('5xx=0.5'));
+    expect(draws(first, 40)).not.toContain(true);
+  });
+
+  it('does not shift the per-request faults', () => {
+    const [plain, withDrops] = [new FaultInjector(5), new FaultInjector(5)];
+    plain.set(parseFaultSpec('5xx=0.5,ws-drop=0.5'));
+    withDrops.set(parseFaultSpec('5xx=0.5,ws-drop=0.5'));
+    const outcomes = (injector: FaultInjector, dropDraws: boolean) =>
+      Array.from({ length: 30 }, () => {
+        if (dropDraws) injector.drawRealtimeDrop();
+        return injector.draw().outcome;
+      });
+    expect(outcomes(withDrops, true)).toEqual(outcomes(plain, false));
   });
 });

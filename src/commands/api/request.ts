@@ -128,10 +128,10 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
   });
 }
 
-/** An error body for a person: JSON re-printed (its strings escaped), anything else folded into one safe line. */
+/** An error body for a person: JSON on one line (its strings escaped), anything else folded into one safe line. */
 function errorBodyText(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text), null, 2);
+    return JSON.stringify(JSON.parse(text));
   } catch {
     const line = sanitize(text.trim());
     return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;

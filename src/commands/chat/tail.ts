@@ -3,7 +3,7 @@ import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { UsageError } from '../../core/errors.js';
-import { requireSecureUrl } from '../../core/http/secure-url.js';
+import { requireSecureUrl } from '../../core/secure-url.js';
 import type { RealtimeSettings } from '../../core/realtime/connection.js';
 import { type ChatEventKind, shortName, type TailEvent } from '../../core/realtime/events.js';
 import type { TAIL_OPTIONS } from './index.js';

@@ -1,6 +1,7 @@
 // sandbox: the verbs' declarations; `start` loads the sandbox only when it runs.
 import { defineCommand, defineNoun } from '../../cli/command.js';
 import { option } from '../../cli/options.js';
+import { CHATTER_OPTION } from './chatter-rate.js';
 
 export const START_OPTIONS = [
   { ...option.int('--port <n>', 'port (0 = any free port)', { min: 0, max: 65535 }), defaultValue: 0 },
@@ -9,8 +10,10 @@ export const START_OPTIONS = [
   { ...option.int('--rate-limit <n>', 'requests per minute per user (0 = off)'), defaultValue: 60 },
   option.text(
     '--faults <spec>',
-    'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01 (lost: done, then the answer is cut off)',
+    'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01,ws-drop=0.1 (lost: done, then the ' +
+      'answer is cut off; ws-drop: each second, with that chance, every realtime connection drops)',
   ),
+  CHATTER_OPTION,
   option.int('--access-token-ttl <seconds>', 'lifetime of OAuth access tokens (default 15 days)', { min: 1 }),
   option.int('--refresh-token-ttl <seconds>', 'lifetime of OAuth refresh tokens (default 30 days)', {
     min: 1,
@@ -30,7 +33,8 @@ const start = defineCommand({
   description:
     'Run a complete local Clinic API on 127.0.0.1 with deterministic seeded tenants, users, customers, leads,\n' +
     'conversations, appointments, erasure requests in every status and more, personal access tokens,\n' +
-    'pagination, validation and rate limits. Prints one JSON line when ready\n' +
+    'pagination, validation and rate limits, and realtime chat events (Pusher protocol on /app/{key}, channel\n' +
+    'private-chat-log.{tenant}, authorized at {base_url}/broadcasting/auth). Prints one JSON line when ready\n' +
     '({"base_url","auth_url","client_id","realtime","tenants","token"}; token = a personal access token with\n' +
     'all scopes) and points a profile at it. Data-erasure requests created through the API move one status\n' +
     'every --erasure-step seconds. Stops cleanly on Ctrl-C or SIGTERM. Fixtures: docs/sandbox.md.',
@@ -40,6 +44,7 @@ const start = defineCommand({
     'clinic sandbox start --port 8080 --records 500 --rate-limit 0',
     'clinic sandbox start --faults 5xx=0.1,reset=0.05 --write-profile flaky',
     'clinic sandbox start --erasure-step 1 --no-write-profile',
+    'clinic sandbox start --chatter 0.5 --faults ws-drop=0.05',
   ],
   load: async () => (await import('./start.js')).start,
 });

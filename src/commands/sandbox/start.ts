@@ -3,7 +3,8 @@
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
-import { checkProfileName, setPath, updateProfile } from '../../core/config/config-file.js';
+import { checkProfileName, setPath } from '../../core/config/config-file.js';
+import { parseChatterRate } from './chatter-rate.js';
 
 export interface SandboxStartOptions {
   port: number;
@@ -11,6 +12,8 @@ export interface SandboxStartOptions {
   records: number;
   rateLimit: number;
   faults?: string;
+  /** Generated patient messages per second (fractions allowed); undefined = the sandbox's default (0, none). */
+  chatter?: number;
   accessTokenTtl?: number;
   refreshTokenTtl?: number;
   /** Seconds between two steps of a live data-erasure request; undefined = the sandbox's default (30). */
@@ -30,6 +33,7 @@ export function parseSandboxOptions(options: Record<string, unknown>): SandboxSt
     records: num('records', '--records', 40, { min: 0, max: 100_000 }),
     rateLimit: num('rateLimit', '--rate-limit', 60, { min: 0 }),
     faults: options.faults as string | undefined,
+    chatter: options.chatter === undefined ? undefined : parseChatterRate(String(options.chatter)),
     accessTokenTtl:
       options.accessTokenTtl === undefined
         ? undefined
@@ -63,6 +67,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     records: options.records,
     rateLimit: options.rateLimit,
     faults: options.faults,
+    chatter: options.chatter,
     accessTokenTtl: options.accessTokenTtl,
     refreshTokenTtl: options.refreshTokenTtl,
     erasureStepSeconds: options.erasureStepSeconds,
@@ -86,9 +91,9 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
         'realtime.tls': String(info.realtime.tls),
         'realtime.auth_endpoint': info.realtime.auth_endpoint,
       };
-      await updateProfile(ctx.env, options.writeProfile, (profile) => {
+      await ctx.editProfile((profile) => {
         for (const [key, value] of Object.entries(values)) setPath(profile, key, value);
-      });
+      }, options.writeProfile);
     }
     await ctx.io.write(`${JSON.stringify(info)}\n`);
     const where = options.writeProfile ? `; profile '${options.writeProfile}' points at it` : '';

@@ -1,6 +1,6 @@
 // The profile keys users may set, their environment overrides and how a value is checked.
 import { UsageError } from '../errors.js';
-import { requireSecureUrl } from '../http/secure-url.js';
+import { requireSecureUrl } from '../secure-url.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

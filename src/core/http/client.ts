@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher, FormData } from 'undici';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { MAX_JSON_BYTES, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { RateLimitPacer } from './rate-limit-pacer.js';
@@ -75,10 +76,6 @@ export interface HttpClientOptions {
 
 /** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
 const TENANT_FREE = [/^\/v1\/account\/?$/];
-/** A JSON answer larger than this is refused rather than read into memory. */
-export const MAX_JSON_BYTES = 64 * 1024 * 1024;
-/** A Retry-After longer than this is not waited for: the run ends (exit 9) saying when to come back. */
-export const MAX_RETRY_AFTER_S = 120;
 
 export function isTenantScoped(path: string): boolean {
   const clean = path.split('?')[0] ?? '';

@@ -11,12 +11,7 @@ export interface TenantMembership {
 }
 
 export function resolveTenant(req: IncomingMessage, store: SandboxStore, userId: number): TenantMembership {
-  const header = req.headers['x-tenant'];
-  const raw = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
-  if (raw === '') throw new ApiError(legacyError(400, 'The X-Tenant header is required.'));
-  const tenantId = parsePositiveInteger(raw);
-  if (tenantId === undefined)
-    throw new ApiError(legacyError(400, 'The X-Tenant header must be a positive integer.'));
+  const tenantId = readTenantHeader(req);
   const tenant = store.tenant(tenantId);
   const role = store.roleOf(userId, tenantId);
   // A tenant the user is not in answers like one that does not exist, so ids leak nothing.
@@ -31,4 +26,15 @@ export function resolveTenant(req: IncomingMessage, store: SandboxStore, userId:
     );
   }
   return { tenant, role };
+}
+
+/** The X-Tenant header as a tenant id, or the API's 400 when it is missing or not a positive integer. */
+export function readTenantHeader(req: IncomingMessage): number {
+  const header = req.headers['x-tenant'];
+  const raw = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  if (raw === '') throw new ApiError(legacyError(400, 'The X-Tenant header is required.'));
+  const tenantId = parsePositiveInteger(raw);
+  if (tenantId === undefined)
+    throw new ApiError(legacyError(400, 'The X-Tenant header must be a positive integer.'));
+  return tenantId;
 }

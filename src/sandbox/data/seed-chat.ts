@@ -13,7 +13,7 @@ import type { CustomerRecord, MembershipRecord } from './types.js';
 
 const CHANNEL_NAMES = ['WhatsApp Business', 'Instagram', 'Facebook Messenger', 'SMS'] as const;
 
-const PATIENT_LINES = [
+export const PATIENT_LINES = [
   'Hi, can I move my appointment to Friday?',
   'Is the clinic open on Saturday mornings?',
   'Thanks! See you then 😊',
@@ -22,7 +22,7 @@ const PATIENT_LINES = [
   'Could you send me the aftercare instructions again, please?',
 ] as const;
 
-const ASSISTANT_LINES = [
+export const ASSISTANT_LINES = [
   'Hello! I can help with bookings. Which day and time suit you best?',
   'We are open Saturdays from 9:00 to 13:00.',
   'Some sensitivity for a few days is common. If it lasts longer, we will book a check-up.',

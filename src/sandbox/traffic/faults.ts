@@ -1,8 +1,11 @@
-// Fault injection for /api requests: parses the --faults spec and draws a seeded outcome per request.
-import { createRandom, type Random } from '../random.js';
+// Fault injection: parses the --faults spec and draws seeded outcomes, per /api request and, for ws-drop, per second.
+import { createRandom, deriveSeed, type Random } from '../random.js';
 
-/** `lost`: the request is carried out, then the connection is reset instead of answering (a lost answer). */
-export type FaultKind = '5xx' | '429' | 'reset' | 'slow' | 'lost';
+/**
+ * `lost`: the request is carried out, then the connection is reset instead of answering (a lost answer).
+ * `ws-drop`: not per request but per second: the chance that every realtime connection drops at once.
+ */
+export type FaultKind = '5xx' | '429' | 'reset' | 'slow' | 'lost' | 'ws-drop';
 /** Probability (0..1) of each fault kind per request; 0 for kinds the spec leaves out. */
 export type FaultSpec = Readonly<Record<FaultKind, number>>;
 
@@ -14,8 +17,8 @@ export interface FaultDraw {
 }
 
 export const SLOW_FAULT_DELAY_MS = 1500;
-const FAULT_KINDS: readonly FaultKind[] = ['5xx', '429', 'reset', 'slow', 'lost'];
-const NO_FAULTS: FaultSpec = { '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0 };
+const FAULT_KINDS: readonly FaultKind[] = ['5xx', '429', 'reset', 'slow', 'lost', 'ws-drop'];
+const NO_FAULTS: FaultSpec = { '5xx': 0, '429': 0, reset: 0, slow: 0, lost: 0, 'ws-drop': 0 };
 
 export function parseFaultSpec(spec: string): FaultSpec {
   const parsed: Record<FaultKind, number> = { ...NO_FAULTS };
@@ -50,15 +53,28 @@ function isFaultKind(kind: string): kind is FaultKind {
 export class FaultInjector {
   private spec: FaultSpec = NO_FAULTS;
   private random: Random;
+  private realtimeRandom: Random;
 
   constructor(private readonly seed: number) {
     this.random = this.freshRandom();
+    this.realtimeRandom = this.freshRealtimeRandom();
   }
 
   /** Replaces the spec and restarts the dice, so a spec replays the same fault sequence. */
   set(spec: FaultSpec | undefined): void {
     this.spec = spec ?? NO_FAULTS;
     this.random = this.freshRandom();
+    this.realtimeRandom = this.freshRealtimeRandom();
+  }
+
+  /** The ws-drop probability per second (0 = off). */
+  get realtimeDropChance(): number {
+    return this.spec['ws-drop'];
+  }
+
+  /** One second's draw of ws-drop, on its own stream so it never shifts the per-request faults. */
+  drawRealtimeDrop(): boolean {
+    return this.spec['ws-drop'] > 0 && this.realtimeRandom() < this.spec['ws-drop'];
   }
 
   draw(): FaultDraw {
@@ -75,5 +91,9 @@ export class FaultInjector {
   private freshRandom(): Random {
     // A different stream from the data generator, still derived from the seed.
     return createRandom(this.seed ^ 0x5eedfa17);
+  }
+
+  private freshRealtimeRandom(): Random {
+    return createRandom(deriveSeed(this.seed, 'ws-drop'));
   }
 }

@@ -1,7 +1,7 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
 import { NetworkError, UsageError } from '../../errors.js';
-import { isLoopbackHost, requireSecureUrl } from '../../http/secure-url.js';
+import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
 import { redactHeaders, redactUrl } from '../../redact.js';
 
 export interface ServerSettings {

@@ -1,5 +1,5 @@
 // Where a bearer token may travel: https anywhere, clear-text http only to this machine (the sandbox).
-import { UsageError } from '../errors.js';
+import { UsageError } from './errors.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
 

@@ -1,0 +1,6 @@
+// Limits that keep a slow or hostile server from hanging the CLI or filling its memory.
+
+/** A JSON answer larger than this is refused rather than read into memory. */
+export const MAX_JSON_BYTES = 64 * 1024 * 1024;
+/** A Retry-After longer than this is not waited for: the run ends (exit 9) saying when to come back. */
+export const MAX_RETRY_AFTER_S = 120;

@@ -1,0 +1,70 @@
+// Generated patient traffic (--chatter N): N messages per second, spread over the seeded conversations of tenants 1
+// and 2 by a seeded random stream, so the sequence of conversations and texts replays for the same --seed.
+import { postMessage } from '../data/chat-messages.js';
+import { PATIENT_LINES } from '../data/seed-chat.js';
+import type { SandboxStore } from '../data/store.js';
+import { createRandom, deriveSeed, pick, type Random } from '../random.js';
+
+/** Tenant 3's setup is incomplete (REST answers 428) and tenant 4 is closed: chatter there would be unreadable. */
+export const CHATTER_TENANT_IDS: readonly number[] = [1, 2];
+/** Fast rates send several messages per tick rather than ticking faster than this. */
+const MIN_TICK_MS = 20;
+/** Above this many messages behind (a stalled event loop), the backlog is dropped, not sent in a burst. */
+const MAX_BACKLOG = 100;
+
+export class Chatter {
+  private readonly random: Random;
+  private timer: NodeJS.Timeout | undefined;
+  private perSecond = 0;
+  private startedAtMs = 0;
+  private sent = 0;
+
+  constructor(
+    private readonly store: SandboxStore,
+    seed: number,
+    private readonly now: () => number,
+  ) {
+    this.random = createRandom(deriveSeed(seed, 'chatter'));
+  }
+
+  /** Messages per second (fractions allowed, 0 = off); the count restarts from now. */
+  setRate(perSecond: number): void {
+    if (!Number.isFinite(perSecond) || perSecond < 0) {
+      throw new Error(`Chatter must be a number of messages per second >= 0, got ${perSecond}.`);
+    }
+    this.stop();
+    this.perSecond = perSecond;
+    if (perSecond === 0) return;
+    this.startedAtMs = this.now();
+    this.sent = 0;
+    this.timer = setInterval(() => this.tick(), Math.max(MIN_TICK_MS, 1000 / perSecond));
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Sends what is due by now, so the average rate holds whatever the timer's drift. */
+  private tick(): void {
+    const due = Math.floor(((this.now() - this.startedAtMs) * this.perSecond) / 1000);
+    if (due - this.sent > MAX_BACKLOG) this.sent = due - 1;
+    for (; this.sent < due; this.sent++) this.sendOne();
+  }
+
+  private sendOne(): void {
+    const conversations = this.store.conversations.filter((c) => CHATTER_TENANT_IDS.includes(c.tenant_id));
+    if (conversations.length === 0) return;
+    const conversation = pick(this.random, conversations);
+    postMessage(
+      this.store,
+      {
+        tenantId: conversation.tenant_id,
+        conversationId: conversation.id,
+        body: pick(this.random, PATIENT_LINES),
+      },
+      this.now(),
+    );
+  }
+}
