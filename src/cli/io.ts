@@ -56,8 +56,10 @@ export class IO implements Sink {
     return this.options.inputAllowed && this.stdinIsTTY && this.stderrIsTTY;
   }
 
+  /** The terminal's width; 120 where it reports none (a pipe, a pty made without a size). */
   get columns(): number {
-    return this.streams.stdout.columns ?? 120;
+    const columns = this.streams.stdout.columns;
+    return columns !== undefined && columns > 0 ? columns : 120;
   }
 
   /** Writes data to stdout and waits when the pipe is full, so long exports run in constant memory. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { chatBench } from './chat.mjs';
 
 const bin = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 31);
@@ -176,6 +177,14 @@ try {
   } finally {
     child.kill('SIGTERM');
   }
+  const chat = await chatBench(bin);
+  console.log(`chat tail at 200 events/s on loopback (${chat.sent} messages)`);
+  console.log(
+    `  event to stdout            p50 ${fmt(chat.p50)} ms, p99 ${fmt(chat.p99)} ms   (target p99 < 50 ms); delivered ${chat.delivered}/${chat.sent}`,
+  );
+  console.log(
+    `  5 s outage                 ${chat.recovered}/${chat.outageSent} messages printed (${chat.filled ?? 0} filled from REST), ${chat.twice} twice   (target: all, none twice)`,
+  );
 } finally {
   rmSync(configDir, { recursive: true, force: true });
 }
