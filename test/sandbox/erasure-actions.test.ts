@@ -1,18 +1,10 @@
 // Erasure actions against state_allows: every status × action, what allowed actions change, the certificate PDF.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
 import { call } from './client.js';
 import { expectValidPdf } from './pdf-check.js';
 
-const STATUSES = [
-  'pending_verification',
-  'verified',
-  'processing',
-  'completed',
-  'expired',
-  'cancelled',
-  'failed',
-] as const;
 type Status = (typeof STATUSES)[number];
 const ACTIONS = ['resend', 'cancel', 'retry', 'certificate'] as const;
 type Action = (typeof ACTIONS)[number];

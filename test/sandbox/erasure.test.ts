@@ -1,17 +1,9 @@
 // Data erasure requests: the record shape, the seeded matrix, list filters and sorting, reads and creation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
 import { call, type Json } from './client.js';
 
-const STATUSES = [
-  'pending_verification',
-  'verified',
-  'processing',
-  'completed',
-  'expired',
-  'cancelled',
-  'failed',
-] as const;
 
 let sandbox: RunningSandbox;
 let tenantOne: TenantFixtures;
