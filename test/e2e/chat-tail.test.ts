@@ -167,4 +167,13 @@ describe('chat tail', () => {
     expect(await t.exit).toBe(0);
     for (const line of t.lines) expect(() => JSON.parse(line)).not.toThrow();
   });
+
+  // Last: the sandbox's realtime stays blocked after it.
+  it('a connection lost for good (down longer than --reconnect-timeout) exits 1 with the reason', async () => {
+    const t = tail(['-o', 'ndjson', '--reconnect-timeout', '2', '--timeout', '30']);
+    await t.waitFor(() => t.stderr().includes('connected'), 'the subscription');
+    world.sandbox.blockRealtime(15_000);
+    expect(await t.exit).toBe(1);
+    expect(t.stderr()).toMatch(/error: lost the realtime connection for \d+s; giving up/);
+  }, 30_000);
 });
