@@ -4,7 +4,6 @@ import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../sr
 import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
 import { call, type Json } from './client.js';
 
-
 let sandbox: RunningSandbox;
 let tenantOne: TenantFixtures;
 beforeAll(async () => {
