@@ -110,7 +110,11 @@ export function buildProgram(
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: hooks.write, writeErr: hooks.writeErr })
+    // Commander's usage errors stay one line: its "(Did you mean …?)" joins the error line.
+    .configureOutput({
+      writeOut: hooks.write,
+      writeErr: (text) => hooks.writeErr(text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
+    })
     .exitOverride();
   addGlobalOptions(program);
   program.addHelpText(
