@@ -69,6 +69,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
             : `retry after ${seconds}s`;
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
+    if (error.detail) lines.push(error.detail);
     const hint = hintFor(error, options.signIn);
     if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {

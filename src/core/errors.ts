@@ -94,6 +94,8 @@ export class ApiError extends Error {
   readonly body?: unknown;
   readonly bodyText?: string;
   readonly request?: { method: string; path: string };
+  /** More for the reader, printed after the error line (e.g. `clinic api`'s copy of the body). */
+  detail?: string;
 
   constructor(details: ApiErrorDetails) {
     super(details.message);

@@ -4,3 +4,5 @@
 export const MAX_JSON_BYTES = 64 * 1024 * 1024;
 /** A Retry-After longer than this is not waited for: the run ends (exit 9) saying when to come back. */
 export const MAX_RETRY_AFTER_S = 120;
+/** Answers nested deeper than this are refused: real records are a few levels deep; a deeper one is an attack. */
+export const MAX_JSON_DEPTH = 512;

@@ -109,8 +109,8 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
     const response = await client.request(request);
     await printBody(response.text, ctx);
   } catch (error) {
-    // The server's error body is for the reader, not for a pipe: stderr, before the error line.
-    if (error instanceof ApiError && error.bodyText) ctx.io.err(errorBodyText(error.bodyText));
+    // The server's error body is for the reader, not for a pipe: on stderr, after the error line.
+    if (error instanceof ApiError && error.bodyText) error.detail = errorBodyText(error.bodyText);
     throw error;
   }
 }

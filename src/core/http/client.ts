@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher, FormData } from 'undici';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
-import { MAX_JSON_BYTES, MAX_RETRY_AFTER_S } from '../limits.js';
+import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { RateLimitPacer } from './rate-limit-pacer.js';
@@ -174,6 +174,13 @@ export class HttpClient {
         new URL(this.options.baseUrl).pathname.replace(/\/+$/, ''),
         '',
       );
+      if (answer.status >= 300 && answer.status < 400) {
+        // Never followed: the token must not travel to wherever the server points.
+        const where = answer.headers.location ? ` to ${redactUrl(answer.headers.location)}` : '';
+        throw new NetworkError(
+          `the server answered with a redirect (HTTP ${answer.status})${where}, which is not followed; check base_url`,
+        );
+      }
       throw parseApiError(answer.status, answer.text, retryAfter, { method: prepared.method, path });
     }
   }
@@ -230,10 +237,11 @@ export class HttpClient {
   ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, dispatcher, timeoutMs = 60_000 } = this.options;
     const started = clock.now();
+    const token = headers.authorization?.replace(/^Bearer\s+/i, '');
+    const secrets = token ? [token] : [];
     trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
     if (trace) {
-      const token = headers.authorization?.replace(/^Bearer\s+/i, '');
-      for (const [name, value] of Object.entries(redactHeaders(headers, token ? [token] : [])))
+      for (const [name, value] of Object.entries(redactHeaders(headers, secrets)))
         trace(`> ${name}: ${value}`);
       if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
       if (prepared.form) trace('> (multipart/form-data body)');
@@ -253,7 +261,8 @@ export class HttpClient {
     const responseHeaders = flattenHeaders(response.headers);
     if (trace) {
       trace(`< ${response.statusCode} (${clock.now() - started} ms)`);
-      for (const [name, value] of Object.entries(redactHeaders(responseHeaders)))
+      // A server may echo the token back in a header: it is hidden there too.
+      for (const [name, value] of Object.entries(redactHeaders(responseHeaders, secrets)))
         trace(`< ${name}: ${value}`);
     }
     const success = response.statusCode >= 200 && response.statusCode < 300;
@@ -265,14 +274,38 @@ export class HttpClient {
       headers: responseHeaders,
       text,
       json<T>() {
+        let value: T;
         try {
-          return JSON.parse(text) as T;
+          value = JSON.parse(text) as T;
         } catch {
           throw new NetworkError(`unexpected response from ${redactUrl(prepared.url)}: the body is not JSON`);
         }
+        if (nestingDepth(text) > MAX_JSON_DEPTH)
+          throw new NetworkError(
+            `unexpected response from ${redactUrl(prepared.url)}: the answer is nested more than ${MAX_JSON_DEPTH} levels deep`,
+          );
+        return value;
       },
     };
   }
+}
+
+/** How deeply a JSON text nests arrays and objects, found in one pass without recursion. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 /** The body as text, refused past MAX_JSON_BYTES (a 600 MB answer must not take the machine's memory). */

@@ -9,11 +9,19 @@ const isObject = (value: unknown): value is Json =>
 const asString = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
+/** A field message as text; anything but a plain value (a nested array, say) is summarized, never recursed. */
+const messageText = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : Array.isArray(value)
+      ? '(a nested list)'
+      : '(an object)';
+
 function fieldErrorsOf(value: unknown): FieldError[] {
   if (!isObject(value)) return [];
   return Object.entries(value).map(([field, messages]) => ({
     field,
-    messages: Array.isArray(messages) ? messages.map(String) : [String(messages)],
+    messages: (Array.isArray(messages) ? messages : [messages]).map(messageText),
   }));
 }
 
