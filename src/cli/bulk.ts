@@ -16,6 +16,7 @@ import {
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
 import type { OutputFormat } from '../core/config/keys.js';
+import { withRunLock } from '../core/lock.js';
 import { OutcomeError, UsageError } from '../core/errors.js';
 import type { OptionsOf } from './command.js';
 import type { BULK_OPTIONS } from './bulk-options.js';
@@ -94,7 +95,10 @@ export async function runBulkCommand(
     if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input);
     if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
     const journalPath = bulk.journal ?? `${bulk.from}.journal`;
-    await withJournalLock(journalPath, () => send(ctx, input, bulk, journalPath));
+    // One run per journal at a time: a second one is refused rather than interleaved.
+    const busy = () =>
+      new UsageError(`${journalPath} is in use by another clinic run; wait for it to finish`);
+    await withRunLock(journalPath, busy, () => send(ctx, input, bulk, journalPath));
   } finally {
     if (spool) await rm(spool.dir, { recursive: true, force: true });
   }
@@ -187,30 +191,4 @@ async function spoolStdin(ctx: Context): Promise<{ dir: string; file: string }> 
   const file = join(dir, 'stdin');
   await pipeline(ctx.io.streams.stdin, createWriteStream(file, { mode: 0o600 }));
   return { dir, file };
-}
-
-/** One run per journal at a time: a second one is refused rather than interleaved. */
-async function withJournalLock<T>(path: string, section: () => Promise<T>): Promise<T> {
-  const { default: lockfile } = await import('proper-lockfile');
-  let release: () => Promise<void>;
-  try {
-    // A lock left by a killed run goes stale within seconds (its holder refreshes it), so a resume right after
-    // a crash waits a moment instead of being refused; a live run keeps it and the second one is refused.
-    release = await lockfile.lock(path, {
-      realpath: false,
-      lockfilePath: `${path}.lock`,
-      stale: 5_000,
-      retries: { retries: 12, factor: 1, minTimeout: 500, maxTimeout: 500 },
-      onCompromised: () => undefined,
-    });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED')
-      throw new UsageError(`${path} is in use by another clinic run; wait for it to finish`);
-    throw new UsageError(`${path}: cannot lock the journal (${(error as Error).message})`);
-  }
-  try {
-    return await section();
-  } finally {
-    await release().catch(() => undefined);
-  }
 }

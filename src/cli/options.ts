@@ -34,8 +34,6 @@ function define<T, F extends string>(
   return { flags, key: keyOf(flags), description, parse, ...extra };
 }
 
-const flagName = (flags: string) => /--[a-z0-9-]+/i.exec(flags)?.[0] ?? flags;
-
 export const option = {
   /** A switch: true when given. */
   flag<F extends string>(flags: F, description: string) {
@@ -121,6 +119,3 @@ export const option = {
     });
   },
 };
-
-/** The flag (`--per-page`) of a declaration, for messages. */
-export const flagOf = (def: OptionDef) => flagName(def.flags);

@@ -53,25 +53,36 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
 }
 
-/** --dry-run: the request that would be sent, secrets redacted; nothing is sent. */
-export async function showDryRun(ctx: Context, client: HttpClient, request: ApiRequest): Promise<void> {
+/** --dry-run: the request that would be sent, secrets redacted; nothing is sent (or read: an upload shows its file). */
+export async function showDryRun(
+  ctx: Context,
+  client: HttpClient,
+  request: ApiRequest,
+  upload?: { path: string; size: number },
+): Promise<void> {
   const prepared = client.prepare(request);
-  const headers = redactHeaders({ ...prepared.headers, authorization: 'Bearer <token>' });
+  const headers = redactHeaders({
+    ...prepared.headers,
+    authorization: 'Bearer <token>',
+    ...(upload ? { 'content-type': 'multipart/form-data' } : {}),
+  });
   const body = prepared.body === undefined ? undefined : JSON.parse(redactBodyText(prepared.body));
+  const parts = upload && [
+    { name: 'file', filename: basename(upload.path), path: upload.path, bytes: upload.size },
+  ];
+  const url = redactUrl(prepared.url);
   const format = (await ctx.output()).format;
   if (format === 'json' || format === 'ndjson') {
     const text = JSON.stringify(
-      { method: prepared.method, url: redactUrl(prepared.url), headers, body },
+      { method: prepared.method, url, headers, body, parts },
       null,
       format === 'json' ? 2 : 0,
     );
     return ctx.io.write(`${text}\n`);
   }
-  const lines = [
-    `${prepared.method} ${redactUrl(prepared.url)}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
+  const lines = [`${prepared.method} ${url}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
+  if (upload) lines.push('', `part file: ${upload.path} (${upload.size} bytes)`);
   await ctx.io.write(`${lines.join('\n')}\n`);
   ctx.io.err('dry run: nothing was sent');
 }
@@ -94,37 +105,4 @@ export async function sendAndShow(ctx: Context, request: ApiRequest, what: strin
   const client = await ctx.http();
   if (ctx.globals.dryRun) return showDryRun(ctx, client, request);
   await showResource(ctx, await client.request(request), what);
-}
-
-/** --dry-run of an upload: the request and the file part, nothing read or sent. */
-export async function showDryRunUpload(
-  ctx: Context,
-  client: HttpClient,
-  request: ApiRequest,
-  file: { path: string; size: number },
-): Promise<void> {
-  const prepared = client.prepare(request);
-  const headers = redactHeaders({
-    ...prepared.headers,
-    authorization: 'Bearer <token>',
-    'content-type': 'multipart/form-data',
-  });
-  const part = { name: 'file', filename: basename(file.path), path: file.path, bytes: file.size };
-  const format = (await ctx.output()).format;
-  if (format === 'json' || format === 'ndjson') {
-    const text = JSON.stringify({
-      method: prepared.method,
-      url: redactUrl(prepared.url),
-      headers,
-      parts: [part],
-    });
-    return ctx.io.write(`${text}\n`);
-  }
-  const lines = [
-    `${prepared.method} ${redactUrl(prepared.url)}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  lines.push('', `part file: ${file.path} (${file.size} bytes)`);
-  await ctx.io.write(`${lines.join('\n')}\n`);
-  ctx.io.err('dry run: nothing was sent');
 }

@@ -19,3 +19,29 @@ export async function withLock<T>(path: string, section: () => Promise<T>): Prom
     await release().catch(() => undefined);
   }
 }
+
+/**
+ * A lock held for a whole run (a bulk journal), refused while another live process holds it. A lock left by a killed
+ * process goes stale within seconds (its holder refreshes it), so a run right after a crash waits a moment instead.
+ */
+export async function withRunLock<T>(path: string, busy: () => Error, section: () => Promise<T>): Promise<T> {
+  const { default: lockfile } = await import('proper-lockfile');
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(path, {
+      realpath: false,
+      lockfilePath: `${path}.lock`,
+      stale: 5_000,
+      retries: { retries: 12, factor: 1, minTimeout: 500, maxTimeout: 500 },
+      onCompromised: () => undefined,
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw busy();
+    throw error;
+  }
+  try {
+    return await section();
+  } finally {
+    await release().catch(() => undefined);
+  }
+}

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseId } from '../../cli/parse-args.js';
-import { showDryRunUpload, showResource } from '../../cli/present.js';
+import { showDryRun, showResource } from '../../cli/present.js';
 import { checkUploadFile } from '../../cli/upload-file.js';
 import { paths } from '../../core/api/resources.js';
 import { UsageError } from '../../core/errors.js';
@@ -21,7 +21,7 @@ export async function sendVoice(options: ReturnType<typeof parse>, ctx: Context)
   const checked = await checkUploadFile(options.file, VOICE_MAX_BYTES);
   const client = await ctx.http();
   const path = paths.voice(options.conversationId);
-  if (ctx.globals.dryRun) return showDryRunUpload(ctx, client, { method: 'POST', path }, checked);
+  if (ctx.globals.dryRun) return showDryRun(ctx, client, { method: 'POST', path }, checked);
   const [{ FormData }, { openAsBlob }] = await Promise.all([import('undici'), import('node:fs')]);
   const form = new FormData();
   form.set('file', await openAsBlob(checked.path), basename(checked.path));

@@ -31,10 +31,6 @@ export class ExactlyOnce {
     return [...this.last.keys()];
   }
 
-  get holding(): number {
-    return this.held.length;
-  }
-
   /** A live ChatLogCreated: held while a fill runs, else printed unless already printed. */
   async live(log: unknown): Promise<void> {
     if (!isChatLog(log) || !this.isWanted(log.conversation_id)) return;

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
-import { type ChatEventKind, type TailEvent } from './events.js';
+import { type ChatEventKind, conversationOf, type TailEvent } from './events.js';
 import { ExactlyOnce } from './exactly-once.js';
 
 export interface TailOptions {
@@ -147,8 +147,9 @@ export function runChatTail(options: TailOptions): Promise<void> {
           return;
         }
         const event: TailEvent = { kind, source: 'realtime', data: (data ?? {}) as Record<string, unknown> };
-        const conversation = event.data.conversation_id ?? event.data.conversationId;
-        if (options.conversations && !options.conversations.has(conversation as number)) return;
+        const conversation = conversationOf(event);
+        if (options.conversations && (conversation === undefined || !options.conversations.has(conversation)))
+          return;
         void enqueue(() => options.print(event));
       },
     });
