@@ -714,7 +714,7 @@ describe('hostile and broken answers', () => {
 });
 
 // Each test below expects the correct behaviour and fails today (it.fails); the report names where the fix belongs.
-describe('defects: correct behaviour expected, failing until fixed', () => {
+describe('defects the corpus found, fixed', () => {
   it('deep nesting in a 200: the error line names the answer, not "Maximum call stack size exceeded"', () =>
     runCase({
       name: 'deep nesting, clear line',

@@ -195,6 +195,23 @@ describe('the journal', () => {
     expect([...(await onServer()).values()]).toEqual([2, 2]); // as warned: duplicates
   });
 
+  it('a 5xx answer is unknown too (the server may have stored the record before failing)', async () => {
+    await writeFile(file('s.ndjson'), ndjson([patient(1)]));
+    world.sandbox.setFaults('5xx=1');
+    const result = await world.clinic(['customers', 'create', '--from', file('s.ndjson')]);
+    world.sandbox.setFaults(undefined);
+    expect(result.code).toBe(1);
+    expect(results(result.stdout)).toEqual([
+      {
+        line: 1,
+        status: 'unknown',
+        message: expect.stringMatching(/server failed while handling it.*HTTP 50[03]/),
+      },
+    ]);
+    const resumed = await world.clinic(['customers', 'create', '--from', file('s.ndjson'), '--resume']);
+    expect(results(resumed.stdout).map((r) => r.status)).toEqual(['unknown']);
+  });
+
   it('SIGKILL part way, then --resume: every record on the server exactly once, or reported unknown', async () => {
     const total = 60;
     await writeFile(file('l.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));

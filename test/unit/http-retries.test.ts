@@ -148,6 +148,28 @@ describe('5xx retries', () => {
   });
 });
 
+describe('a POST marked repeatable (a channel authorization) is retried like a GET', () => {
+  it('after a 500 and a reset it is sent again and succeeds', async () => {
+    const t = testClient();
+    const pool = t.agent.get('https://api.clinic.test');
+    queueReplies(t.agent, t.seen, 'POST', '/api/broadcasting/auth', [{ status: 500 }]);
+    pool.intercept({ path: '/api/broadcasting/auth', method: 'POST' }).replyWithError(resetError());
+    queueReplies(t.agent, t.seen, 'POST', '/api/broadcasting/auth', [
+      { status: 200, body: { auth: 'k:sig' } },
+    ]);
+    const request = {
+      method: 'POST',
+      path: '/broadcasting/auth',
+      body: { socket_id: '1.2' },
+      repeatable: true,
+    };
+    const answer = await t.client.request(request);
+    expect(answer.json()).toEqual({ auth: 'k:sig' });
+    expect(t.clock.sleeps).toEqual([1000, 2000]);
+    t.agent.assertNoPendingInterceptors();
+  });
+});
+
 describe('connection resets', () => {
   it('GET is retried after a reset and succeeds', async () => {
     const t = testClient();

@@ -207,7 +207,13 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
       outcome = { state: 'ok', id: data?.id ?? null };
     } catch (error) {
-      if (error instanceof ApiError) {
+      if (error instanceof ApiError && error.status >= 500) {
+        // The server failed while handling it: it may have stored the record first, so it is never re-sent blindly.
+        outcome = {
+          state: 'unknown',
+          message: `the server failed while handling it (HTTP ${error.status}): ${error.message}`,
+        };
+      } else if (error instanceof ApiError) {
         outcome = {
           state: 'error',
           http_status: error.status,

@@ -7,7 +7,13 @@ import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js'
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { RateLimitPacer } from './rate-limit-pacer.js';
-import { backoffMs, networkErrorCode, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
+import {
+  backoffMs,
+  isIdempotent,
+  networkErrorCode,
+  shouldRetryNetworkError,
+  shouldRetryStatus,
+} from './retry-policy.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
 
@@ -23,6 +29,8 @@ export interface ApiRequest {
   /** A multipart body (undici's FormData, whose file parts stream from disk); never retried. */
   form?: FormData;
   headers?: Record<string, string>;
+  /** A POST that changes nothing on the server (a channel authorization): retried like a GET. */
+  repeatable?: boolean;
 }
 
 export interface ApiResponse {
@@ -38,6 +46,8 @@ export interface PreparedRequest {
   headers: Record<string, string>;
   body?: string;
   form?: FormData;
+  /** Whether a failure may be retried as for a GET (idempotent methods, or a request marked repeatable). */
+  repeatable: boolean;
 }
 
 /** A 2xx answer whose body is left unread, to be streamed (downloads). */
@@ -114,7 +124,9 @@ export class HttpClient {
       body = JSON.stringify(request.body);
       headers['content-type'] ??= 'application/json';
     }
-    return { method: request.method.toUpperCase(), url: url.toString(), headers, body, form: request.form };
+    const method = request.method.toUpperCase();
+    const repeatable = request.form === undefined && (request.repeatable ?? isIdempotent(method));
+    return { method, url: url.toString(), headers, body, form: request.form, repeatable };
   }
 
   /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
@@ -145,7 +157,7 @@ export class HttpClient {
         answer = await this.send(prepared, headers, stream);
       } catch (error) {
         if (this.options.signal?.aborted) throw new CancelledError('interrupted');
-        if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method)) {
+        if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
           await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt);
           continue;
         }
@@ -165,7 +177,11 @@ export class HttpClient {
           continue;
         }
       }
-      if (attempt < maxRetries && shouldRetryStatus(answer.status, prepared.method) && !waitTooLong) {
+      if (
+        attempt < maxRetries &&
+        shouldRetryStatus(answer.status, prepared.method, prepared.repeatable) &&
+        !waitTooLong
+      ) {
         const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
         await this.wait(waitMs, `HTTP ${answer.status}`, attempt);
         continue;

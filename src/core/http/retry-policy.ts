@@ -16,14 +16,22 @@ const RETRYABLE_NETWORK_CODES = new Set([
 export const isIdempotent = (method: string): boolean => IDEMPOTENT.has(method.toUpperCase());
 
 /** 429 is retried for every method (the request was not processed); 5xx only where repeating is harmless. */
-export function shouldRetryStatus(status: number, method: string): boolean {
+export function shouldRetryStatus(
+  status: number,
+  method: string,
+  repeatable = isIdempotent(method),
+): boolean {
   if (status === 429) return true;
-  return RETRYABLE_STATUS.has(status) && isIdempotent(method);
+  return RETRYABLE_STATUS.has(status) && repeatable;
 }
 
 /** Resets and timeouts: the answer was lost, so only idempotent requests may be sent again. */
-export function shouldRetryNetworkError(error: unknown, method: string): boolean {
-  return isIdempotent(method) && RETRYABLE_NETWORK_CODES.has(networkErrorCode(error) ?? '');
+export function shouldRetryNetworkError(
+  error: unknown,
+  method: string,
+  repeatable = isIdempotent(method),
+): boolean {
+  return repeatable && RETRYABLE_NETWORK_CODES.has(networkErrorCode(error) ?? '');
 }
 
 export function networkErrorCode(error: unknown): string | undefined {

@@ -112,6 +112,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
           url: options.authEndpoint,
           headers: { 'x-tenant': options.tenant },
           body: { socket_id: socketId, channel_name: name },
+          repeatable: true, // a signature for this socket; asking twice changes nothing
         });
         const auth = response.json<{ auth?: unknown }>()?.auth;
         if (typeof auth !== 'string') throw new NetworkError('the channel authorization answer has no auth');
