@@ -1,6 +1,6 @@
 // Everything a command needs, made in one place; heavy parts (undici, keytar) are built only when asked for.
 import { join } from 'node:path';
-import type { Dispatcher } from 'undici';
+import type { HttpTransport } from '../core/http/transport.js';
 import type { CredentialStore, StoreKind } from '../core/auth/credential-store.js';
 import { FileStore } from '../core/auth/file-store.js';
 import { KeychainStore, type KeytarLoader } from '../core/auth/keychain-store.js';
@@ -31,8 +31,8 @@ export interface ContextDeps {
   streams: Streams;
   env: Env;
   clock?: Clock;
-  /** An undici dispatcher (tests pass a MockAgent); by default one keep-alive Agent. */
-  dispatcher?: Dispatcher;
+  /** The HTTP transport (tests pass undici's MockAgent); by default node:http with keep-alive. */
+  dispatcher?: HttpTransport;
   keytar?: KeytarLoader;
   browser?: BrowserOpener;
   prompter?: Prompter;
@@ -71,7 +71,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   const signal = deps.signal ?? new AbortController().signal;
   let config: Promise<ConfigData> | undefined;
   let session: Session | undefined;
-  let dispatcher: Dispatcher | undefined = deps.dispatcher;
+  let dispatcher: HttpTransport | undefined = deps.dispatcher;
   const stores = new Map<StoreKind, CredentialStore>();
   let authServer: Promise<Configuration> | undefined;
   const clients = new Map<boolean, Promise<HttpClient>>();
@@ -93,8 +93,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       );
     }
     if (!dispatcher) {
-      const { Agent } = await import('undici');
-      dispatcher = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 8 });
+      const { NodeTransport } = await import('../core/http/transport.js');
+      dispatcher = new NodeTransport();
     }
     return new HttpClient({
       baseUrl,

@@ -1,5 +1,5 @@
 // Runs one invocation of the CLI in-process and returns its exit code; only bin/clinic.js exits the process.
-import { CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
@@ -49,21 +49,48 @@ async function signInFacts(ctx: Context | undefined, error: unknown): Promise<Si
   }
 }
 
+/** Every command's path (`['customers', 'list']`…), for the help cache built with the bundle. */
+export function commandPaths(): string[][] {
+  const noop = () => true;
+  const paths: string[][] = [];
+  const walk = (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      paths.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(
+    buildProgram(cliVersion(), commands, {
+      context: async () => undefined as never,
+      write: noop,
+      writeErr: noop,
+    }),
+    [],
+  );
+  return paths;
+}
+
 export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   const { stdout, stderr } = deps.streams;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
-  const program = buildProgram(cliVersion(), commands, {
-    async context(raw) {
-      globals = parseGlobals(raw, deps.env);
-      // The context (config, HTTP, auth) loads only once a command runs, not for --help.
-      const { createContext } = await import('./context.js');
-      ctx = createContext(deps, globals);
-      return ctx;
+  const program = buildProgram(
+    cliVersion(),
+    commands,
+    {
+      async context(raw) {
+        globals = parseGlobals(raw, deps.env);
+        // The context (config, HTTP, auth) loads only once a command runs, not for --help.
+        const { createContext } = await import('./context.js');
+        ctx = createContext(deps, globals);
+        return ctx;
+      },
+      write: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
+      helpWidth: stdout.isTTY ? Math.min(stdout.columns || 80, 80) : 80,
     },
-    write: (text) => stdout.write(text),
-    writeErr: (text) => stderr.write(text),
-  });
+    argv,
+  );
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -11,6 +11,8 @@ export interface ProgramHooks {
   context(raw: Record<string, unknown>): Promise<Context>;
   write(text: string): void;
   writeErr(text: string): void;
+  /** Help is wrapped at 80 columns, or narrower on a narrower terminal (so bin/clinic.js can serve it cached). */
+  helpWidth?: number;
 }
 
 const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
@@ -100,10 +102,15 @@ function addDeclared(parent: Command, def: CommandDef | NounDef, hooks: ProgramH
   else addCommand(parent, def, hooks);
 }
 
+/**
+ * The command tree. Given the argv it will parse, only the command its first word names is declared (if it names
+ * one): the others would cost every start-up the building of some hundred commands and options for nothing.
+ */
 export function buildProgram(
   version: string,
   commands: readonly (CommandDef | NounDef)[],
   hooks: ProgramHooks,
+  argv?: readonly string[],
 ): Command {
   const program = new Command('clinic')
     .description('Administer clinic data through the Clinic Management Service API')
@@ -114,6 +121,8 @@ export function buildProgram(
     .configureOutput({
       writeOut: hooks.write,
       writeErr: (text) => hooks.writeErr(text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
+      getOutHelpWidth: () => hooks.helpWidth ?? 80,
+      getErrHelpWidth: () => hooks.helpWidth ?? 80,
     })
     .exitOverride();
   addGlobalOptions(program);
@@ -125,8 +134,23 @@ export function buildProgram(
       'clinic customers list --all -o ndjson > customers.ndjson',
     ]),
   );
-  for (const def of commands) addDeclared(program, def, hooks);
+  const named = argv && commands.find((def) => def.name === firstWord(program, argv));
+  for (const def of named ? [named] : commands) addDeclared(program, def, hooks);
   return program;
+}
+
+/** The first word of argv that is not a global option or its value: the command's name, when there is one. */
+function firstWord(program: Command, argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    const flag = arg.split('=')[0];
+    const option = program.options.find((o) => o.long === flag || o.short === flag);
+    const inline = arg.includes('=') || (!arg.startsWith('--') && arg.length > 2);
+    if (option && (option.required || option.optional) && !inline) i++;
+  }
+  return undefined;
 }
 
 export type { GlobalOptions };

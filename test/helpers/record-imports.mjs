@@ -1,6 +1,8 @@
-// Preloaded with `node --import`: writes every module URL the process loads to $RECORD_IMPORTS_FILE at exit.
+// Preloaded with `node --import`: writes every module URL the process loads (ES modules as they resolve, CommonJS
+// files from the require cache) to $RECORD_IMPORTS_FILE at exit.
 import { appendFileSync } from 'node:fs';
-import { register } from 'node:module';
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 const file = process.env.RECORD_IMPORTS_FILE;
 if (file) {
@@ -16,5 +18,9 @@ if (file) {
       ),
     { data: { port: port2 }, transferList: [port2] },
   );
-  process.on('exit', () => appendFileSync(file, `${seen.join('\n')}\n`));
+  const require = createRequire(import.meta.url);
+  process.on('exit', () => {
+    const required = Object.keys(require.cache).map((path) => pathToFileURL(path).href);
+    appendFileSync(file, `${[...seen, ...required].join('\n')}\n`);
+  });
 }

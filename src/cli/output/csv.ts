@@ -1,7 +1,9 @@
 // RFC 4180 CSV rows (CRLF, quotes doubled, fields with commas, quotes or newlines quoted) via csv-stringify, with
 // cells a spreadsheet would run as a formula neutralized (OWASP: a leading '), unless --csv-raw.
-import { stringify } from 'csv-stringify/sync';
+import { lazyRequire } from '../../core/lazy-require.js';
 import { cellText, valueAt } from './fields.js';
+
+const csvStringify = lazyRequire<typeof import('csv-stringify/sync')>('csv-stringify/sync');
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** Plainly a number (-12.5, +3) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. */
@@ -13,7 +15,7 @@ export function neutralizeFormula(cell: string): string {
 }
 
 export function csvRow(cells: string[], raw = false): string {
-  return stringify([raw ? cells : cells.map(neutralizeFormula)], {
+  return csvStringify().stringify([raw ? cells : cells.map(neutralizeFormula)], {
     record_delimiter: 'windows',
     quote_record_delimiter: true,
     quoted_match: /^\s|\s$/,

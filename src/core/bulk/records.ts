@@ -3,9 +3,11 @@
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { lazyRequire } from '../lazy-require.js';
+
+const csvParse = lazyRequire<typeof import('csv-parse')>('csv-parse');
 
 export type BulkFormat = 'ndjson' | 'csv';
 
@@ -53,7 +55,7 @@ async function* ndjsonRecords(input: Readable, name: string): AsyncGenerator<Inp
 
 async function* csvRecords(input: Readable, name: string): AsyncGenerator<InputRecord> {
   const parser = input.pipe(
-    parse({ columns: true, info: true, skip_empty_lines: true, bom: true, relax_quotes: false }),
+    csvParse().parse({ columns: true, info: true, skip_empty_lines: true, bom: true, relax_quotes: false }),
   );
   // csv-parse's info.lines is where a record ends, but it counts a CRLF inside a quoted field as two lines:
   // undo that drift, then step back over the record's own line breaks to the line it starts on.

@@ -1,9 +1,11 @@
 // Reads and writes files only the user may read (dir 0700, file 0600), atomically and never through a symlink.
 
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, lstat, mkdir, open, rename, rm, stat as fsStat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { lazyRequire } from '../lazy-require.js';
+
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 export class UnsafeFileError extends Error {
   override name = 'UnsafeFileError';
@@ -60,7 +62,7 @@ export async function writePrivateFile(path: string, text: string): Promise<void
   const existing = await lstat(path).catch(() => undefined);
   if (existing?.isSymbolicLink())
     throw new UnsafeFileError(`${path} is a symbolic link; refusing to write through it`);
-  const temp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(path)}.${crypto().randomBytes(6).toString('hex')}.tmp`);
   const handle = await open(
     temp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,

@@ -1,6 +1,7 @@
 // The one HTTP client: base URL, auth, X-Tenant, JSON, retries, pacing and redacted tracing, composed once.
 import type { Readable } from 'node:stream';
-import type { Dispatcher, FormData } from 'undici';
+import type { FormData } from 'undici';
+import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
@@ -69,7 +70,7 @@ export interface HttpClientOptions {
   tenant?: string;
   userAgent: string;
   tokens?: TokenSource;
-  dispatcher: Dispatcher;
+  dispatcher: HttpTransport;
   clock: Clock;
   maxRetries: number;
   /** Deadline of one whole exchange, body included (--request-timeout); downloads only time out on silence. */
@@ -267,7 +268,7 @@ export class HttpClient {
     const response = await dispatcher.request({
       origin: target.origin,
       path: target.pathname + target.search,
-      method: prepared.method as Dispatcher.HttpMethod,
+      method: prepared.method,
       headers,
       body: prepared.form ?? prepared.body,
       headersTimeout: timeoutMs,

@@ -1,10 +1,11 @@
 // One pusher-js connection to a tenant's private chat channel, authorized through our own HTTP client, reporting
 // its state changes, each (re)subscription and the raw chat events. Reconnection itself is pusher-js's.
-import PusherNS from 'pusher-js';
+import type PusherNS from 'pusher-js';
 import type { Channel, Options } from 'pusher-js';
+import { lazyRequire } from '../lazy-require.js';
 import { CHAT_EVENTS, type ChatEventKind } from './events.js';
 
-const Pusher = PusherNS as unknown as typeof PusherNS.default;
+const pusherClass = lazyRequire<typeof PusherNS.default>('pusher-js');
 
 export interface RealtimeSettings {
   key: string;
@@ -67,6 +68,7 @@ export function connectChat(
       },
     },
   };
+  const Pusher = pusherClass();
   const pusher = new Pusher(settings.key, options);
   pusher.connection.bind('state_change', ({ current, previous }: { current: string; previous: string }) =>
     on.state(current, previous),

@@ -1,0 +1,57 @@
+// Bundles the CLI side (src/cli, src/commands, src/core) into one CommonJS file, dist/bundle/main.cjs, with a source
+// map back to the TypeScript (bin/clinic.js turns source maps on under --debug). CommonJS because esbuild then keeps
+// each lazily imported module's requires inside it, so a command loads only the built-ins it uses; the ES module
+// loader starts only for the packages that need it. Other packages stay in node_modules, loaded where used; the
+// sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+
+// commander is loaded by every command: bundled in. The rest load from node_modules, and only where used.
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const external = Object.keys(pkg.dependencies)
+  .filter((name) => name !== 'commander')
+  .flatMap((name) => [name, `${name}/*`]);
+
+const sandbox = {
+  name: 'sandbox-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/\.\.\/sandbox\// }, (args) => ({
+      path: args.path.replace('../../sandbox/', '../sandbox/'),
+      external: true,
+    }));
+  },
+};
+
+// commander requires child_process at load time for stand-alone executable subcommands, which clinic has none of:
+// it is required when first used instead (4 ms of every start). The build fails if commander's code changes shape.
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!text.includes(eager)) throw new Error(`${args.path}: expected "${eager}"`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: text.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+await build({
+  entryPoints: ['src/cli/main.ts'],
+  outdir: 'dist/bundle',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  external,
+  plugins: [sandbox, lazyChildProcess],
+  // commander is CommonJS and requires Node's built-ins.
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__importMetaUrl' },
+  outExtension: { '.js': '.cjs' },
+  logLevel: 'warning',
+});

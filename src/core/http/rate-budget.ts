@@ -1,0 +1,66 @@
+// The rate-limit budget as pure steps over a small state: what an answer's X-RateLimit-* headers teach, and whether
+// the next request may go now or after how long. Kept in memory by one process (LocalPacer) or in a file shared by
+// every process of a profile (SharedPacer), since the API counts requests per user, not per process.
+
+export interface BudgetState {
+  /** Requests the server still allows in the current window, minus those sent since it said so. */
+  remaining?: number;
+  /** When the current window ends, in epoch ms (the server's time corrected for clock skew, plus a margin). */
+  resetAtMs?: number;
+  /** X-RateLimit-Limit: the budget of a fresh window. */
+  limit?: number;
+}
+
+type Headers = Record<string, string | undefined>;
+
+/** A first request of a new window must not land a moment early: the reset is only given in whole seconds. */
+const RESET_MARGIN_MS = 250;
+/** While a fresh window's budget is spent before any answer said when it ends: look again this soon. */
+const UNKNOWN_RESET_POLL_MS = 200;
+
+/** Takes a slot for one request: `wait` 0 means go (and the slot is counted), otherwise try again after `wait` ms. */
+export function takeSlot(state: BudgetState, now: number): { state: BudgetState; wait: number } {
+  let next = { ...state };
+  if (next.resetAtMs !== undefined && now >= next.resetAtMs) {
+    // The window is over: a fresh one allows `limit`; when it ends is learnt from its first answer.
+    next = { limit: next.limit, remaining: next.limit, resetAtMs: undefined };
+  }
+  if (next.remaining === undefined) return { state: next, wait: 0 };
+  if (next.remaining > 0) return { state: { ...next, remaining: next.remaining - 1 }, wait: 0 };
+  const wait = next.resetAtMs === undefined ? UNKNOWN_RESET_POLL_MS : next.resetAtMs - now;
+  return { state: next, wait: Math.max(wait, 1) };
+}
+
+/** Learns from an answer's headers; answers without them change nothing. Never raises the budget of a window. */
+export function learn(state: BudgetState, headers: Headers, now: number): BudgetState {
+  const remaining = toNumber(headers['x-ratelimit-remaining']);
+  const reset = toNumber(headers['x-ratelimit-reset']);
+  const limit = toNumber(headers['x-ratelimit-limit']) ?? state.limit;
+  if (remaining === undefined || reset === undefined)
+    return limit === state.limit ? state : { ...state, limit };
+  const serverNow = headers.date ? Date.parse(headers.date) : Number.NaN;
+  const skew = Number.isNaN(serverNow) ? 0 : now - serverNow;
+  const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
+  const known = state.resetAtMs;
+  // An answer from a window already over (it was slow to come) teaches nothing.
+  if (known !== undefined && resetAtMs < known - 1500) return state;
+  const sameWindow = known !== undefined && Math.abs(resetAtMs - known) <= 1500;
+  const newer = known !== undefined && !sameWindow;
+  return {
+    limit,
+    // Other processes' requests are in the server's count, ours sent since are in state.remaining: keep the lower
+    // (unless the answer is from a newer window than the one state.remaining counts down).
+    remaining: newer ? remaining : Math.min(remaining, state.remaining ?? remaining),
+    resetAtMs: sameWindow ? Math.max(known, resetAtMs) : resetAtMs,
+  };
+}
+
+/** Whether headers carry rate-limit information at all. */
+export const hasRateHeaders = (headers: Headers): boolean =>
+  headers['x-ratelimit-remaining'] !== undefined && headers['x-ratelimit-reset'] !== undefined;
+
+function toNumber(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
