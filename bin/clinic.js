@@ -3,8 +3,8 @@
 // start Node's ES module loader: `--version` and `--help` are answered from files, everything else loads the
 // bundled CLI (dist/bundle/main.cjs, built by scripts/bundle.mjs).
 'use strict';
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const { readFileSync, writeSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
 const argv = process.argv.slice(2);
 
@@ -26,7 +26,7 @@ function answerHelp(args) {
   if (last !== '--help' && last !== '-h') return false;
   const words = args.slice(0, -1);
   if (words.some((word) => word.startsWith('-'))) return false;
-  if (process.stdout.isTTY && (process.stdout.columns || 80) < 80) return false;
+  if (require('node:tty').isatty(1) && (process.stdout.columns || 80) < 80) return false;
   let texts;
   try {
     texts = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'help.json'), 'utf8'));
@@ -35,13 +35,14 @@ function answerHelp(args) {
   }
   const text = texts[words.join(' ')];
   if (typeof text !== 'string') return false;
-  process.stdout.write(text);
+  writeAll(text);
   return true;
 }
 
 function run() {
-  if (argv.includes('--debug') || process.env.CLINIC_DEBUG) process.setSourceMapsEnabled(true);
-  const { main } = require('../dist/bundle/main.cjs');
+  const debug = argv.includes('--debug') || Boolean(process.env.CLINIC_DEBUG);
+  if (debug) process.setSourceMapsEnabled(true);
+  const bundle = loadBundle(!debug);
   const interrupt = new AbortController();
   const stop = () => {
     // First Ctrl-C: let the command flush its partial output; a second one leaves at once.
@@ -64,13 +65,82 @@ function run() {
     stdout: process.stdout,
     stderr: process.stderr,
   };
-  main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
+  bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
+    bundle.saveCache();
     // Leave once stdout has drained, so piped output is never cut short.
     process.stdout.write('', (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
       process.exit(code);
     });
   });
+}
+
+/**
+ * The bundled CLI, compiled with V8's code cache when it can be: the first run of a Node version saves the compiled
+ * code (functions the command ran included) to the user's cache directory, later runs skip most of the compiling.
+ * Plain `require` under --debug (source-mapped stack traces), with CLINIC_NO_COMPILE_CACHE set, or where the cache
+ * cannot be used; a stale, foreign or damaged cache is rejected by V8 and rewritten.
+ */
+function loadBundle(useCache) {
+  const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
+  if (!useCache || process.env.CLINIC_NO_COMPILE_CACHE) {
+    return { main: require(file).main, saveCache() {} };
+  }
+  const fs = require('node:fs');
+  const { size, mtimeMs } = fs.statSync(file);
+  const home = process.env.HOME || require('node:os').homedir();
+  const dir = join(process.env.XDG_CACHE_HOME || join(home, '.cache'), 'clinic');
+  const cacheFile = join(dir, `main-${process.version}-${size}-${Math.round(mtimeMs)}.cache`);
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const source = fs.readFileSync(file, 'utf8');
+  const vm = require('node:vm');
+  const wrapper = `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
+  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  // The bundle's dynamic imports (scripts/bundle.mjs), made from here, where import() works: packages resolve from
+  // this package's node_modules as from the bundle's; a relative path is the bundle's.
+  const { pathToFileURL } = require('node:url');
+  const dynamicImport = (id) => import(id.startsWith('.') ? pathToFileURL(join(dirname(file), id)).href : id);
+  const module = { exports: {} };
+  const localRequire = require('node:module').createRequire(file);
+  script.runInThisContext()(module.exports, localRequire, module, file, dirname(file), dynamicImport);
+  const fresh = cachedData === undefined || script.cachedDataRejected;
+  return {
+    main: module.exports.main,
+    saveCache() {
+      if (!fresh) return;
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        const temp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(temp, cacheFile);
+        // Caches of other builds or Node versions are of no further use.
+        for (const name of fs.readdirSync(dir))
+          if (name.startsWith('main-') && join(dir, name) !== cacheFile && !name.endsWith('.tmp'))
+            fs.rmSync(join(dir, name), { force: true });
+      } catch {
+        // A cache that cannot be written (read-only home) only costs speed.
+      }
+    },
+  };
+}
+
+/** Writes all of `text` to stdout (fd 1) synchronously; a closed pipe (`clinic --help | head`) ends it quietly. */
+function writeAll(text) {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length;) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (error) {
+      if (error.code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
+      if (error.code === 'EPIPE') return;
+      throw error;
+    }
+  }
 }
 
 /** A full disk or a broken output: one line, exit 1, never a stack trace. */

@@ -4,7 +4,7 @@
 // loader starts only for the packages that need it. Other packages stay in node_modules, loaded where used; the
 // sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // commander is loaded by every command: bundled in. The rest load from node_modules, and only where used.
@@ -50,8 +50,22 @@ await build({
   external,
   plugins: [sandbox, lazyChildProcess],
   // commander is CommonJS and requires Node's built-ins.
-  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // __dyni: see below. (`import (id)` with a space, so the rewrite leaves this one alone.)
+  banner: {
+    js:
+      "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;\n" +
+      'var __dyni = __dyni || ((id) => import (id));',
+  },
   define: { 'import.meta.url': '__importMetaUrl' },
   outExtension: { '.js': '.cjs' },
   logLevel: 'warning',
 });
+
+// bin/clinic.js may run the bundle from V8's code cache through vm.Script, where import() has no loader to call: the
+// bundle's dynamic imports go through __dyni instead, which bin passes in (plain require leaves it the real import()).
+// Same length as `import(`, so the source map's columns stay right.
+const bundle = new URL('../dist/bundle/main.cjs', import.meta.url);
+const code = await readFile(bundle, 'utf8');
+const rewritten = code.replace(/\bimport\(/g, '__dyni(');
+if (/\bimport\(/.test(rewritten)) throw new Error('a dynamic import was left in the bundle');
+await writeFile(bundle, rewritten);

@@ -26,6 +26,7 @@ import { IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
 import type { OutputSpec } from './output/render.js';
 import { cliVersion } from './version.js';
+import { SharedPacer } from '../core/http/pacers.js';
 
 export interface ContextDeps {
   streams: Streams;
@@ -102,6 +103,11 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       userAgent: `clinic/${ctx.version}`,
       tokens: auth ? await ctx.session() : undefined,
       dispatcher,
+      // The API counts requests per user: every clinic process of this profile draws on one budget.
+      pacer: new SharedPacer(
+        join(configDir(deps.env), 'rate-limit', `${encodeURIComponent(settings.profile.name)}.json`),
+        clock,
+      ),
       clock,
       signal,
       maxRetries: globals.maxRetries,

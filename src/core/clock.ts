@@ -1,5 +1,4 @@
 // Time as a dependency, so retries and pacing can be tested with a fake clock.
-import { setTimeout as delay } from 'node:timers/promises';
 
 export interface Clock {
   now(): number;
@@ -8,7 +7,19 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: async (ms, signal) => {
-    if (ms > 0) await delay(ms, undefined, { signal });
-  },
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      if (ms <= 0) return resolve();
+      const done = () => {
+        signal?.removeEventListener('abort', abort);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const abort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+    }),
 };

@@ -1,10 +1,16 @@
 // A package loaded on first use, synchronously. Modules import their heavy dependencies through this, so the
-// bundled CLI (scripts/bundle.mjs) never loads them at start-up: a static import would be hoisted to the top.
-import { createRequire } from 'node:module';
+// bundled CLI (scripts/bundle.mjs) never loads them at start-up: a static import would be loaded with its module.
+import type { createRequire as CreateRequire } from 'node:module';
 
-const require = createRequire(import.meta.url);
+let requireHere: NodeJS.Require | undefined;
 
 export function lazyRequire<T>(id: string): () => T {
   let loaded: T | undefined;
-  return () => (loaded ??= require(id) as T);
+  return () => {
+    // node:module itself is fetched only now (process.getBuiltinModule: Node >= 20.16).
+    requireHere ??= (
+      process.getBuiltinModule('node:module') as { createRequire: typeof CreateRequire }
+    ).createRequire(import.meta.url);
+    return (loaded ??= requireHere(id) as T);
+  };
 }

@@ -28,7 +28,10 @@ export interface Page<T> {
 
 const MAX_PER_PAGE = 100;
 
-/** Yields pages in order; with neither `all` nor `limit` only the one page asked for. */
+/**
+ * Yields pages in order; with neither `all` nor `limit` only the one page asked for. While the caller writes a page
+ * the next one is already being fetched: one page ahead, never more, so memory stays at two pages whatever the size.
+ */
 export async function* paginate<T = unknown>(
   client: Pick<HttpClient, 'request'>,
   path: string,
@@ -40,22 +43,31 @@ export async function* paginate<T = unknown>(
   // Following pages: fewer, larger pages unless the user chose a size.
   const perPage =
     options.perPage ?? (follow ? Math.min(options.limit ?? MAX_PER_PAGE, MAX_PER_PAGE) : undefined);
-  let page = options.page ?? 1;
-  let seen = 0;
-  for (;;) {
-    if (signal?.aborted) return;
+  const fetchPage = (page: number) => {
     const params = new URLSearchParams(query.filter(([key]) => key !== 'page' && key !== 'per_page'));
     params.set('page', String(page));
     if (perPage !== undefined) params.set('per_page', String(perPage));
-    const response = await client.request({ method: 'GET', path, query: params });
+    const pending = client.request({ method: 'GET', path, query: params });
+    pending.catch(() => undefined); // a page fetched ahead and never asked for must not fail the run
+    return pending;
+  };
+  let page = options.page ?? 1;
+  let pending = fetchPage(page);
+  let seen = 0;
+  for (;;) {
+    if (signal?.aborted) return;
+    const response = await pending;
     const { records, meta } = readPage<T>(response, path);
-    yield { records, meta, text: response.text };
     seen += records.length;
-    if (!follow || records.length === 0) return;
-    if (options.limit !== undefined && seen >= options.limit) return;
     const lastPage = typeof meta.last_page === 'number' ? meta.last_page : undefined;
-    if (lastPage === undefined ? !hasNext(response) : page >= lastPage) return;
-    page++;
+    const more =
+      follow &&
+      records.length > 0 &&
+      (options.limit === undefined || seen < options.limit) &&
+      (lastPage === undefined ? hasNext(response) : page < lastPage);
+    if (more) pending = fetchPage(++page);
+    yield { records, meta, text: response.text };
+    if (!more) return;
   }
 }
 

@@ -20,6 +20,7 @@ import { SandboxRealtime } from './realtime/realtime.js';
 import { listen } from './server.js';
 import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
 import { RateLimiter } from './traffic/rate-limit.js';
+import type { RateWindow } from './traffic/rate-limit.js';
 
 export type { IssueTokenOptions } from './auth/tokens.js';
 export type { ChatEvent, ChatEventListener } from './data/chat-logs.js';
@@ -29,6 +30,7 @@ export type { RealtimeClient } from './realtime/pusher-server.js';
 export { CHAT_EVENT_NAMES } from './realtime/chat-broadcasts.js';
 export type { SandboxFixtures, TenantFixtures, LeadFixtures } from './data/fixtures.js';
 export type { FaultKind, FaultSpec } from './traffic/faults.js';
+export type { RateWindow } from './traffic/rate-limit.js';
 export { parseFaultSpec } from './traffic/faults.js';
 export type { OAuthCounters } from './oauth/oauth-server.js';
 export { API_SCOPES, OIDC_SCOPES, SANDBOX_SCOPES } from './oauth/scopes.js';
@@ -90,6 +92,8 @@ export interface RunningSandbox {
   setFaults(spec: string | undefined): void;
   /** Also restarts every caller's window. */
   setRateLimit(perMinute: number): void;
+  /** Every rate-limit window opened so far (capped at 10,000), as the limiter counted it. */
+  rateWindows(): readonly RateWindow[];
   /** What the OpenID provider has done so far (live counts). */
   oauth: OAuthCounters;
   /** Ids of the seeded records tests can count on (see docs/sandbox.md). */
@@ -219,6 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       realtime.syncFaults();
     },
     setRateLimit: (perMinute) => limiter.setLimit(wholeNumber('rateLimit', perMinute)),
+    rateWindows: () => limiter.history,
     oauth: oauth.counters,
     fixtures: store.fixtures,
     onChatEvent: (listener) => store.onChatEvent(listener),

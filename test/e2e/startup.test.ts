@@ -1,5 +1,5 @@
 // Start-up budget: --version and --help load none of the heavy modules; every command's help has an example.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -64,7 +64,8 @@ describe('start-up', () => {
     const file = join(dir, 'imports.txt');
     await runCli(dir, ['--base-url', 'http://127.0.0.1:9/api', 'account'], {
       nodeArgs: ['--import', RECORDER],
-      env: { RECORD_IMPORTS_FILE: file, CLINIC_TOKEN: 'x' },
+      // Loaded by require (not through the compile cache) so the recorder sees the bundle too.
+      env: { RECORD_IMPORTS_FILE: file, CLINIC_TOKEN: 'x', CLINIC_NO_COMPILE_CACHE: '1' },
     });
     const loaded = await readFile(file, 'utf8');
     expect(loaded).toContain('/dist/bundle/main.cjs');
@@ -80,6 +81,25 @@ describe('start-up', () => {
       const live = await runInProcess([...path, '--help'], { env });
       expect(live.stdout, path.join(' ')).toBe(cache[path.join(' ')]);
     }
+  });
+
+  it('keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off', async () => {
+    const dir = await tempDir();
+    const cache = join(dir, 'cache', 'clinic');
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
+    const [name] = await readdir(cache);
+    expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+\.cache$/);
+    expect((await stat(join(cache, name!))).mode & 0o777).toBe(0o600);
+    await writeFile(join(cache, name!), 'not a V8 cache');
+    const again = await runCli(dir, ['config', 'list'], { env });
+    expect(again.code).toBe(0);
+    expect((await stat(join(cache, name!))).size).toBeGreaterThan(1000); // rejected, then written afresh
+    const off = await tempDir();
+    await runCli(off, ['config', 'list'], {
+      env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
+    });
+    await expect(readdir(join(off, 'c'))).rejects.toThrow();
   });
 
   it('the command tree holds only the command argv names, after any global options', () => {

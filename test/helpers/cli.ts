@@ -24,7 +24,14 @@ export interface RunOptions {
 export function baseEnv(configDir: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('CLINIC_')) env[key] = value;
-  return { ...env, CLINIC_CONFIG_DIR: configDir, NO_COLOR: '1', CLINIC_CREDENTIAL_STORE: undefined };
+  return {
+    ...env,
+    CLINIC_CONFIG_DIR: configDir,
+    // bin/clinic.js keeps V8's compile cache there: not in the developer's home.
+    XDG_CACHE_HOME: join(configDir, '..', 'cache'),
+    NO_COLOR: '1',
+    CLINIC_CREDENTIAL_STORE: undefined,
+  };
 }
 
 export function runCli(configDir: string, args: string[], options: RunOptions = {}): Promise<CliResult> {

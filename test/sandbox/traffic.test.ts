@@ -46,6 +46,14 @@ describe('rate limiting', () => {
     expect(retryAfter).toBeLessThanOrEqual(60);
   });
 
+  it('keeps its own accounting of each window: requests let through and refused', async () => {
+    sandbox.setRateLimit(2);
+    const before = sandbox.rateWindows().length;
+    for (let i = 0; i < 5; i++) await call(sandbox, '/v1/account');
+    const opened = sandbox.rateWindows().slice(before);
+    expect(opened).toEqual([{ caller: 'user:1', startMs: expect.any(Number), hits: 2, refused: 3 }]);
+  });
+
   it('counts each user apart, and unauthenticated callers by IP', async () => {
     sandbox.setRateLimit(1);
     expect((await call(sandbox, '/v1/account')).status).toBe(200);

@@ -244,7 +244,18 @@ describe('bad answers', () => {
 });
 
 describe('cancellation', () => {
-  it('stops before the next request once the signal is aborted', async () => {
+  it('fetches one page ahead while the caller holds a page, never two', async () => {
+    const { client, calls } = collectionClient(45);
+    const inFlight: number[] = [];
+    for await (const page of paginate(client, '/v1/customers', [], { all: true, perPage: 10 })) {
+      inFlight.push(calls.length - (page.meta.current_page ?? 0));
+    }
+    // Pages 1-4 each have the next one on its way; the last has none.
+    expect(inFlight).toEqual([1, 1, 1, 1, 0]);
+    expect(calls).toHaveLength(5);
+  });
+
+  it('stops once the signal is aborted: the page fetched ahead is the only other request', async () => {
     const { client, calls } = collectionClient(100);
     const controller = new AbortController();
     const seen: unknown[] = [];
@@ -259,7 +270,7 @@ describe('cancellation', () => {
       controller.abort();
     }
     expect(seen).toHaveLength(10);
-    expect(calls).toHaveLength(1);
+    expect(calls).toHaveLength(2);
   });
 
   it('exposes meta.total and the raw text of each page', async () => {

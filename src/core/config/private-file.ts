@@ -1,22 +1,23 @@
 // Reads and writes files only the user may read (dir 0700, file 0600), atomically and never through a symlink.
 
-import { constants } from 'node:fs';
-import { chmod, lstat, mkdir, open, rename, rm, stat as fsStat } from 'node:fs/promises';
+import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { lazyRequire } from '../lazy-require.js';
 
+// Reads are synchronous (small files, read once at start-up); writes load fs/promises and crypto when they happen.
 const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
+const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
 export class UnsafeFileError extends Error {
   override name = 'UnsafeFileError';
 }
 
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await fsp().mkdir(dir, { recursive: true, mode: 0o700 });
   // The directory may be a symlink (dotfile managers do that); its target is what must be private.
-  const stat = await fsStat(dir);
+  const stat = await fsp().stat(dir);
   if (!stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
-  if ((stat.mode & 0o077) !== 0) await chmod(dir, 0o700);
+  if ((stat.mode & 0o077) !== 0) await fsp().chmod(dir, 0o700);
 }
 
 /** Says once per file and run that its modes were loose and have been tightened. */
@@ -24,15 +25,15 @@ export type ModeNotice = (line: string) => void;
 const tightened = new Set<string>();
 
 /** Others may read it (0644, a 0755 directory): tighten to 0600/0700 and say so once, as ssh would complain. */
-async function tightenModes(path: string, fileMode: number, notice?: ModeNotice): Promise<void> {
+function tightenModes(path: string, fileMode: number, notice?: ModeNotice): void {
   const dir = dirname(path);
-  const dirMode = (await fsStat(dir)).mode;
+  const dirMode = statSync(dir).mode;
   const loose: string[] = [];
   if ((fileMode & 0o077) !== 0) loose.push(`${path} was ${(fileMode & 0o777).toString(8)}`);
   if ((dirMode & 0o077) !== 0) loose.push(`${dir} was ${(dirMode & 0o777).toString(8)}`);
   if (loose.length === 0) return;
-  if ((fileMode & 0o077) !== 0) await chmod(path, 0o600);
-  if ((dirMode & 0o077) !== 0) await chmod(dir, 0o700);
+  if ((fileMode & 0o077) !== 0) chmodSync(path, 0o600);
+  if ((dirMode & 0o077) !== 0) chmodSync(dir, 0o700);
   if (!tightened.has(path)) notice?.(`warning: ${loose.join(' and ')}, readable by others; now 0600/0700`);
   tightened.add(path);
 }
@@ -40,12 +41,12 @@ async function tightenModes(path: string, fileMode: number, notice?: ModeNotice)
 /** The file's text, or undefined when it does not exist. Refuses a symlink; tightens loose modes. */
 export async function readPrivateFile(path: string, notice?: ModeNotice): Promise<string | undefined> {
   try {
-    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
     try {
-      await tightenModes(path, (await handle.stat()).mode, notice);
-      return await handle.readFile('utf8');
+      tightenModes(path, fstatSync(fd).mode, notice);
+      return readFileSync(fd, 'utf8');
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -59,11 +60,13 @@ export async function readPrivateFile(path: string, notice?: ModeNotice): Promis
 export async function writePrivateFile(path: string, text: string): Promise<void> {
   const dir = dirname(path);
   await ensurePrivateDir(dir);
-  const existing = await lstat(path).catch(() => undefined);
+  const existing = await fsp()
+    .lstat(path)
+    .catch(() => undefined);
   if (existing?.isSymbolicLink())
     throw new UnsafeFileError(`${path} is a symbolic link; refusing to write through it`);
   const temp = join(dir, `.${basename(path)}.${crypto().randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(
+  const handle = await fsp().open(
     temp,
     constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
     0o600,
@@ -73,14 +76,14 @@ export async function writePrivateFile(path: string, text: string): Promise<void
     await handle.sync();
   } catch (error) {
     await handle.close();
-    await rm(temp, { force: true }); // a full disk must not leave half a secret behind
+    await fsp().rm(temp, { force: true }); // a full disk must not leave half a secret behind
     throw error;
   }
   await handle.close();
   try {
-    await rename(temp, path);
+    await fsp().rename(temp, path);
   } catch (error) {
-    await rm(temp, { force: true });
+    await fsp().rm(temp, { force: true });
     throw error;
   }
 }

@@ -7,7 +7,7 @@ import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
-import { RateLimitPacer } from './rate-limit-pacer.js';
+import { LocalPacer, type Pacer } from './pacers.js';
 import {
   backoffMs,
   isIdempotent,
@@ -71,6 +71,8 @@ export interface HttpClientOptions {
   userAgent: string;
   tokens?: TokenSource;
   dispatcher: HttpTransport;
+  /** The rate-limit budget (default: this process's own; the CLI shares one per profile). */
+  pacer?: Pacer;
   clock: Clock;
   maxRetries: number;
   /** Deadline of one whole exchange, body included (--request-timeout); downloads only time out on silence. */
@@ -94,10 +96,10 @@ export function isTenantScoped(path: string): boolean {
 }
 
 export class HttpClient {
-  private readonly pacer: RateLimitPacer;
+  private readonly pacer: Pacer;
 
   constructor(private readonly options: HttpClientOptions) {
-    this.pacer = new RateLimitPacer(options.clock);
+    this.pacer = options.pacer ?? new LocalPacer(options.clock);
   }
 
   /** Builds the request without auth; checks the tenant rule, so bad input fails before anything is sent. */
@@ -147,11 +149,7 @@ export class HttpClient {
     let renewed = false;
 
     for (let attempt = 0; ; attempt++) {
-      const pause = this.pacer.delayBeforeNext();
-      if (pause > 0) {
-        this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
-        await this.sleep(pause);
-      }
+      await this.waitForSlot();
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
@@ -164,7 +162,7 @@ export class HttpClient {
         }
         throw toNetworkError(error, prepared);
       }
-      this.pacer.observe(answer.headers);
+      await this.pacer.observe(answer.headers);
       if (answer.status >= 200 && answer.status < 300) return answer;
       if (!('text' in answer)) throw new Error('unreachable: error answers are always read');
 
@@ -199,6 +197,18 @@ export class HttpClient {
         );
       }
       throw parseApiError(answer.status, answer.text, retryAfter, { method: prepared.method, path });
+    }
+  }
+
+  /** Waits until the rate-limit budget (this process's, or the profile's shared one) has room for a request. */
+  private async waitForSlot(): Promise<void> {
+    for (let told = false; ;) {
+      const pause = await this.pacer.slot();
+      if (pause <= 0) return;
+      if (!told && pause >= 1000)
+        this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
+      told ||= pause >= 1000;
+      await this.sleep(pause);
     }
   }
 
@@ -263,7 +273,6 @@ export class HttpClient {
       if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
       if (prepared.form) trace('> (multipart/form-data body)');
     }
-    this.pacer.noteSent();
     const target = new URL(prepared.url);
     const response = await dispatcher.request({
       origin: target.origin,

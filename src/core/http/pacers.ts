@@ -2,12 +2,13 @@
 // every clinic process of a profile (SharedPacer), so two exports of one user together stay inside the one quota the
 // API gives that user. The file is read and written under a lock around each request, and only once the server has
 // sent rate-limit headers: a server without them costs no file work at all.
-import { readFile, writeFile } from 'node:fs/promises';
 import type { Clock } from '../clock.js';
+import { lazyRequire } from '../lazy-require.js';
 import { withLock } from '../lock.js';
 import { type BudgetState, hasRateHeaders, learn, takeSlot } from './rate-budget.js';
 
 type Headers = Record<string, string | undefined>;
+const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
 export interface Pacer {
   /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. */
@@ -54,14 +55,14 @@ export class SharedPacer implements Pacer {
   private update(step: (state: BudgetState) => { state: BudgetState; wait: number }): Promise<number> {
     return withLock(this.file, async () => {
       const { state, wait } = step(await this.read());
-      await writeFile(this.file, JSON.stringify(state), { mode: 0o600 });
+      await fsp().writeFile(this.file, JSON.stringify(state), { mode: 0o600 });
       return wait;
     });
   }
 
   private async read(): Promise<BudgetState> {
     try {
-      const state = JSON.parse(await readFile(this.file, 'utf8')) as BudgetState;
+      const state = JSON.parse(await fsp().readFile(this.file, 'utf8')) as BudgetState;
       return typeof state === 'object' && state !== null ? state : {};
     } catch {
       return {}; // none yet, or torn by a crash: start over from the next answer

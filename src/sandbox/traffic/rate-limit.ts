@@ -11,8 +11,20 @@ interface Window {
   resetAtMs: number;
 }
 
+/** One caller's window as the server counted it: requests let through, requests refused with 429. */
+export interface RateWindow {
+  caller: string;
+  startMs: number;
+  hits: number;
+  refused: number;
+}
+
+const HISTORY_LIMIT = 10_000;
+
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly windows = new Map<string, Window & { record: RateWindow }>();
+  /** Every window opened, oldest first (capped), so benchmarks can read the server's own accounting. */
+  readonly history: RateWindow[] = [];
 
   constructor(
     private perMinute: number,
@@ -34,8 +46,10 @@ export class RateLimiter {
     let window = this.windows.get(callerKey);
     if (window === undefined || now >= window.resetAtMs) {
       // The window opens at the caller's first request, as Laravel's limiter does.
-      window = { hits: 0, resetAtMs: now + this.windowMs };
+      const record = { caller: callerKey, startMs: now, hits: 0, refused: 0 };
+      window = { hits: 0, resetAtMs: now + this.windowMs, record };
       this.windows.set(callerKey, window);
+      if (this.history.push(record) > HISTORY_LIMIT) this.history.shift();
     }
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(this.perMinute),
@@ -44,9 +58,11 @@ export class RateLimiter {
     if (window.hits >= this.perMinute) {
       headers['X-RateLimit-Remaining'] = '0';
       headers['Retry-After'] = String(Math.max(1, Math.ceil((window.resetAtMs - now) / 1000)));
+      window.record.refused++;
       return { allowed: false, headers };
     }
     window.hits++;
+    window.record.hits++;
     headers['X-RateLimit-Remaining'] = String(this.perMinute - window.hits);
     return { allowed: true, headers };
   }

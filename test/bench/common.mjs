@@ -1,0 +1,95 @@
+// Shared helpers of the benchmarks: clean environments, medians, a CLI run with its peak RSS, sandboxes.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
+const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
+
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export const tempDir = (prefix) => mkdtempSync(join(tmpdir(), prefix));
+
+/**
+ * What a user's shell gives Node, and nothing more: a variable such as NODE_EXTRA_CA_CERTS adds the same tens of
+ * milliseconds to every start and would flatter every ratio. HOME is a fresh folder, so the config is under it.
+ */
+export function cleanEnv(home, extra = {}) {
+  return { HOME: home, PATH: '/usr/bin:/bin', ...extra };
+}
+
+/** Wall time of one run, in ms. */
+export function wallMs(args, env) {
+  const start = process.hrtime.bigint();
+  execFileSync(process.execPath, args, { env, stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** Medians of alternating runs, so drift in the machine's load hits every candidate alike. */
+export function alternate(candidates, runs, env) {
+  const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
+  for (let i = 0; i < 3; i++) for (const args of Object.values(candidates)) wallMs(args, env); // warm the caches
+  for (let i = 0; i < runs; i++)
+    for (const [name, args] of Object.entries(candidates)) times[name].push(wallMs(args, env));
+  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+}
+
+/** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */
+export function runCli(args, env) {
+  const rssFile = join(tempDir('clinic-rss-'), 'rss');
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--import', RSS, BIN, ...args], {
+      env: { ...env, RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let lines = 0;
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      for (const byte of chunk) if (byte === 10) lines++;
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+      resolve({ code, lines, ms, rssMiB, stderr });
+    });
+  });
+}
+
+/** `clinic sandbox start` as its own process (so its memory is not the CLI's); resolves with its ready line. */
+export async function sandboxProcess(args, env) {
+  const child = spawn(
+    process.execPath,
+    [BIN, 'sandbox', 'start', '--port', '0', '--no-write-profile', ...args],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
+    createInterface({ input: child.stdout }).once('line', resolve);
+  });
+  return { ready: JSON.parse(line), stop: () => child.kill('SIGTERM') };
+}
+
+/** A config under `home` whose default profile points at `ready` and holds its token in a file (no keychain). */
+export function signIn(home, ready, tenant = '1') {
+  const env = cleanEnv(home);
+  for (const [key, value] of [
+    ['base_url', ready.base_url],
+    ['tenant', tenant],
+  ])
+    execFileSync(process.execPath, [BIN, 'config', 'set', key, value], { env, stdio: 'ignore' });
+  execFileSync(process.execPath, [BIN, 'login', '--with-token', '--insecure-storage'], {
+    env,
+    input: ready.token,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  return env;
+}

@@ -1,0 +1,38 @@
+// Start-up: --version, --help, a noun's and a verb's help, and a real command, against `node -e 0`.
+import { alternate, BIN, cleanEnv, sandboxProcess, signIn, tempDir } from './common.mjs';
+
+export async function startupBench(runs) {
+  const home = tempDir('clinic-bench-home-');
+  const sandbox = await sandboxProcess(['--rate-limit', '0'], cleanEnv(home));
+  try {
+    const env = signIn(home, sandbox.ready);
+    const t = alternate(
+      {
+        baseline: ['-e', '0'],
+        version: [BIN, '--version'],
+        help: [BIN, '--help'],
+        nounHelp: [BIN, 'customers', '--help'],
+        verbHelp: [BIN, 'customers', 'list', '--help'],
+        real: [BIN, 'customers', 'get', '1', '-o', 'json'],
+      },
+      runs,
+      env,
+    );
+    const row = (figure, ms, target) => ({
+      figure,
+      value: `${ms.toFixed(1)} ms`,
+      baseline: `node -e 0: ${t.baseline.toFixed(1)} ms`,
+      ratio: ms / t.baseline,
+      target,
+    });
+    return [
+      row('clinic --version', t.version, 1.15),
+      row('clinic --help', t.help, 1.3),
+      row('clinic customers --help', t.nounHelp, 1.3),
+      row('clinic customers list --help', t.verbHelp, 1.3),
+      row('clinic customers get 1 -o json (sandbox, stored login)', t.real, 2),
+    ];
+  } finally {
+    sandbox.stop();
+  }
+}

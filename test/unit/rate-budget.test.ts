@@ -1,0 +1,66 @@
+// The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SharedPacer } from '../../src/core/http/pacers.js';
+import { learn, takeSlot } from '../../src/core/http/rate-budget.js';
+import { fakeClock } from './fake-clock.js';
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+const headers = (remaining: number, resetS: number, limit = 10) => ({
+  'x-ratelimit-remaining': String(remaining),
+  'x-ratelimit-reset': String(resetS),
+  'x-ratelimit-limit': String(limit),
+});
+
+describe('takeSlot and learn', () => {
+  it('goes at once without knowledge, then counts down what the server allows and waits for the reset', () => {
+    expect(takeSlot({}, T0)).toEqual({ state: {}, wait: 0 });
+    let state = learn({}, headers(2, T0 / 1000 + 30), T0);
+    let slot = takeSlot(state, T0);
+    expect(slot.wait).toBe(0);
+    slot = takeSlot(slot.state, T0);
+    expect(slot.wait).toBe(0);
+    slot = takeSlot(slot.state, T0 + 1000);
+    expect(slot.wait).toBe(29_000 + 250); // the reset, plus a margin for its whole seconds
+    state = slot.state;
+    // The window is over: a fresh one allows `limit`.
+    slot = takeSlot(state, T0 + 30_300);
+    expect(slot).toEqual({ state: { limit: 10, remaining: 9, resetAtMs: undefined }, wait: 0 });
+  });
+
+  it('never raises the budget of a window: another process may have spent what this one was told', () => {
+    const reset = T0 / 1000 + 30;
+    const state = learn(learn({}, headers(8, reset), T0), headers(5, reset), T0);
+    expect(state.remaining).toBe(5);
+    expect(learn(state, headers(7, reset), T0).remaining).toBe(5);
+    // An answer from the next window starts from what it says.
+    expect(learn(state, headers(9, reset + 30), T0 + 31_000).remaining).toBe(9);
+    // Answers without the headers change nothing.
+    expect(learn(state, {}, T0)).toBe(state);
+  });
+});
+
+describe('SharedPacer', () => {
+  it('two processes of one profile together take no more slots per window than the server allows', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'sandbox.json');
+    const clock = fakeClock(T0);
+    const a = new SharedPacer(file, clock);
+    const b = new SharedPacer(file, clock);
+    // Each has seen one answer (limit 10, 8 left after both first requests).
+    await a.observe(headers(9, T0 / 1000 + 60));
+    await b.observe(headers(8, T0 / 1000 + 60));
+    let granted = 0;
+    for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).slot()) === 0) granted++;
+    expect(granted).toBe(8);
+    expect(await a.slot()).toBeGreaterThan(59_000);
+  });
+
+  it('a server without rate headers never engages the shared file', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'none.json');
+    const pacer = new SharedPacer(file, fakeClock(T0));
+    await pacer.observe({ date: new Date(T0).toUTCString() });
+    for (let i = 0; i < 100; i++) expect(await pacer.slot()).toBe(0);
+  });
+});
