@@ -13,7 +13,7 @@ function curlJq(ready, pages) {
     "$BASE/v1/customers?page=$p&per_page=100" | jq -c '.data[]'
 done | wc -l`;
   const start = process.hrtime.bigint();
-  const out = execFileSync('bash', ['-c', script], {
+  const out = execFileSync('bash', ['--noprofile', '--norc', '-c', script], {
     env: { PATH: '/usr/bin:/bin', TOKEN: ready.token, BASE: ready.base_url },
   });
   return { lines: Number(String(out).trim()), ms: Number(process.hrtime.bigint() - start) / 1e6 };

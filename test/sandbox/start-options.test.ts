@@ -68,3 +68,10 @@ describe('--faults', () => {
     expect(faults?.description).toContain('ws-drop');
   });
 });
+
+it('highest ids are found without spreading: 200,000 records do not overflow the call stack', async () => {
+  const { highestId } = await import('../../src/sandbox/data/ids.js');
+  const records = Array.from({ length: 200_000 }, (_, i) => ({ id: i + 1 }));
+  expect(highestId(records)).toBe(200_000);
+  expect(highestId([])).toBe(0);
+});

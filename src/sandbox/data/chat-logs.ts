@@ -2,6 +2,7 @@
 // so listeners (the realtime server) hear of each one.
 import type { ChatLogRecord } from './chat-types.js';
 import { offsetTimestamp } from './time.js';
+import { highestId } from './ids.js';
 
 export type ChatEvent =
   | { type: 'created'; tenantId: number; log: ChatLogRecord }
@@ -26,7 +27,7 @@ export class ChatLogs {
   private nextId: number;
 
   constructor(private readonly logs: ChatLogRecord[]) {
-    this.nextId = Math.max(0, ...logs.map((log) => log.id)) + 1;
+    this.nextId = highestId(logs) + 1;
   }
 
   /** Returns the function that stops listening. */

@@ -8,6 +8,7 @@ import {
 } from './erasure-flow.js';
 import type { ErasureRequestRecord } from './erasure-types.js';
 import { apiTimestamp } from './time.js';
+import { highestId } from './ids.js';
 
 export interface ErasureSettings {
   /** Time between two steps of a live request; 0 freezes every request. */
@@ -32,7 +33,7 @@ export class ErasureRequests {
     private readonly records: ErasureRequestRecord[],
     private readonly settings: ErasureSettings,
   ) {
-    this.nextId = Math.max(0, ...records.map((record) => record.id)) + 1;
+    this.nextId = highestId(records) + 1;
   }
 
   ofTenant(tenantId: number): ErasureRequestRecord[] {

@@ -90,7 +90,7 @@ export function seedChat(
           updated_at: at,
         };
       });
-      seeded.chatLogs.push(...logs);
+      for (const log of logs) seeded.chatLogs.push(log);
       const lastAt = logs.at(-1)?.created_at ?? null;
       seeded.conversations.push({
         id,

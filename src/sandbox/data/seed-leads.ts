@@ -4,6 +4,7 @@ import type { LeadFixtures } from './fixtures.js';
 import { FEMALE_FIRST_NAMES, LAST_NAMES, MALE_FIRST_NAMES } from './names.js';
 import { apiTimestamp, minutesAfterEpoch } from './time.js';
 import type { CustomerRecord, LeadRecord } from './types.js';
+import { highestId } from './ids.js';
 
 const ADMIN_USER_ID = 1;
 
@@ -18,8 +19,8 @@ export function seedLeadStage(
   customers: CustomerRecord[],
   leads: LeadRecord[],
 ): Map<number, LeadFixtures> {
-  let nextCustomerId = Math.max(0, ...customers.map((customer) => customer.id)) + 1;
-  let nextLeadId = Math.max(0, ...leads.map((lead) => lead.id)) + 1;
+  let nextCustomerId = highestId(customers) + 1;
+  let nextLeadId = highestId(leads) + 1;
   const addPerson = (lead: LeadRecord, erased = false) => {
     const person = leadStagePerson(random, nextCustomerId++, lead);
     customers.push(erased ? eraseIdentity(person) : person);

@@ -21,6 +21,7 @@ import type {
   TenantRecord,
   UserRecord,
 } from './types.js';
+import { highestId } from './ids.js';
 
 export interface SeedData {
   tenants: TenantRecord[];
@@ -101,7 +102,7 @@ export class SandboxStore {
       },
     });
     // Ids stay globally unique and increasing, across tenants, like one database table.
-    this.nextCustomerId = Math.max(0, ...data.customers.map((customer) => customer.id)) + 1;
+    this.nextCustomerId = highestId(data.customers) + 1;
   }
 
   tenant(id: number): TenantRecord | undefined {
@@ -120,9 +121,26 @@ export class SandboxStore {
     return this.tenants.filter((tenant) => this.roleOf(userId, tenant.id) !== undefined);
   }
 
-  /** The tenant's patients (people past the lead stage). */
-  customersOf(tenantId: number): CustomerRecord[] {
-    return this.customers.filter((customer) => customer.tenant_id === tenantId && !customer.is_lead_stage);
+  /**
+   * The tenant's patients (people past the lead stage), in id order. Indexed once: a record's tenant and stage never
+   * change, and new ones are appended (a tenant of 100,000 patients must not be filtered out of all on every page).
+   */
+  customersOf(tenantId: number): readonly CustomerRecord[] {
+    if (this.patientsByTenant === undefined) {
+      this.patientsByTenant = new Map();
+      for (const customer of this.customers) this.indexPatient(customer);
+      for (const list of this.patientsByTenant.values()) list.sort((a, b) => a.id - b.id);
+    }
+    return this.patientsByTenant.get(tenantId) ?? [];
+  }
+
+  private patientsByTenant?: Map<number, CustomerRecord[]>;
+
+  private indexPatient(customer: CustomerRecord): void {
+    if (customer.is_lead_stage || this.patientsByTenant === undefined) return;
+    const list = this.patientsByTenant.get(customer.tenant_id);
+    if (list) list.push(customer);
+    else this.patientsByTenant.set(customer.tenant_id, [customer]);
   }
 
   /** A patient of this tenant. */
@@ -139,6 +157,7 @@ export class SandboxStore {
   addCustomer(fields: NewCustomer): CustomerRecord {
     const customer: CustomerRecord = { id: this.nextCustomerId++, ...fields };
     this.customers.push(customer);
+    this.indexPatient(customer);
     return customer;
   }
 
