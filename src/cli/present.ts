@@ -8,6 +8,7 @@ import { redactBodyText, redactHeaders, redactUrl } from '../core/redact.js';
 import type { Context } from './context.js';
 import { createListWriter, writeAllOrNothing, writeResource } from './output/render.js';
 import type { Column } from './output/table.js';
+import { collectEvery } from '../core/memory.js';
 
 export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
   if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
@@ -33,16 +34,17 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
   const spec = await ctx.output();
   const writer = createListWriter(io, spec, how.columns);
   const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
+  const tidy = collectEvery(10);
   try {
     await writeAllOrNothing(writer, async () => {
       outer: for await (const page of pages) {
         // meta.total comes from the server: only a number may reach the spinner.
         const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
         const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;
-        for (const record of page.records) {
-          if (how.limit !== undefined && writer.count >= how.limit) break outer;
-          await writer.write(record);
-        }
+        const room = how.limit === undefined ? page.records.length : how.limit - writer.count;
+        await writer.writeMany(page.records.slice(0, Math.max(0, room)));
+        if (how.limit !== undefined && writer.count >= how.limit) break outer;
+        tidy();
         progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
       }
     });

@@ -16,7 +16,7 @@ export async function bulkMemoryBench() {
   const home = tempDir('clinic-bench-bulk-');
   const sandbox = await sandboxProcess(['--rate-limit', '0'], cleanEnv(home));
   try {
-    const env = signIn(home, sandbox.ready, '2');
+    const env = await signIn(home, sandbox.ready, '2');
     const small = await runCli(['customers', 'create', '--from', patients(home, 2000)], env);
     const large = await runCli(['customers', 'create', '--from', patients(home, 20000)], env);
     if (small.code !== 0 || large.code !== 0) throw new Error(`bulk failed: ${small.stderr}${large.stderr}`);

@@ -78,18 +78,24 @@ export async function sandboxProcess(args, env) {
   return { ready: JSON.parse(line), stop: () => child.kill('SIGTERM') };
 }
 
-/** A config under `home` whose default profile points at `ready` and holds its token in a file (no keychain). */
-export function signIn(home, ready, tenant = '1') {
+/**
+ * A config under `home` whose default profile points at `ready` and holds its token in a file (no keychain).
+ * Asynchronous: the sandbox may live in this very process and must go on answering.
+ */
+export async function signIn(home, ready, tenant = '1') {
   const env = cleanEnv(home);
-  for (const [key, value] of [
-    ['base_url', ready.base_url],
-    ['tenant', tenant],
-  ])
-    execFileSync(process.execPath, [BIN, 'config', 'set', key, value], { env, stdio: 'ignore' });
-  execFileSync(process.execPath, [BIN, 'login', '--with-token', '--insecure-storage'], {
-    env,
-    input: ready.token,
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
+  const clinic = (args, input = '') =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('close', (code) =>
+        code === 0 ? resolve() : reject(new Error(`clinic ${args[0]}: ${stderr}`)),
+      );
+      child.stdin.end(input);
+    });
+  await clinic(['config', 'set', 'base_url', ready.base_url]);
+  await clinic(['config', 'set', 'tenant', tenant]);
+  await clinic(['login', '--with-token', '--insecure-storage'], ready.token);
   return env;
 }

@@ -65,19 +65,19 @@ export async function pacingBench() {
   const [paced, naive, bulk, shared] = await Promise.all([1, 2, 3, 4].map(() => pacedSandbox()));
   try {
     // An export and a naive client, side by side on two sandboxes.
-    const exportEnv = signIn(tempDir('clinic-bench-pace-'), paced.info);
+    const exportEnv = await signIn(tempDir('clinic-bench-pace-'), paced.info);
     await Promise.all([runCli(exportArgs(PAGES), exportEnv), naiveClient(naive)]);
     const ours = throughput(paced.rateWindows());
     const theirs = throughput(naive.rateWindows());
     // A bulk run, and two exports of one user at once, side by side.
     const bulkHome = tempDir('clinic-bench-bulk-');
-    const bulkEnv = signIn(bulkHome, bulk.info);
+    const bulkEnv = await signIn(bulkHome, bulk.info);
     const file = join(bulkHome, 'patients.ndjson');
     const rows = Array.from({ length: PAGES }, (_, i) =>
       JSON.stringify({ first_name: `P${i}`, last_name: 'Pace' }),
     );
     writeFileSync(file, `${rows.join('\n')}\n`);
-    const sharedEnv = signIn(tempDir('clinic-bench-shared-'), shared.info);
+    const sharedEnv = await signIn(tempDir('clinic-bench-shared-'), shared.info);
     const [bulkRun, a, b] = await Promise.all([
       runCli(['customers', 'create', '--from', file], bulkEnv),
       runCli(exportArgs(PAGES / 2), sharedEnv),

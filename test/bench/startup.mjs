@@ -5,7 +5,7 @@ export async function startupBench(runs) {
   const home = tempDir('clinic-bench-home-');
   const sandbox = await sandboxProcess(['--rate-limit', '0'], cleanEnv(home));
   try {
-    const env = signIn(home, sandbox.ready);
+    const env = await signIn(home, sandbox.ready);
     const t = alternate(
       {
         baseline: ['-e', '0'],

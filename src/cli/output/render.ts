@@ -20,6 +20,8 @@ export interface OutputSpec {
 
 export interface ListWriter {
   write(record: unknown): Promise<void>;
+  /** A page of records in one write: a page's objects die young, and memory stays flat however long the export. */
+  writeMany(records: readonly unknown[]): Promise<void>;
   /** Closes the output (a JSON array gets its `]`), also after an interruption, so partial output stays valid. */
   end(): Promise<void>;
   readonly count: number;
@@ -38,30 +40,36 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
   let ended = false;
   const buffered: unknown[] = [];
 
-  const write = async (record: unknown) => {
+  let csv: typeof import('./csv.js') | undefined;
+  /** The text of one record (table rows are kept for the end: a table needs every row to size its columns). */
+  const format = (record: unknown): string => {
     count++;
     switch (spec.format) {
       case 'json':
-        await sink.write(
-          `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`,
-        );
-        return;
+        return `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`;
       case 'ndjson':
-        await sink.write(`${JSON.stringify(shape(record, spec))}\n`);
-        return;
+        return `${JSON.stringify(shape(record, spec))}\n`;
       case 'csv': {
-        const { csvRecord, csvRow } = await import('./csv.js');
+        const { csvRecord, csvRow } = csv!;
+        let header = '';
         if (!csvColumns) {
           csvColumns = columnsFor(record, spec.fields);
-          await sink.write(csvRow(csvColumns, spec.csvRaw));
+          header = csvRow(csvColumns, spec.csvRaw);
         }
-        await sink.write(csvRecord(record, csvColumns, spec.csvRaw));
-        return;
+        return header + csvRecord(record, csvColumns, spec.csvRaw);
       }
       case 'table':
         buffered.push(record);
+        return '';
     }
   };
+  const writeMany = async (records: readonly unknown[]) => {
+    if (spec.format === 'csv') csv ??= await import('./csv.js');
+    let text = '';
+    for (const record of records) text += format(record);
+    await sink.write(text);
+  };
+  const write = (record: unknown) => writeMany([record]);
 
   const end = async () => {
     if (ended) return;
@@ -80,6 +88,7 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
 
   return {
     write,
+    writeMany,
     end,
     get count() {
       return count;

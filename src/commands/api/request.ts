@@ -123,7 +123,7 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
   const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
   await writeAllOrNothing(writer, async () => {
     for await (const page of paginate(client, path, [...query], options, ctx.signal)) {
-      for (const record of page.records) await writer.write(record);
+      await writer.writeMany(page.records);
     }
   });
 }
