@@ -23,10 +23,10 @@ describe('takeSlot and learn', () => {
     slot = takeSlot(slot.state, T0);
     expect(slot.wait).toBe(0);
     slot = takeSlot(slot.state, T0 + 1000);
-    expect(slot.wait).toBe(29_000 + 250); // the reset, plus a margin for its whole seconds
+    expect(slot.wait).toBe(29_000 + 50); // the reset, plus a margin for the trip
     state = slot.state;
     // The window is over: a fresh one allows `limit`.
-    slot = takeSlot(state, T0 + 30_300);
+    slot = takeSlot(state, T0 + 30_100);
     expect(slot).toEqual({ state: { limit: 10, remaining: 9, resetAtMs: undefined }, wait: 0 });
   });
 
@@ -39,6 +39,15 @@ describe('takeSlot and learn', () => {
     expect(learn(state, headers(9, reset + 30), T0 + 31_000).remaining).toBe(9);
     // Answers without the headers change nothing.
     expect(learn(state, {}, T0)).toBe(state);
+  });
+
+  it("corrects for the server's clock only when it is plainly off (its Date has whole seconds)", () => {
+    const reset = T0 / 1000 + 30;
+    const date = (ms: number) => new Date(ms).toUTCString();
+    const close = learn({}, { ...headers(5, reset), date: date(T0 - 900) }, T0);
+    expect(close.resetAtMs).toBe(reset * 1000 + 50);
+    const off = learn({}, { ...headers(5, reset), date: date(T0 - 10_000) }, T0);
+    expect(off.resetAtMs).toBe(reset * 1000 + 10_000 + 50);
   });
 });
 

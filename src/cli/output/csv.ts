@@ -14,19 +14,28 @@ export function neutralizeFormula(cell: string): string {
   return FORMULA_START.test(cell) && !HARMLESS.test(cell) ? `'${cell}` : cell;
 }
 
+const OPTIONS = {
+  record_delimiter: 'windows',
+  quote_record_delimiter: true,
+  quoted_match: /^\s|\s$/,
+} as const;
+
 export function csvRow(cells: string[], raw = false): string {
-  return csvStringify().stringify([raw ? cells : cells.map(neutralizeFormula)], {
-    record_delimiter: 'windows',
-    quote_record_delimiter: true,
-    quoted_match: /^\s|\s$/,
-  });
+  return csvStringify().stringify([raw ? cells : cells.map(neutralizeFormula)], OPTIONS);
 }
 
 export function csvRecord(record: unknown, columns: string[], raw = false): string {
-  return csvRow(
-    columns.map((column) => cellText(valueAt(record, column) ?? flatValue(record, column))),
-    raw,
-  );
+  return csvRecords([record], columns, raw);
+}
+
+/** Rows of many records in one pass of the stringifier (a page at a time, not one stringifier per row). */
+export function csvRecords(records: readonly unknown[], columns: string[], raw = false): string {
+  if (records.length === 0) return '';
+  const rows = records.map((record) => {
+    const cells = columns.map((column) => cellText(valueAt(record, column) ?? flatValue(record, column)));
+    return raw ? cells : cells.map(neutralizeFormula);
+  });
+  return csvStringify().stringify(rows, OPTIONS);
 }
 
 /** A dotted column may also be a literal key containing dots. */

@@ -44,27 +44,24 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
   /** The text of one record (table rows are kept for the end: a table needs every row to size its columns). */
   const format = (record: unknown): string => {
     count++;
-    switch (spec.format) {
-      case 'json':
-        return `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`;
-      case 'ndjson':
-        return `${JSON.stringify(shape(record, spec))}\n`;
-      case 'csv': {
-        const { csvRecord, csvRow } = csv!;
-        let header = '';
-        if (!csvColumns) {
-          csvColumns = columnsFor(record, spec.fields);
-          header = csvRow(csvColumns, spec.csvRaw);
-        }
-        return header + csvRecord(record, csvColumns, spec.csvRaw);
-      }
-      case 'table':
-        buffered.push(record);
-        return '';
-    }
+    if (spec.format === 'json')
+      return `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`;
+    if (spec.format === 'ndjson') return `${JSON.stringify(shape(record, spec))}\n`;
+    buffered.push(record);
+    return '';
   };
   const writeMany = async (records: readonly unknown[]) => {
-    if (spec.format === 'csv') csv ??= await import('./csv.js');
+    if (spec.format === 'csv') {
+      csv ??= await import('./csv.js');
+      if (records.length === 0) return;
+      let header = '';
+      if (!csvColumns) {
+        csvColumns = columnsFor(records[0], spec.fields);
+        header = csv.csvRow(csvColumns, spec.csvRaw);
+      }
+      count += records.length;
+      return sink.write(header + csv.csvRecords(records, csvColumns, spec.csvRaw));
+    }
     let text = '';
     for (const record of records) text += format(record);
     await sink.write(text);

@@ -9,6 +9,7 @@ import type { HttpClient } from '../http/client.js';
 import { Journal, type JournalContents, type LineState, type Outcome, readJournal } from './journal.js';
 import { type BulkFormat, BulkInputError, openInput, readRecords } from './records.js';
 import { type BulkSchema, checkRecord } from './schemas.js';
+import { collectEvery } from '../memory.js';
 
 export interface BulkInput {
   schema: BulkSchema;
@@ -181,7 +182,9 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     await options.onResult(row, counts);
   };
 
+  const tidy = collectEvery(1000); // constant memory however long the file (core/memory.ts)
   for await (const { line, request } of plannedRequests(input)) {
+    tidy();
     // Ctrl-C: leave at once; the journal says where to resume.
     if (options.signal.aborted || stoppedBy instanceof CancelledError) break;
     if (stoppedBy !== undefined) {

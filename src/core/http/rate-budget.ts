@@ -13,8 +13,12 @@ export interface BudgetState {
 
 type Headers = Record<string, string | undefined>;
 
-/** A first request of a new window must not land a moment early: the reset is only given in whole seconds. */
-const RESET_MARGIN_MS = 250;
+/**
+ * The reset is given in whole seconds, rounded up, so it is never early by the server's clock: a small margin covers
+ * the trip. The server's Date (whole seconds too) corrects our clock only when it is plainly off.
+ */
+const RESET_MARGIN_MS = 50;
+const SKEW_WORTH_CORRECTING_MS = 1500;
 /** While a fresh window's budget is spent before any answer said when it ends: look again this soon. */
 const UNKNOWN_RESET_POLL_MS = 200;
 
@@ -39,7 +43,8 @@ export function learn(state: BudgetState, headers: Headers, now: number): Budget
   if (remaining === undefined || reset === undefined)
     return limit === state.limit ? state : { ...state, limit };
   const serverNow = headers.date ? Date.parse(headers.date) : Number.NaN;
-  const skew = Number.isNaN(serverNow) ? 0 : now - serverNow;
+  const measured = Number.isNaN(serverNow) ? 0 : now - serverNow;
+  const skew = Math.abs(measured) > SKEW_WORTH_CORRECTING_MS ? measured : 0;
   const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
   const known = state.resetAtMs;
   // An answer from a window already over (it was slow to come) teaches nothing.
