@@ -19,15 +19,16 @@ async function asked<T>(question: Promise<T>): Promise<T> {
 }
 
 export function terminalPrompter(streams: Streams): Prompter {
-  const context = { input: streams.stdin, output: streams.stderr, clearPromptOnDone: false };
+  // stdin is touched only when a question is asked: opening it costs every start-up milliseconds.
+  const context = () => ({ input: streams.stdin, output: streams.stderr, clearPromptOnDone: false });
   return {
     async confirm(message) {
       const { confirm } = await import('@inquirer/prompts');
-      return asked(confirm({ message, default: false }, context));
+      return asked(confirm({ message, default: false }, context()));
     },
     async input(message) {
       const { input } = await import('@inquirer/prompts');
-      return asked(input({ message }, context));
+      return asked(input({ message }, context()));
     },
   };
 }

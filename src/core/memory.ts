@@ -2,16 +2,16 @@
 // grow with the amount allocated, so a 100,000-record export would end at a higher peak than a 10,000-record one
 // although it keeps no more alive. A full collection every few thousand records keeps the peak flat; it costs a few
 // milliseconds each time, next to seconds of network time.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+// node:v8 and node:vm load on the first collection, not with every command that imports this.
 
 let collect: (() => void) | null | undefined;
 
 export function collectGarbage(): void {
   if (collect === undefined) {
     try {
-      setFlagsFromString('--expose-gc');
-      collect = runInNewContext('gc') as () => void;
+      (process.getBuiltinModule('node:v8') as typeof import('node:v8')).setFlagsFromString('--expose-gc');
+      const vm = process.getBuiltinModule('node:vm') as typeof import('node:vm');
+      collect = vm.runInNewContext('gc') as () => void;
     } catch {
       collect = null; // not available: only the flat peak is lost
     }

@@ -18,7 +18,6 @@ const HEAVY = [
   '@inquirer',
   'ora',
   'cli-table3',
-  'csv-stringify',
 ];
 const ROOT = new URL('../..', import.meta.url).href.replace(/\/$/, '');
 const RECORDER = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
