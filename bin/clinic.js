@@ -17,14 +17,15 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 /**
- * `clinic [COMMAND...] --help`: the text commander prints, rendered at build time (scripts/help-cache.mjs, checked
+ * `clinic [COMMAND...] --help` and `clinic help [COMMAND...]`: the text commander prints, rendered at build time (scripts/help-cache.mjs, checked
  * against the live rendering by test/e2e/startup.test.ts). Help is 80 columns wide; a narrower terminal, or
  * anything but plain command words before the flag, takes the live path.
  */
 function answerHelp(args) {
   const last = args[args.length - 1];
-  if (last !== '--help' && last !== '-h') return false;
-  const words = args.slice(0, -1);
+  // `clinic help erasure list` is `clinic erasure list --help`.
+  const words = args[0] === 'help' ? args.slice(1) : args.slice(0, -1);
+  if (args[0] !== 'help' && last !== '--help' && last !== '-h') return false;
   if (words.some((word) => word.startsWith('-'))) return false;
   if (require('node:tty').isatty(1) && (process.stdout.columns || 80) < 80) return false;
   let texts;

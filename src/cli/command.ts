@@ -10,6 +10,8 @@ export interface ArgDef {
   description: string;
   optional?: boolean;
   variadic?: boolean;
+  /** The only values allowed (checked when parsed, listed in completions). */
+  choices?: readonly string[];
   completes?: Completes;
 }
 
@@ -24,6 +26,8 @@ export interface OptionDef<T = unknown, K extends string = string> {
   parse?: (text: string, flag: string) => unknown;
   /** The only values allowed (checked by `parse`, listed in help and completions). */
   choices?: readonly string[];
+  /** The value is a comma-separated list of the choices (`--events created,deleted`), for completions. */
+  list?: boolean;
   /** Repeatable: the parsed values are collected into an array. */
   repeatable?: boolean;
   defaultValue?: T;

@@ -4,7 +4,7 @@ import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
 import { commands } from '../commands/index.js';
-import { buildProgram } from './program.js';
+import { buildProgram, expandHelpCommand } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
@@ -70,6 +70,16 @@ export function commandPaths(): string[][] {
   return paths;
 }
 
+/** The declarations, for scripts/completions.mjs (completions and the man page): data only, no command code. */
+export { commands };
+export {
+  GLOBAL_OPTIONS,
+  HELP_OPTION,
+  PROGRAM_DESCRIPTION,
+  PROGRAM_EXAMPLES,
+  VERSION_OPTION,
+} from './program.js';
+
 export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   const { stdout, stderr } = deps.streams;
   let ctx: Context | undefined;
@@ -93,7 +103,7 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   );
 
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(expandHelpCommand(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
     const format =

@@ -95,7 +95,7 @@ export const option = {
           throw new UsageError(`${flag}: unknown value '${bad}'; use ${choices.join(', ')}`);
         return [...new Set(values)] as C[];
       },
-      { choices },
+      { choices, list: true },
     );
   },
 

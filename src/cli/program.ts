@@ -1,5 +1,6 @@
 // Builds the commander tree from the command declarations; only parses, then hands over to each command's run.
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
+import { OUTPUT_FORMATS } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import type { CommandDef, CommandInput, NounDef, OptionDef } from './command.js';
 import { isNoun } from './command.js';
@@ -15,31 +16,69 @@ export interface ProgramHooks {
   helpWidth?: number;
 }
 
+/**
+ * A description as commander should wrap it: the line breaks written in a declaration's source only keep its lines
+ * short, so they become spaces; a blank line still starts a new paragraph.
+ */
+export const helpParagraphs = (text: string): string =>
+  text
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').trim())
+    .join('\n\n');
+
+/** A verb's help names the options every command takes, without listing them all again (as gh's inherited flags). */
+const GLOBALS_LINE =
+  '\nGlobal options (see clinic --help): --profile, --tenant, -o/--output, --json,\n' +
+  '--fields, --debug, --dry-run, -y/--yes, --no-input, --max-retries and more.\n';
+
 const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
 
-function addGlobalOptions(program: Command): void {
-  program
-    .option('--profile <name>', 'profile to use')
-    .option('--tenant <id>', 'tenant for this call (X-Tenant)')
-    .option('--base-url <url>', 'override base_url')
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv'))
-    .option('--json', 'same as -o json')
-    .option('--fields <a,b.c>', 'pick fields (dotted paths) for every format')
-    .option('--raw', "print the server's JSON body untouched")
-    .option(
-      '--csv-raw',
-      "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas",
-    )
-    .option('--debug', 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)')
-    .option('--no-color', 'no colour (NO_COLOR is honoured too)')
-    .option('-y, --yes', 'answer yes to confirmations')
-    .option('--no-input', 'never prompt; fail where a prompt would be needed')
-    .option('--dry-run', 'on commands that write: print the request and send nothing')
-    .option('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)')
-    .option(
-      '--request-timeout <seconds>',
+/** An option every command takes (or, for `--version`, the program): declared as data for help and completions. */
+export type GlobalOptionDef = Pick<OptionDef, 'flags' | 'description' | 'choices' | 'completes'>;
+
+export const PROGRAM_DESCRIPTION = 'Administer clinic data through the Clinic Management Service API';
+export const VERSION_OPTION: GlobalOptionDef = { flags: '-V, --version', description: 'print the version' };
+export const HELP_OPTION: GlobalOptionDef = { flags: '-h, --help', description: 'show help' };
+export const PROGRAM_EXAMPLES = [
+  'clinic sandbox start            # a local Clinic API to try everything on',
+  'clinic --profile sandbox customers list --per-page 5',
+  'clinic customers list --all -o ndjson > customers.ndjson',
+];
+
+export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
+  { flags: '--profile <name>', description: 'profile to use', completes: 'profile' },
+  { flags: '--tenant <id>', description: 'tenant for this call (X-Tenant)' },
+  { flags: '--base-url <url>', description: 'override base_url' },
+  {
+    flags: '-o, --output <format>',
+    description: 'output format: table, json, ndjson, csv',
+    choices: OUTPUT_FORMATS,
+  },
+  { flags: '--json', description: 'same as -o json' },
+  { flags: '--fields <a,b.c>', description: 'pick fields (dotted paths) for every format' },
+  { flags: '--raw', description: "print the server's JSON body untouched" },
+  {
+    flags: '--csv-raw',
+    description: "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas",
+  },
+  {
+    flags: '--debug',
+    description: 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)',
+  },
+  { flags: '--no-color', description: 'no colour (NO_COLOR is honoured too)' },
+  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { flags: '--no-input', description: 'never prompt; fail where a prompt would be needed' },
+  { flags: '--dry-run', description: 'on commands that write: print the request and send nothing' },
+  { flags: '--max-retries <n>', description: 'retries for retryable failures (default 4; 0 = off)' },
+  {
+    flags: '--request-timeout <seconds>',
+    description:
       'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail',
-    );
+  },
+];
+
+function addGlobalOptions(program: Command): void {
+  for (const def of GLOBAL_OPTIONS) program.addOption(new Option(def.flags, def.description));
 }
 
 /** A typed option: commander calls its parser, so a bad value fails here with one usage line. */
@@ -65,14 +104,22 @@ function declare(parent: Command, def: CommandDef): Command {
   const command = parent
     .command(def.name)
     .summary(def.summary)
-    .description(def.description ?? def.summary);
+    .description(helpParagraphs(def.description ?? def.summary));
   if (def.category) command.helpGroup(`${def.category}:`);
   for (const arg of def.args ?? []) {
     const name = `${arg.name}${arg.variadic ? '...' : ''}`;
-    command.argument(arg.optional ? `[${name}]` : `<${name}>`, arg.description);
+    const argument = new Argument(arg.optional ? `[${name}]` : `<${name}>`, arg.description);
+    const { choices } = arg;
+    if (choices)
+      argument.argParser((text: string) => {
+        if (!choices.includes(text))
+          throw new UsageError(`${arg.name}: unknown value '${text}'; use one of ${choices.join(', ')}`);
+        return text;
+      });
+    command.addArgument(argument);
   }
   for (const option of def.options ?? []) command.addOption(toOption(option));
-  command.addHelpText('after', examplesText(def.examples));
+  command.addHelpText('after', `${GLOBALS_LINE}${examplesText(def.examples)}`);
   return command;
 }
 
@@ -91,7 +138,7 @@ function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks): void {
   const group = parent
     .command(noun.name)
     .summary(noun.summary)
-    .description(noun.description ?? noun.summary);
+    .description(helpParagraphs(noun.description ?? noun.summary));
   if (noun.category) group.helpGroup(`${noun.category}:`);
   group.addHelpText('after', examplesText(noun.examples));
   for (const def of noun.commands) addDeclared(group, def, hooks);
@@ -113,9 +160,9 @@ export function buildProgram(
   argv?: readonly string[],
 ): Command {
   const program = new Command('clinic')
-    .description('Administer clinic data through the Clinic Management Service API')
-    .version(version, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
+    .description(PROGRAM_DESCRIPTION)
+    .version(version, VERSION_OPTION.flags, VERSION_OPTION.description)
+    .helpOption(HELP_OPTION.flags, HELP_OPTION.description)
     .showSuggestionAfterError(true)
     // Commander's usage errors stay one line: its "(Did you mean …?)" joins the error line.
     .configureOutput({
@@ -126,31 +173,57 @@ export function buildProgram(
     })
     .exitOverride();
   addGlobalOptions(program);
-  program.addHelpText(
-    'after',
-    examplesText([
-      'clinic sandbox start            # a local Clinic API to try everything on',
-      'clinic --profile sandbox customers list --per-page 5',
-      'clinic customers list --all -o ndjson > customers.ndjson',
-    ]),
-  );
+  program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
   const named = argv && commands.find((def) => def.name === firstWord(program, argv));
   for (const def of named ? [named] : commands) addDeclared(program, def, hooks);
+  // After the commands: they would inherit it, and a noun's own help command is its plain one.
+  program.addHelpCommand(
+    new Command('help')
+      .argument('[command...]', 'the command, e.g. erasure list')
+      .summary("show a command's help: clinic help erasure list")
+      .helpGroup('Tools:'),
+  );
   return program;
 }
 
 /** The first word of argv that is not a global option or its value: the command's name, when there is one. */
 function firstWord(program: Command, argv: readonly string[]): string | undefined {
+  const at = firstWordAt(program, argv);
+  return at === undefined ? undefined : argv[at];
+}
+
+function firstWordAt(program: Command, argv: readonly string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === '--') return argv[i + 1];
-    if (!arg.startsWith('-') || arg === '-') return arg;
+    if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
+    if (!arg.startsWith('-') || arg === '-') return i;
     const flag = arg.split('=')[0];
     const option = program.options.find((o) => o.long === flag || o.short === flag);
     const inline = arg.includes('=') || (!arg.startsWith('--') && arg.length > 2);
     if (option && (option.required || option.optional) && !inline) i++;
   }
   return undefined;
+}
+
+/**
+ * `clinic help erasure list` → `clinic erasure list --help`: commander's own help command reads only one word, so
+ * the help of a nested command would show its noun's instead.
+ */
+export function expandHelpCommand(program: Command, argv: readonly string[]): string[] {
+  const at = firstWordAt(program, argv);
+  if (at === undefined || argv[at] !== 'help' || at + 1 >= argv.length) return [...argv];
+  const words = argv.slice(at + 1);
+  let command = program;
+  for (const [i, word] of words.entries()) {
+    if (word.startsWith('-')) break;
+    const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) {
+      const path = ['clinic', ...words.slice(0, i)].join(' ');
+      throw new UsageError(`unknown command '${word}' (see '${path} --help')`);
+    }
+    command = sub;
+  }
+  return [...argv.slice(0, at), ...words, '--help'];
 }
 
 export type { GlobalOptions };

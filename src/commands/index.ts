@@ -8,9 +8,11 @@ import appointments from './appointments/index.js';
 import auth, { login, logout } from './auth/index.js';
 import channels from './channels/index.js';
 import chat from './chat/index.js';
+import completion from './completion/index.js';
 import config from './config/index.js';
 import conversations from './conversations/index.js';
 import customers from './customers/index.js';
+import doctor from './doctor/index.js';
 import erasure from './erasure/index.js';
 import formTemplates from './form-templates/index.js';
 import leads from './leads/index.js';
@@ -41,5 +43,7 @@ export const commands: (CommandDef | NounDef)[] = [
   transactionTypes,
   erasure,
   api,
+  doctor,
+  completion,
   sandbox,
 ];

@@ -51,12 +51,33 @@ describe('start-up', () => {
     });
   }
 
-  for (const args of [['--version'], ['--help'], ['customers', '--help'], ['customers', 'list', '-h']]) {
+  for (const args of [
+    ['--version'],
+    ['--help'],
+    ['customers', '--help'],
+    ['customers', 'list', '-h'],
+    ['help', 'customers', 'list'],
+  ]) {
     it(`clinic ${args.join(' ')} is answered by bin/clinic.js alone (package.json, dist/help.json)`, async () => {
       const ours = (await loadedModules(args)).filter((url) => url.includes(ROOT) && !url.includes('/test/'));
       expect([...new Set(ours.map((url) => url.slice(ROOT.length)))]).toEqual(['/bin/clinic.js']);
     });
   }
+
+  it('clinic help COMMAND... prints what COMMAND... --help prints, from the cache and live alike', async () => {
+    const dir = await tempDir();
+    const cached = await runCli(dir, ['help', 'erasure', 'list']);
+    expect(cached.code).toBe(0);
+    expect(cached.stdout).toBe((await runCli(dir, ['erasure', 'list', '--help'])).stdout);
+    const live = await runCli(dir, ['--no-color', 'help', 'erasure', 'list']);
+    expect(live.stdout).toBe(cached.stdout);
+    const unknown = await runCli(dir, ['help', 'erasure', 'lst']);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+      2,
+      '',
+      "error: unknown command 'lst' (see 'clinic erasure --help')\n",
+    ]);
+  });
 
   it('a command loads the bundle and node:http, not undici, not TLS for an http address', async () => {
     const dir = await tempDir();

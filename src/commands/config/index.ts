@@ -41,7 +41,7 @@ const list = defineCommand({
 const useProfile = defineCommand({
   name: 'use-profile',
   summary: 'make a profile the current one',
-  args: [{ name: 'name', description: 'profile name' }],
+  args: [{ name: 'name', description: 'profile name', completes: 'profile' }],
   examples: ['clinic config use-profile sandbox'],
   load: async () => (await import('./edit.js')).useProfile,
 });

@@ -1,0 +1,137 @@
+// The fish completion script, generated from the command tree: `complete` lines guarded by the command path.
+import { allNodes, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
+
+const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const where = (n: CommandNode) => ['clinic', ...n.path].join(' ');
+
+function values(spec: Pick<OptionSpec, 'choices' | 'completes' | 'commaList'>): string {
+  if (spec.choices && spec.commaList) return ` -x -a ${q(`(__clinic_comma_list ${spec.choices.join(' ')})`)}`;
+  if (spec.choices) return ` -x -a ${q(spec.choices.join(' '))}`;
+  if (spec.completes === 'file') return ' -r -F';
+  if (spec.completes === 'profile') return ` -x -a ${q('(__clinic_profiles)')}`;
+  return ' -x';
+}
+
+function optionLine(o: OptionSpec, condition?: string): string {
+  const guard = condition ? ` -n ${q(condition)}` : '';
+  const short = o.short ? ` -s ${o.short.slice(1)}` : '';
+  const takes = o.value ? values(o) : '';
+  // fish shows the description beside each value too: without the list of values it would repeat.
+  const description = o.choices
+    ? o.description.replace(/ \((comma-separated: )?[^()]*\)$/, '')
+    : o.description;
+  return `complete -c clinic${guard}${short} -l ${o.long.slice(2)}${takes} -d ${q(description)}`;
+}
+
+function nodeLines(n: CommandNode): string[] {
+  const at = where(n);
+  const lines = n.options.map((o) => optionLine(o, `__clinic_at ${q(at)}`));
+  for (const c of n.children)
+    lines.push(`complete -c clinic -n ${q(`__clinic_at ${q(at)} 0`)} -a ${q(c.name)} -d ${q(c.summary)}`);
+  n.args.forEach((a, i) => {
+    if (!a.choices && !a.completes) return;
+    const position = a.variadic ? '' : ` ${i}`;
+    const what = a.choices
+      ? ` -a ${q(a.choices.join(' '))}`
+      : a.completes === 'file'
+        ? ' -F'
+        : ` -a ${q('(__clinic_profiles)')}`;
+    lines.push(`complete -c clinic -n ${q(`__clinic_at ${q(at)}${position}`)}${what} -d ${q(a.description)}`);
+  });
+  return lines;
+}
+
+export function fishScript(tree: CommandTree): string {
+  const nodes = allNodes(tree);
+  const subcommands = nodes
+    .filter((n) => n.children.length > 0)
+    .map(
+      (n) =>
+        `        case ${q(where(n))}\n            printf '%s\\n' ${n.children.map((c) => c.name).join(' ')}`,
+    );
+  const valued = (o: OptionSpec) => [o.short, o.long].filter((f): f is string => f !== undefined);
+  const ownValued = nodes
+    .map((n) => n.options.filter((o) => o.value).flatMap((o) => valued(o).map((f) => q(`${where(n)}|${f}`))))
+    .filter((patterns) => patterns.length > 0)
+    .map((patterns) => `        case ${patterns.join(' ')}\n            return 0`);
+  const globalValued = tree.globals.filter((o) => o.value).flatMap(valued);
+  return `# fish completion for clinic. Generated from the command declarations by \`npm run completions\`: do not edit.
+# Use: save it as ~/.config/fish/completions/clinic.fish, or \`clinic completion fish | source\`.
+
+# The verbs (or nouns) under a command path.
+function __clinic_subcommands
+    switch $argv[1]
+${subcommands.join('\n')}
+    end
+end
+
+# Whether option $argv[2] takes a value under command path $argv[1].
+function __clinic_takes_value
+    switch "$argv[1]|$argv[2]"
+${ownValued.join('\n')}
+    end
+    contains -- $argv[2] ${globalValued.join(' ')}
+end
+
+# The command path before the cursor (\`clinic erasure list\`) and how many arguments it has been given.
+function __clinic_state
+    set -l line (commandline -cp)
+    if test "$line" = "$__clinic_state_line"
+        printf '%s\\n' $__clinic_state_value
+        return
+    end
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path clinic
+    set -l position 0
+    set -l skip 0
+    set -l options_end 0
+    for token in $tokens
+        if test $skip = 1
+            set skip 0
+        else if test $options_end = 0; and string match -q -- '-?*' $token
+            if test $token = --
+                set options_end 1
+            else if not string match -q -- '--*=*' $token; and __clinic_takes_value "$path" $token
+                set skip 1
+            end
+        else if test $options_end = 0 -a $position = 0; and contains -- $token (__clinic_subcommands "$path")
+            set path "$path $token"
+        else
+            set position (math $position + 1)
+        end
+    end
+    set -g __clinic_state_line $line
+    set -g __clinic_state_value $path $position
+    printf '%s\\n' $path $position
+end
+
+# Whether the cursor is under command path $argv[1] (and, given $argv[2], at that argument, from 0).
+function __clinic_at
+    set -l state (__clinic_state)
+    test "$state[1]" = "$argv[1]"; or return 1
+    test (count $argv) -lt 2; or test "$state[2]" = "$argv[2]"
+end
+
+# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
+# CSV lines end in CRLF.
+function __clinic_profiles
+    command -q clinic; or return 0
+    set -l lines (env -u CLINIC_PROFILE clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)
+    set -e lines[1]
+    string replace -r -- '\\r$' '' $lines
+end
+
+# The values of a comma-separated list, after what is already typed (\`created,de\` → \`created,deleted\`).
+function __clinic_comma_list
+    set -l typed (commandline -ct | string replace -r -- '^--[^=]*=' '')
+    set -l done (string match -r -- '^.*,' $typed)
+    printf "$done%s\\n" $argv
+end
+
+complete -c clinic -f
+${tree.globals.map((o) => optionLine(o)).join('\n')}
+${optionLine(tree.help)}
+${nodes.flatMap(nodeLines).join('\n')}
+`;
+}

@@ -1,0 +1,147 @@
+// The man page, clinic(1), generated in roff from the command tree, the config keys and the exit codes.
+import { CONFIG_KEYS } from '../../core/config/keys.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { allNodes, type ArgSpec, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
+
+/** Roff text: backslashes, hyphens (so flags copy as typed) and a leading dot or quote made harmless. */
+const esc = (text: string) =>
+  text
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .replace(/^([.'])/gm, '\\&$1');
+/** Declared text keeps its line breaks for the terminal's help; the man page fills paragraphs itself. */
+const prose = (text: string) => esc(text.replace(/\s*\n\s*/g, ' ')).replace(/,(?=\S)/g, ',\\:'); // lists such as 5xx=0.05,429=0.05 may break
+const bold = (text: string) => `\\fB${esc(text)}\\fR`;
+const italic = (text: string) => `\\fI${esc(text)}\\fR`;
+
+function optionItem(o: OptionSpec): string[] {
+  const forms = [o.short, o.long].filter((f): f is string => f !== undefined).map(bold);
+  const value = o.value ? ` ${italic(o.value)}` : '';
+  const choices =
+    o.choices && !o.description.includes(o.choices.join(', ')) ? ` (${o.choices.join(', ')})` : '';
+  return ['.TP', `${forms.join(', ')}${value}`, prose(`${o.description}${choices}`)];
+}
+
+const argUsage = (a: ArgSpec) => {
+  const name = `${a.name}${a.variadic ? '...' : ''}`;
+  return a.optional ? `[${name}]` : `<${name}>`;
+};
+
+function usage(n: CommandNode): string {
+  const words = ['clinic', ...n.path];
+  if (n.children.length > 0) words.push('<command>');
+  else {
+    if (n.options.length > 0) words.push('[options]');
+    words.push(...n.args.map(argUsage));
+  }
+  return words.join(' ');
+}
+
+function commandSection(n: CommandNode): string[] {
+  const lines = [`.SS "${esc(usage(n))}"`];
+  lines.push(prose(n.summary));
+  if (n.description && n.description !== n.summary)
+    for (const paragraph of n.description.split(/\n\s*\n/)) lines.push('.PP', prose(paragraph.trim()));
+  if (n.children.length > 0)
+    lines.push('.PP', `Commands: ${n.children.map((c) => bold(c.name)).join(', ')}.`);
+  if (n.args.length > 0) {
+    lines.push('.PP', 'Arguments:', '.RS');
+    for (const a of n.args) lines.push('.TP', italic(a.name), prose(a.description));
+    lines.push('.RE');
+  }
+  if (n.options.length > 0) {
+    lines.push('.PP', 'Options:', '.RS');
+    for (const o of n.options) lines.push(...optionItem(o));
+    lines.push('.RE');
+  }
+  if (n.examples.length > 0) {
+    lines.push('.PP', 'Examples:', '.RS', '.nf');
+    lines.push(...n.examples.map((e) => `$ ${esc(e)}`));
+    lines.push('.fi', '.RE');
+  }
+  return lines;
+}
+
+const ENVIRONMENT: [string, string][] = [
+  [
+    'CLINIC_CONFIG_DIR',
+    'directory of config.json and credentials.json (default $XDG_CONFIG_HOME/clinic, ~/.config/clinic)',
+  ],
+  ['CLINIC_PROFILE', 'profile to use when --profile is not given (else current_profile, else default)'],
+  ['CLINIC_TOKEN', 'an access token used as is, overriding anything stored; never refreshed, never stored'],
+  [
+    'CLINIC_CREDENTIAL_STORE',
+    'keychain or file: where tokens are kept (file: $CLINIC_CONFIG_DIR/credentials.json)',
+  ],
+  ['CLINIC_DEBUG', 'set to 1: trace each HTTP exchange to stderr, secrets redacted (as --debug)'],
+  [
+    'CLINIC_REQUEST_TIMEOUT',
+    'seconds allowed for one whole HTTP exchange (default 60; as --request-timeout)',
+  ],
+  ['NO_COLOR', 'no colour in the output'],
+  ['BROWSER', 'the browser clinic login opens'],
+];
+
+const EXIT_STATUS: [number, string][] = [
+  [ExitCode.ok, 'success'],
+  [ExitCode.failure, 'any failure not below (network error, 5xx after retries, unexpected response)'],
+  [ExitCode.usage, 'usage: bad arguments or input, refused before any request is sent'],
+  [ExitCode.auth, 'not logged in, or token rejected (401) and refresh failed'],
+  [ExitCode.forbidden, 'forbidden (403: missing scope or role)'],
+  [ExitCode.notFound, 'not found (404)'],
+  [ExitCode.conflict, "conflict: 409, CUSTOMER_ERASED, or an action the record's state does not allow"],
+  [ExitCode.validation, 'validation failed at the server (422)'],
+  [ExitCode.setupRequired, 'setup required (428 SETUP_REQUIRED)'],
+  [ExitCode.rateLimited, 'rate limited (429) or unavailable (503) after retries'],
+  [ExitCode.interrupted, 'interrupted (Ctrl-C); partial output is flushed and valid'],
+];
+
+export function manPage(tree: CommandTree, version: string): string {
+  const { program } = tree;
+  const nodes = allNodes(tree).slice(1);
+  const environment: [string, string][] = [
+    ...ENVIRONMENT.slice(0, 2),
+    ...CONFIG_KEYS.map((k): [string, string] => [k.env, `${k.description} (config key ${k.key})`]),
+    ...ENVIRONMENT.slice(2),
+  ];
+  const lines = [
+    `.\\" clinic(1). Generated from the command declarations by \`npm run completions\`: do not edit.`,
+    `.TH CLINIC 1 "" "clinic ${esc(version)}" "User Commands"`,
+    // No hyphenation (flags split across lines would not copy as typed), ragged right (long URLs and JSON).
+    '.nh',
+    '.ad l',
+    '.SH NAME',
+    `clinic \\- ${prose(program.summary.replace(/^./, (c) => c.toLowerCase()))}`,
+    '.SH SYNOPSIS',
+    '.B clinic',
+    '[\\fIglobal options\\fR] \\fIcommand\\fR [\\fIsubcommand\\fR] [\\fIarguments\\fR] [\\fIoptions\\fR]',
+    '.SH DESCRIPTION',
+    `${prose(program.summary)}.`,
+    'Data goes to standard output; progress, warnings and errors go to standard error.',
+    'Global options may be given before or after the command.',
+    'Every command prints its help with \\fB\\-\\-help\\fR.',
+    '.SH GLOBAL OPTIONS',
+    ...[...program.options, ...tree.globals, tree.help].flatMap(optionItem),
+    '.SH COMMANDS',
+    ...nodes.flatMap(commandSection),
+    '.SH ENVIRONMENT',
+    ...environment.flatMap(([name, text]) => ['.TP', bold(name), prose(text)]),
+    '.SH EXIT STATUS',
+    ...EXIT_STATUS.flatMap(([code, text]) => ['.TP', bold(String(code)), prose(text)]),
+    '.SH FILES',
+    '.TP',
+    bold('$CLINIC_CONFIG_DIR/config.json'),
+    prose('named profiles and current_profile (directory mode 0700, file mode 0600)'),
+    '.TP',
+    bold('$CLINIC_CONFIG_DIR/credentials.json'),
+    prose('tokens, only with --insecure-storage or CLINIC_CREDENTIAL_STORE=file (mode 0600)'),
+    '.TP',
+    bold('completions/clinic.bash, completions/_clinic, completions/clinic.fish'),
+    prose('shell completion scripts shipped with the package; clinic completion bash|zsh|fish prints them'),
+    '.SH EXAMPLES',
+    '.nf',
+    ...program.examples.map((e) => `$ ${esc(e)}`),
+    '.fi',
+  ];
+  return `${lines.join('\n')}\n`;
+}

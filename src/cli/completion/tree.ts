@@ -1,0 +1,149 @@
+// The command declarations walked into the shape the completion and man page generators need. Reads only the
+// declarations' data: no command's load() is called, so no command code runs.
+import type { ArgDef, CommandDef, Completes, NounDef } from '../command.js';
+import { isNoun } from '../command.js';
+
+/** What an option is, for completions and the man page. */
+export interface OptionSpec {
+  /** `--per-page`; every declared option has one. */
+  long: string;
+  /** `-o`, when there is a short form. */
+  short?: string;
+  /** The value's placeholder (`n` of `--per-page <n>`), when the option takes a value. */
+  value?: string;
+  description: string;
+  choices?: readonly string[];
+  /** The value is a comma-separated list of choices (`--events created,deleted`). */
+  commaList: boolean;
+  completes?: Completes;
+  repeatable: boolean;
+}
+
+export interface ArgSpec {
+  name: string;
+  description: string;
+  optional: boolean;
+  variadic: boolean;
+  choices?: readonly string[];
+  completes?: Completes;
+}
+
+export interface CommandNode {
+  /** `['erasure', 'list']`; the program is `[]`. */
+  path: string[];
+  name: string;
+  summary: string;
+  description?: string;
+  examples: string[];
+  /** The command's own options (the global ones are in the tree). */
+  options: OptionSpec[];
+  args: ArgSpec[];
+  /** A noun's verbs (or nested nouns); empty for a command that runs. */
+  children: CommandNode[];
+}
+
+export interface CommandTree {
+  program: CommandNode;
+  /** Options every command takes, wherever they stand on the line. */
+  globals: OptionSpec[];
+  help: OptionSpec;
+}
+
+/** The declaration of an option as command.ts and program.ts have it. */
+export interface DeclaredOption {
+  flags: string;
+  description: string;
+  choices?: readonly string[];
+  completes?: Completes;
+  list?: boolean;
+  repeatable?: boolean;
+}
+
+export interface Declarations {
+  commands: readonly (CommandDef | NounDef)[];
+  globalOptions: readonly DeclaredOption[];
+  versionOption: DeclaredOption;
+  helpOption: DeclaredOption;
+  description: string;
+  examples: string[];
+}
+
+const FLAGS = /^(?:(-[A-Za-z0-9]), )?(--[A-Za-z0-9][A-Za-z0-9-]*)(?: [<[]([^>\]]+)[>\]])?$/;
+
+export function optionSpec(def: DeclaredOption): OptionSpec {
+  const match = FLAGS.exec(def.flags);
+  if (!match) throw new Error(`cannot read the flags '${def.flags}'`);
+  const [, short, long, value] = match;
+  return {
+    long: long as string,
+    ...(short ? { short } : {}),
+    ...(value ? { value } : {}),
+    description: def.description,
+    ...(def.choices ? { choices: def.choices } : {}),
+    commaList: Boolean(def.choices) && def.list === true,
+    ...(def.completes ? { completes: def.completes } : {}),
+    repeatable: def.repeatable ?? false,
+  };
+}
+
+const argSpec = (def: ArgDef): ArgSpec => ({
+  name: def.name,
+  description: def.description,
+  optional: def.optional ?? false,
+  variadic: def.variadic ?? false,
+  ...(def.choices ? { choices: def.choices } : {}),
+  ...(def.completes ? { completes: def.completes } : {}),
+});
+
+function node(def: CommandDef | NounDef, parent: string[]): CommandNode {
+  const path = [...parent, def.name];
+  const common = {
+    path,
+    name: def.name,
+    summary: def.summary,
+    ...(def.description ? { description: def.description } : {}),
+    examples: def.examples,
+  };
+  if (isNoun(def))
+    return { ...common, options: [], args: [], children: def.commands.map((d) => node(d, path)) };
+  return {
+    ...common,
+    options: (def.options ?? []).map(optionSpec),
+    args: (def.args ?? []).map(argSpec),
+    children: [],
+  };
+}
+
+export function commandTree(declarations: Declarations): CommandTree {
+  return {
+    program: {
+      path: [],
+      name: 'clinic',
+      summary: declarations.description,
+      examples: declarations.examples,
+      options: [optionSpec(declarations.versionOption)],
+      args: [],
+      children: declarations.commands.map((def) => node(def, [])),
+    },
+    globals: declarations.globalOptions.map(optionSpec),
+    help: optionSpec(declarations.helpOption),
+  };
+}
+
+/** Every node, the program first, parents before their children. */
+export function allNodes(tree: CommandTree): CommandNode[] {
+  const nodes: CommandNode[] = [];
+  const visit = (n: CommandNode) => {
+    nodes.push(n);
+    n.children.forEach(visit);
+  };
+  visit(tree.program);
+  return nodes;
+}
+
+/** The options accepted where a node stands: its own, the global ones, and --help. */
+export const optionsAt = (tree: CommandTree, n: CommandNode): OptionSpec[] => [
+  ...n.options,
+  ...tree.globals,
+  tree.help,
+];

@@ -1,0 +1,234 @@
+// The generated completion scripts, loaded in the real shells (Debian's bash, zsh, fish) with `clinic` on PATH:
+// what partial command lines complete to. bash: COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT and the completion
+// function, reading COMPREPLY; fish: `complete -C`; zsh: an interactive zsh in a zpty with compinit and TAB.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, requirePart, tempDir } from '../helpers/cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const COMPLETIONS = join(ROOT, 'completions');
+const ZSH_DRIVER = fileURLToPath(new URL('./zsh-complete.zsh', import.meta.url));
+
+type Shell = 'bash' | 'zsh' | 'fish';
+
+const has = (shell: Shell, check: string) =>
+  spawnSync(shell, ['-c', check], { stdio: 'ignore' }).status === 0;
+const available: Record<Shell, boolean> = {
+  bash: has('bash', 'true'),
+  zsh: has('zsh', 'zmodload zsh/zpty'),
+  fish: has('fish', 'true'),
+};
+
+const BASH = `
+source "$COMPLETIONS/clinic.bash"
+line=$1
+read -ra COMP_WORDS <<<"$line"
+[[ $line == *' ' ]] && COMP_WORDS+=('')
+COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+COMP_LINE=$line
+COMP_POINT=\${#line}
+_clinic clinic "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+printf '%s\\n' "\${COMPREPLY[@]}"
+`;
+
+let root: string;
+let env: Record<string, string>;
+let cwd: string;
+
+interface Completed {
+  words: string[];
+  stderr: string;
+}
+
+function run(command: string, args: string[], extraEnv: Record<string, string> = {}): Promise<Completed> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`${command} exited ${code}: ${stderr}`));
+      const words = stdout
+        .split('\n')
+        .map((line) => line.split('\t')[0] as string)
+        .filter((word) => word !== '');
+      resolve({ words: [...new Set(words)].sort(), stderr });
+    });
+  });
+}
+
+/** What `line` (the cursor at its end) completes to in `shell`: the candidates, sorted. */
+function complete(shell: Shell, line: string, extraEnv: Record<string, string> = {}): Promise<Completed> {
+  switch (shell) {
+    case 'bash':
+      return run('bash', ['--norc', '--noprofile', '-c', BASH, 'bash', line], extraEnv);
+    case 'fish':
+      return run(
+        'fish',
+        ['--no-config', '-c', 'source $COMPLETIONS/clinic.fish; complete -C -- "$CLINIC_LINE"'],
+        { ...extraEnv, CLINIC_LINE: line },
+      );
+    case 'zsh':
+      return run('zsh', ['-f', ZSH_DRIVER, COMPLETIONS, line], extraEnv);
+  }
+}
+
+beforeAll(async () => {
+  root = await tempDir('clinic-completions-');
+  // `clinic` on PATH: a wrapper running this checkout's bin/clinic.js.
+  const bin = join(root, 'bin');
+  await mkdir(bin);
+  await writeFile(join(bin, 'clinic'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  await chmod(join(bin, 'clinic'), 0o755);
+  const configDir = join(root, 'config');
+  await mkdir(configDir, { mode: 0o700 });
+  await writeFile(
+    join(configDir, 'config.json'),
+    JSON.stringify({
+      current_profile: 'alpha',
+      profiles: { alpha: { tenant: '1' }, 'beta-prod': { base_url: 'https://api.example.com/api' } },
+    }),
+    { mode: 0o600 },
+  );
+  cwd = join(root, 'work');
+  await mkdir(join(cwd, 'data'), { recursive: true });
+  for (const file of ['customers.ndjson', 'people.csv', 'voice.ogg']) await writeFile(join(cwd, file), '');
+  const inherited: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('CLINIC_')) inherited[key] = value;
+  env = {
+    ...inherited,
+    PATH: `${bin}${delimiter}${process.env.PATH ?? ''}`,
+    COMPLETIONS,
+    CLINIC_CONFIG_DIR: configDir,
+    XDG_CACHE_HOME: join(root, 'cache'),
+    HOME: root,
+  };
+});
+
+afterAll(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const STATUSES = [
+  'cancelled',
+  'completed',
+  'expired',
+  'failed',
+  'pending_verification',
+  'processing',
+  'verified',
+];
+
+describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
+  const there = () =>
+    requirePart(available[shell], `${shell} is not installed: its completions are not tested`);
+
+  it('completes a command name: clinic er → erasure', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic er')).words).toEqual(['erasure']);
+  });
+
+  it("completes a noun's verbs and a nested noun's verbs", async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic erasure ')).words).toEqual([
+      'cancel',
+      'certificate',
+      'create',
+      'get',
+      'list',
+      'resend',
+      'retry',
+      'watch',
+    ]);
+    expect((await complete(shell, 'clinic conversations agent ')).words).toEqual([
+      'disable',
+      'enable',
+      'status',
+    ]);
+  });
+
+  it('completes the seven erasure statuses after --status', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic erasure list --status ')).words).toEqual(STATUSES);
+  });
+
+  it('completes output formats after -o, before or after the command', async (t) => {
+    if (!there()) return t.skip();
+    const formats = ['csv', 'json', 'ndjson', 'table'];
+    expect((await complete(shell, 'clinic -o ')).words).toEqual(formats);
+    expect((await complete(shell, 'clinic customers list -o ')).words).toEqual(formats);
+    expect((await complete(shell, 'clinic --profile alpha customers list --output ')).words).toEqual(formats);
+  });
+
+  it("completes a verb's flags and the global ones", async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic customers list --per')).words).toEqual(['--per-page']);
+    expect((await complete(shell, 'clinic erasure list --sort-')).words).toEqual([
+      '--sort-by',
+      '--sort-order',
+    ]);
+    expect((await complete(shell, 'clinic customers get 12 --dry')).words).toEqual(['--dry-run']);
+  });
+
+  it('completes other declared values: sort fields, chat event kinds, shells', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic erasure list --sort-by ')).words).toEqual([
+      'created_at',
+      'executed_at',
+      'status',
+      'verified_at',
+    ]);
+    expect((await complete(shell, 'clinic chat tail --events ')).words).toEqual([
+      'created',
+      'deleted',
+      'read',
+    ]);
+    expect((await complete(shell, 'clinic completion ')).words).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('completes files where a file is expected', async (t) => {
+    if (!there()) return t.skip();
+    const files = (await complete(shell, 'clinic customers create --from ')).words.map((f) =>
+      f.replace(/\/$/, ''),
+    );
+    expect(files).toEqual(expect.arrayContaining(['customers.ndjson', 'data', 'people.csv', 'voice.ogg']));
+    expect((await complete(shell, 'clinic customers create --from cu')).words).toEqual(['customers.ndjson']);
+    expect((await complete(shell, 'clinic conversations send-voice 7 vo')).words).toEqual(['voice.ogg']);
+    expect((await complete(shell, 'clinic api /v1/account --input pe')).words).toEqual(['people.csv']);
+  });
+
+  it('completes profile names from the config file in CLINIC_CONFIG_DIR', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic --profile ')).words).toEqual(['alpha', 'beta-prod']);
+    expect((await complete(shell, 'clinic customers list --profile b')).words).toEqual(['beta-prod']);
+    expect((await complete(shell, 'clinic config use-profile ')).words).toEqual(['alpha', 'beta-prod']);
+  });
+
+  it('offers no subcommands where an argument is expected, and no files where none is', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic erasure get ')).words).toEqual([]);
+    // zsh's _arguments offers the options once no argument is left to give; no verbs, no files.
+    const after = (await complete(shell, 'clinic erasure get 12 ')).words;
+    expect(after.filter((word) => !word.startsWith('-'))).toEqual([]);
+  });
+
+  it('prints nothing into the terminal when the config file is broken', async (t) => {
+    if (!there()) return t.skip();
+    const broken = join(root, 'broken');
+    await mkdir(broken, { recursive: true, mode: 0o700 });
+    await writeFile(join(broken, 'config.json'), '{ not json', { mode: 0o600 });
+    const result = await complete(shell, 'clinic --profile ', { CLINIC_CONFIG_DIR: broken });
+    expect(result.words).toEqual([]);
+    expect(result.stderr).toBe('');
+  });
+});

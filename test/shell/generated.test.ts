@@ -1,0 +1,144 @@
+// The shipped completion scripts and man page are generated from the command declarations: committed files must be
+// what the generator makes of today's tree, made without loading any command's code; `clinic completion` serves them.
+import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { CommandDef, NounDef } from '../../src/cli/command.js';
+import { isNoun } from '../../src/cli/command.js';
+import { GENERATED_FILES, generateFiles } from '../../src/cli/completion/generate.js';
+import { allNodes, commandTree, type Declarations } from '../../src/cli/completion/tree.js';
+import {
+  GLOBAL_OPTIONS,
+  HELP_OPTION,
+  PROGRAM_DESCRIPTION,
+  PROGRAM_EXAMPLES,
+  VERSION_OPTION,
+} from '../../src/cli/program.js';
+import { commands } from '../../src/commands/index.js';
+import { parseShell } from '../../src/commands/completion/print.js';
+import { requirePart, runCli, tempDir } from '../helpers/cli.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const read = (path: string) => readFile(new URL(path, ROOT), 'utf8');
+
+/** The tree with every load() replaced by one that fails the test: generation must not run command code. */
+function trapped(defs: readonly (CommandDef | NounDef)[], loaded: string[]): (CommandDef | NounDef)[] {
+  return defs.map((def) =>
+    isNoun(def)
+      ? { ...def, commands: trapped(def.commands, loaded) }
+      : {
+          ...def,
+          load: () => {
+            loaded.push(def.name);
+            throw new Error(`${def.name}'s code was loaded`);
+          },
+        },
+  );
+}
+
+function declarations(loaded: string[] = []): Declarations {
+  return {
+    commands: trapped(commands, loaded),
+    globalOptions: GLOBAL_OPTIONS,
+    versionOption: VERSION_OPTION,
+    helpOption: HELP_OPTION,
+    description: PROGRAM_DESCRIPTION,
+    examples: PROGRAM_EXAMPLES,
+  };
+}
+
+describe('generated completions and man page', () => {
+  it('are up to date with the declarations (run npm run completions), made without loading command code', async () => {
+    const { version } = JSON.parse(await read('package.json')) as { version: string };
+    const loaded: string[] = [];
+    const files = generateFiles(declarations(loaded), version);
+    expect(loaded).toEqual([]);
+    for (const path of GENERATED_FILES) {
+      const committed = await read(path).catch(() => '(missing)');
+      expect(committed, `${path} is out of date: run npm run build && npm run completions`).toBe(files[path]);
+    }
+  });
+
+  it('the script makes the same files from the built bundle (npm run completions -- --check)', () => {
+    const script = fileURLToPath(new URL('scripts/completions.mjs', ROOT));
+    const result = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('the man page covers every command, the environment, the exit codes and the files', async () => {
+    const man = await read('man/clinic.1');
+    const tree = commandTree(declarations());
+    for (const node of allNodes(tree).slice(1)) {
+      const title = ['clinic', ...node.path].join(' ').replace(/-/g, '\\-');
+      expect(man, title).toContain(`.SS "${title}`);
+    }
+    for (const section of [
+      'NAME',
+      'SYNOPSIS',
+      'DESCRIPTION',
+      'GLOBAL OPTIONS',
+      'COMMANDS',
+      'ENVIRONMENT',
+      'EXIT STATUS',
+      'FILES',
+    ])
+      expect(man).toContain(`.SH ${section}\n`);
+    for (const name of [
+      'CLINIC_CONFIG_DIR',
+      'CLINIC_PROFILE',
+      'CLINIC_TOKEN',
+      'CLINIC_BASE_URL',
+      'CLINIC_REQUEST_TIMEOUT',
+    ])
+      expect(man).toContain(`\\fB${name.replace(/-/g, '\\-')}\\fR`);
+    for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]) expect(man).toContain(`.TP\n\\fB${code}\\fR\n`);
+  });
+
+  it('the man page renders without warnings', (t) => {
+    const groff = spawnSync('groff', ['-v'], { stdio: 'ignore' }).status === 0;
+    if (!requirePart(groff, 'groff is not installed: the man page is not rendered')) return t.skip();
+    const page = fileURLToPath(new URL('man/clinic.1', ROOT));
+    const result = spawnSync('groff', ['-man', '-Tutf8', '-ww', page], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('erasure list');
+  });
+
+  it('the zsh script is a compsys function and the others register clinic', async () => {
+    expect((await read('completions/_clinic')).startsWith('#compdef clinic\n')).toBe(true);
+    expect(await read('completions/clinic.bash')).toContain('\ncomplete -F _clinic clinic\n');
+    expect(await read('completions/clinic.fish')).toContain('\ncomplete -c clinic -f\n');
+  });
+});
+
+describe('clinic completion', () => {
+  it('prints the shipped script of each shell', async () => {
+    const dir = await tempDir();
+    for (const [shell, file] of [
+      ['bash', 'clinic.bash'],
+      ['zsh', '_clinic'],
+      ['fish', 'clinic.fish'],
+    ] as const) {
+      const result = await runCli(dir, ['completion', shell]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe(await read(`completions/${file}`));
+    }
+  });
+
+  it('refuses another shell with exit 2 and one line', async () => {
+    const result = await runCli(await tempDir(), ['completion', 'powershell']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.trim().split('\n')).toEqual([
+      "error: shell: unknown value 'powershell'; use one of bash, zsh, fish",
+    ]);
+  });
+
+  it('parses only the three shells', () => {
+    expect(parseShell(['zsh'])).toBe('zsh');
+    expect(() => parseShell(['tcsh'])).toThrow(/unknown shell 'tcsh'; use one of bash, zsh, fish/);
+  });
+});
