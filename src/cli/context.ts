@@ -52,7 +52,7 @@ export interface Context {
   settings(): Promise<Settings>;
   session(): Promise<Session>;
   store(kind: StoreKind): CredentialStore;
-  http(options?: { auth?: boolean }): Promise<HttpClient>;
+  http(options?: HttpOptions): Promise<HttpClient>;
   /** The OAuth/OpenID server of the selected profile (discovered once per run), or of the given settings. */
   authServer(settings?: Settings): Promise<Configuration>;
   readonly browser: BrowserOpener;
@@ -66,6 +66,15 @@ export interface Context {
   close(): Promise<void>;
 }
 
+/** Which client: with the profile's token (default) or without; retries and deadline other than the globals'. */
+export interface HttpOptions {
+  auth?: boolean;
+  /** Instead of --max-retries (`clinic doctor` reports what the server says now, without waiting out retries). */
+  maxRetries?: number;
+  /** Instead of --request-timeout, in ms. */
+  timeoutMs?: number;
+}
+
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {
   const io = new IO(deps.streams, { colourAllowed: globals.colour, inputAllowed: globals.input });
   const clock = deps.clock ?? systemClock;
@@ -75,7 +84,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   let dispatcher: HttpTransport | undefined = deps.dispatcher;
   const stores = new Map<StoreKind, CredentialStore>();
   let authServer: Promise<Configuration> | undefined;
-  const clients = new Map<boolean, Promise<HttpClient>>();
+  const clients = new Map<string, Promise<HttpClient>>();
   /** After a change to the file: what was read from it is read again when next needed. */
   const forgetConfig = () => {
     config = undefined;
@@ -84,7 +93,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   };
   const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
 
-  async function buildClient(auth: boolean): Promise<HttpClient> {
+  async function buildClient({ auth = true, maxRetries, timeoutMs }: HttpOptions): Promise<HttpClient> {
     const settings = await ctx.settings();
     const baseUrl = settings.get('base_url');
     if (!baseUrl) {
@@ -110,8 +119,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       ),
       clock,
       signal,
-      maxRetries: globals.maxRetries,
-      timeoutMs: globals.requestTimeoutMs,
+      maxRetries: maxRetries ?? globals.maxRetries,
+      timeoutMs: timeoutMs ?? globals.requestTimeoutMs,
       trace,
       notice: (line) => io.err(line),
     });
@@ -187,12 +196,13 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       authServer ??= ctx.settings().then(load);
       return authServer;
     },
-    http({ auth = true } = {}) {
+    http(options = {}) {
       // One client per run (and per auth mode), so rate-limit pacing carries from request to request.
-      let client = clients.get(auth);
+      const key = JSON.stringify([options.auth ?? true, options.maxRetries, options.timeoutMs]);
+      let client = clients.get(key);
       if (!client) {
-        client = buildClient(auth);
-        clients.set(auth, client);
+        client = buildClient(options);
+        clients.set(key, client);
       }
       return client;
     },

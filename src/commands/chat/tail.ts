@@ -3,8 +3,7 @@ import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { UsageError } from '../../core/errors.js';
-import { requireSecureUrl } from '../../core/secure-url.js';
-import type { RealtimeSettings } from '../../core/realtime/connection.js';
+import { realtimeTarget } from '../../core/realtime/target.js';
 import { type ChatEventKind, shortName, type TailEvent } from '../../core/realtime/events.js';
 import type { TAIL_OPTIONS } from './index.js';
 
@@ -26,36 +25,6 @@ export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailComma
     timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
     reconnectTimeoutMs: (options.reconnectTimeout ?? 120) * 1000,
   };
-}
-
-/** The profile's realtime settings, or a usage error saying what to set. */
-async function realtimeSettings(ctx: Context): Promise<{ realtime: RealtimeSettings; authEndpoint: string }> {
-  const settings = await ctx.settings();
-  const profile = settings.profile.name;
-  const key = settings.get('realtime.key');
-  const cluster = settings.get('realtime.cluster');
-  const host = settings.get('realtime.host');
-  if (!key)
-    throw new UsageError(
-      `no realtime.key for profile '${profile}': run 'clinic config set realtime.key KEY'`,
-    );
-  if (!cluster && !host)
-    throw new UsageError(
-      `profile '${profile}' names no realtime server: set realtime.cluster (hosted Pusher) or realtime.host`,
-    );
-  const port = settings.get('realtime.port');
-  const realtime = {
-    key,
-    cluster,
-    host,
-    port: port ? Number(port) : undefined,
-    tls: settings.get('realtime.tls') !== 'false',
-  };
-  const baseUrl = settings.get('base_url');
-  const endpoint =
-    settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
-  if (!endpoint) throw new UsageError(`no realtime.auth_endpoint or base_url for profile '${profile}'`);
-  return { realtime, authEndpoint: requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString() };
 }
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
@@ -81,8 +50,8 @@ export function humanLine(event: TailEvent, width: number, now: Date): string {
 }
 
 export async function tailChat(options: TailCommandOptions, ctx: Context): Promise<void> {
-  const { realtime, authEndpoint } = await realtimeSettings(ctx);
   const settings = await ctx.settings();
+  const { realtime, authEndpoint } = realtimeTarget(settings);
   const tenant = settings.get('tenant');
   if (!tenant)
     throw new UsageError(

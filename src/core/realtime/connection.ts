@@ -30,6 +30,11 @@ export interface ConnectionHandlers {
   event(kind: ChatEventKind, data: unknown): void;
 }
 
+interface ErrorData {
+  code?: number;
+  message?: string;
+}
+
 export interface ChatConnection {
   disconnect(): void;
 }
@@ -73,13 +78,11 @@ export function connectChat(
   pusher.connection.bind('state_change', ({ current, previous }: { current: string; previous: string }) =>
     on.state(current, previous),
   );
-  pusher.connection.bind(
-    'error',
-    (error: { data?: { code?: number; message?: string }; error?: unknown }) => {
-      const data = error?.data;
-      if (data?.code !== undefined) on.error(data.code, data.message ?? 'error');
-    },
-  );
+  pusher.connection.bind('error', (error: { data?: ErrorData; error?: { data?: ErrorData } }) => {
+    // A refusal in the handshake (4001 unknown app key…) comes wrapped: {type: 'WebSocketError', error: {data}}.
+    const data = error?.data ?? error?.error?.data;
+    if (data?.code !== undefined) on.error(data.code, data.message ?? 'error');
+  });
   const channel: Channel = pusher.subscribe(channelName);
   channel.bind('pusher:subscription_succeeded', () => on.subscribed());
   channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {

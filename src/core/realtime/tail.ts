@@ -8,6 +8,7 @@ import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
 import { type ChatEventKind, conversationOf, type TailEvent } from './events.js';
 import { ExactlyOnce } from './exactly-once.js';
+import { channelAuthorizer, chatChannel } from './target.js';
 
 export interface TailOptions {
   client: HttpClient;
@@ -33,7 +34,7 @@ const TICK_MS = 1_000;
 
 export function runChatTail(options: TailOptions): Promise<void> {
   const { client, clock, status } = options;
-  const channelName = `private-chat-log.${options.tenant}`;
+  const channelName = chatChannel(options.tenant);
   let queue = Promise.resolve(); // events are printed one at a time, in arrival order
   const enqueue = (work: () => Promise<void>) => {
     queue = queue.then(work).catch((error: unknown) => fail(error));
@@ -105,19 +106,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     options.signal.addEventListener('abort', onAbort);
     status(`connecting to the realtime server for ${channelName}`);
     connection = connectChat(options.realtime, channelName, options.kinds, {
-      authorize: async (socketId, name) => {
-        const response = await client.request({
-          method: 'POST',
-          path: '/broadcasting/auth',
-          url: options.authEndpoint,
-          headers: { 'x-tenant': options.tenant },
-          body: { socket_id: socketId, channel_name: name },
-          repeatable: true, // a signature for this socket; asking twice changes nothing
-        });
-        const auth = response.json<{ auth?: unknown }>()?.auth;
-        if (typeof auth !== 'string') throw new NetworkError('the channel authorization answer has no auth');
-        return auth;
-      },
+      authorize: channelAuthorizer(client, options.authEndpoint, options.tenant),
       refused: (error) => fail(error),
       error: (code, message) => {
         if (code !== undefined && code >= 4001 && code <= 4099) refusedBy4xxx = `${code} ${message}`;

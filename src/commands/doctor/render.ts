@@ -1,0 +1,55 @@
+// How doctor's results look: one human line per check (status, name, detail, and the fix for warn/fail), or the
+// report as data for scripts.
+import { sanitize } from '../../cli/output/sanitize.js';
+import type { CheckResult, CheckStatus } from '../../core/doctor/check.js';
+import type { DoctorReport } from '../../core/doctor/run-checks.js';
+
+const COLOURS: Record<CheckStatus, [string, string]> = {
+  ok: ['\u001b[32m', '\u001b[39m'],
+  warn: ['\u001b[33m', '\u001b[39m'],
+  fail: ['\u001b[31m', '\u001b[39m'],
+  skip: ['\u001b[2m', '\u001b[22m'],
+};
+
+/** Wide enough for every check's name, so details line up. */
+export const NAME_WIDTH = 13;
+
+export interface LineStyle {
+  colour: boolean;
+  /** The home directory, shown as `~`. */
+  home?: string;
+}
+
+/** `fail  token         expired 3 h ago → run: clinic --profile sandbox login`; server text made terminal-safe. */
+export function humanLine(result: CheckResult, style: LineStyle): string {
+  const tilde = (text: string) =>
+    style.home && style.home.length > 1 ? text.split(`${style.home}/`).join('~/') : text;
+  const status = result.status.padEnd(6);
+  const painted = style.colour ? `${COLOURS[result.status][0]}${status}${COLOURS[result.status][1]}` : status;
+  const fix = result.fix && result.status !== 'ok' ? ` → ${result.fix}` : '';
+  return `${painted}${result.name.padEnd(NAME_WIDTH)} ${sanitize(tilde(result.detail + fix))}`;
+}
+
+/** The machine-readable form of one check: name, status, detail, fix when there is one, then its facts. */
+export function checkRecord(result: CheckResult): Record<string, unknown> {
+  const { name, status, detail, fix, facts } = result;
+  const record: Record<string, unknown> = { name, status, detail };
+  if (fix !== undefined) record.fix = fix;
+  for (const [key, value] of Object.entries(facts ?? {})) if (!(key in record)) record[key] = value;
+  return record;
+}
+
+export const reportRecord = (report: DoctorReport) => ({
+  ok: report.ok,
+  checks: report.checks.map(checkRecord),
+});
+
+/** `all 10 checks passed` / `2 of 10 checks failed: base-url, token` (with warnings counted). */
+export function summary(report: DoctorReport): string {
+  const count = (status: CheckStatus) => report.checks.filter((c) => c.status === status);
+  const failed = count('fail');
+  const warned = count('warn').length;
+  const warnings = warned ? ` (${warned} warning${warned === 1 ? '' : 's'})` : '';
+  if (failed.length === 0) return `no check failed${warnings}`;
+  return `${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}${warnings}`;
+}

@@ -1,0 +1,191 @@
+// The API with the profile's token: GET /v1/account, the tenant's setup state (428 → next step), and the
+// rate-limit headroom the answers announced.
+import { dataOf, getAccountRequest, paths } from '../api/resources.js';
+import type { Account } from '../api/types.js';
+import { loginCommand } from '../auth/session.js';
+import { ApiError, AuthError } from '../errors.js';
+import type { ApiResponse } from '../http/client.js';
+import {
+  type Check,
+  type CheckResult,
+  doctorClient,
+  fail,
+  type Findings,
+  httpLimit,
+  ok,
+  reason,
+  skip,
+  warn,
+} from './check.js';
+import { relative } from './duration.js';
+import { readRateHeaders } from './rate-headers.js';
+
+/** Remembers an answer's rate-limit headers for the rate-limit check. */
+export function noteAnswer(found: Findings, response: Pick<ApiResponse, 'headers'>): void {
+  found.answers++;
+  if (readRateHeaders(response.headers)) found.rateHeaders = response.headers;
+}
+
+/** Why an API check cannot run yet, if it cannot. */
+function blocked(found: Findings): string | undefined {
+  return found.settingsBroken ?? found.unreachable ?? (found.noToken && `no usable token (${found.noToken})`);
+}
+
+/** An API failure as a check line with its fix. */
+function apiFailure(name: string, error: unknown, login: string): CheckResult {
+  if (error instanceof ApiError) {
+    const what = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message}`;
+    if (error.status === 401) return fail(name, `the token was rejected (${what})`, `run: ${login}`);
+    if (error.status === 403)
+      return fail(
+        name,
+        `refused (${what})`,
+        `the token lacks a scope, or the user a role: sign in again (${login})`,
+      );
+    if (error.status === 429)
+      return fail(
+        name,
+        `rate limited (${what})`,
+        `wait ${error.retryAfterSeconds ?? 60} s and run doctor again; fewer clinic processes at once`,
+      );
+    return fail(name, what, 'try again later; --debug shows the exchange');
+  }
+  if (error instanceof AuthError) return fail(name, reason(error), error.hint ?? `run: ${login}`);
+  return fail(name, reason(error), 'check the network and base_url; --debug shows the exchange');
+}
+
+export const accountCheck: Check = {
+  name: 'account',
+  limitMs: (deps) => httpLimit(deps) + 1000,
+  async run(deps, found) {
+    const name = 'account';
+    const why = blocked(found);
+    if (why) return skip(name, why);
+    const login = loginCommand(found.settings!.profile);
+    try {
+      const response = await (await doctorClient(deps)).request(getAccountRequest());
+      noteAnswer(found, response);
+      const account = dataOf<Account>(response, 'the account');
+      found.tenants = Array.isArray(account.tenants) ? account.tenants : [];
+      const tenants = found.tenants.map((t) => `${t.id} ${t.name}`).join(', ');
+      return ok(
+        name,
+        `GET /v1/account: ${account.name} <${account.email}> (user ${account.id}); tenants: ${tenants || 'none'}`,
+        { user: { id: account.id, name: account.name, email: account.email }, tenants: found.tenants },
+      );
+    } catch (error) {
+      found.accountBroken = `GET /v1/account failed`;
+      return apiFailure(name, error, login);
+    }
+  },
+};
+
+export const tenantSetupCheck: Check = {
+  name: 'tenant-setup',
+  limitMs: (deps) => httpLimit(deps) + 1000,
+  async run(deps, found) {
+    const name = 'tenant-setup';
+    const why = blocked(found) ?? found.accountBroken;
+    if (why) return skip(name, why);
+    const settings = found.settings!;
+    const login = loginCommand(settings.profile);
+    const setCommand = login.replace(/ login$/, ' tenants use');
+    const tenant = settings.get('tenant');
+    if (!tenant)
+      return warn(
+        name,
+        'no tenant set: tenant-scoped commands (customers, chat…) need one',
+        `run: ${setCommand} ID-OR-SLUG (clinic tenants list shows yours)`,
+      );
+    const known = found.tenants?.find((t) => String(t.id) === tenant);
+    const label = known ? `tenant ${tenant} (${known.name})` : `tenant ${tenant}`;
+    if (found.tenants && !known)
+      return fail(
+        name,
+        `${label} is not one of your tenants (${found.tenants.map((t) => t.id).join(', ') || 'none'})`,
+        `run: ${setCommand} ID-OR-SLUG (clinic tenants list shows yours)`,
+        { tenant },
+      );
+    try {
+      // Every tenant-scoped endpoint answers 428 while setup is incomplete; this one is small and needs no scope.
+      const response = await (
+        await doctorClient(deps)
+      ).request({
+        method: 'GET',
+        path: paths.transactionTypes,
+        headers: { 'x-tenant': tenant },
+      });
+      noteAnswer(found, response);
+      if (known?.is_active === false)
+        return warn(
+          name,
+          `${label} answers, but is marked inactive`,
+          'ask the clinic whether it is still in use',
+          {
+            tenant,
+          },
+        );
+      return ok(name, `${label}: setup complete (GET ${paths.transactionTypes} answered)`, { tenant });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 428) {
+        const next = error.nextStep;
+        return fail(
+          name,
+          `${label}: setup incomplete (HTTP 428 ${error.code ?? 'SETUP_REQUIRED'})${next ? `; next step: ${next}` : ''}`,
+          next
+            ? `finish the setup in the clinic's admin panel: ${next}`
+            : "finish the tenant's setup in the clinic's admin panel",
+          { tenant, next_step: next ?? null },
+        );
+      }
+      if (error instanceof ApiError && error.status === 404)
+        return fail(
+          name,
+          `${label}: not found, or you are not a member (HTTP 404)`,
+          `run: ${setCommand} ID-OR-SLUG`,
+          {
+            tenant,
+          },
+        );
+      return apiFailure(name, error, login);
+    }
+  },
+};
+
+/** Fewer requests left than this share of the window: warn. */
+const LOW_SHARE = 0.1;
+
+export const rateLimitCheck: Check = {
+  name: 'rate-limit',
+  limitMs: () => 1000,
+  async run(deps, found) {
+    const name = 'rate-limit';
+    if (found.answers === 0)
+      return skip(name, blocked(found) ?? found.accountBroken ?? 'no answer from the API');
+    const rate = found.rateHeaders ? readRateHeaders(found.rateHeaders) : undefined;
+    if (!rate)
+      return ok(name, 'no rate headers in the answers: the server announces no limit', {
+        limit: null,
+        remaining: null,
+        reset_at: null,
+      });
+    const now = deps.clock.now();
+    const reset = rate.resetAt === undefined ? '' : `; the window resets ${relative(rate.resetAt, now)}`;
+    const facts = {
+      limit: rate.limit ?? null,
+      remaining: rate.remaining,
+      reset_at: rate.resetAt === undefined ? null : new Date(rate.resetAt).toISOString(),
+    };
+    const detail = `${rate.remaining}${rate.limit === undefined ? '' : ` of ${rate.limit}`} requests left${reset}`;
+    const low =
+      rate.limit === undefined ? rate.remaining <= 2 : rate.remaining <= Math.max(2, rate.limit * LOW_SHARE);
+    if (low)
+      return warn(
+        name,
+        `${detail}: little headroom`,
+        'wait for the window to reset; every clinic process (and app) of this user shares the budget',
+        facts,
+      );
+    return ok(name, detail, facts);
+  },
+};

@@ -1,0 +1,162 @@
+// One unauthenticated request to the API, step by step (DNS, TCP, TLS, answer), timing each step and saying which
+// one failed. Node's own http/https with a fresh socket, so the timings are this connection's, not a reused one's.
+import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+
+export type ProbeStage = 'dns' | 'connect' | 'tls' | 'http';
+
+export class ProbeError extends Error {
+  override name = 'ProbeError';
+  constructor(
+    readonly stage: ProbeStage,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ProbeAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The IP address connected to. */
+  address: string;
+  dnsMs?: number;
+  connectMs?: number;
+  tlsMs?: number;
+  totalMs: number;
+  tls?: { protocol: string | null; validTo?: string; issuer?: string };
+  /** Local clock when the request left and when its answer's headers came. */
+  sentAt: number;
+  answeredAt: number;
+}
+
+export interface ProbeOptions {
+  timeoutMs: number;
+  userAgent: string;
+  now(): number;
+}
+
+const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO|HOSTNAME_MISMATCH)/;
+
+export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswer> {
+  const { now } = options;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const started = now();
+  let address = host;
+  let dnsMs: number | undefined;
+  if (isIP(host) === 0) {
+    const { lookup } = await import('node:dns/promises');
+    try {
+      address = (await withTimeout(lookup(host), options.timeoutMs, 'dns', `no DNS answer for ${host}`))
+        .address;
+    } catch (error) {
+      if (error instanceof ProbeError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new ProbeError('dns', `cannot resolve ${host} (${code ?? reasonOf(error)})`, code);
+    }
+    dnsMs = now() - started;
+  }
+  const secure = url.protocol === 'https:';
+  const { request } = secure ? await import('node:https') : await import('node:http');
+  const family = isIP(address);
+  // The address found above, so the request does not look the name up again (and DNS is timed once).
+  const lookup = (
+    _host: string,
+    opts: LookupOptions,
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => (opts.all ? callback(null, [{ address, family }]) : callback(null, address, family));
+
+  return new Promise<ProbeAnswer>((resolve, reject) => {
+    const sentAt = now();
+    let connectedAt: number | undefined;
+    let secureAt: number | undefined;
+    let tls: ProbeAnswer['tls'];
+    const requestOptions: RequestOptions = {
+      method: 'GET',
+      headers: { accept: 'application/json', 'user-agent': options.userAgent },
+      agent: false,
+      lookup: lookup as RequestOptions['lookup'],
+    };
+    const req = request(url, requestOptions);
+    const timer = setTimeout(() => {
+      const seconds = options.timeoutMs / 1000;
+      const error =
+        connectedAt === undefined
+          ? new ProbeError('connect', `no connection to ${url.host} within ${seconds}s`, 'ETIMEDOUT')
+          : secure && secureAt === undefined
+            ? new ProbeError('tls', `no TLS handshake with ${url.host} within ${seconds}s`, 'ETIMEDOUT')
+            : new ProbeError('http', `no answer from ${url.host} within ${seconds}s`, 'ETIMEDOUT');
+      req.destroy(error);
+    }, options.timeoutMs);
+    req.on('socket', (socket) => {
+      socket.once('connect', () => (connectedAt = now()));
+      socket.once('secureConnect', () => {
+        secureAt = now();
+        const tlsSocket = socket as TLSSocket;
+        const certificate = tlsSocket.getPeerCertificate();
+        tls = {
+          protocol: tlsSocket.getProtocol(),
+          validTo: certificate?.valid_to ? new Date(certificate.valid_to).toISOString() : undefined,
+          issuer: firstOf(certificate?.issuer?.O ?? certificate?.issuer?.CN),
+        };
+      });
+    });
+    req.on('response', (response) => {
+      clearTimeout(timer);
+      const answeredAt = now();
+      response.resume();
+      response.destroy();
+      req.destroy();
+      resolve({
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        address,
+        dnsMs,
+        connectMs: connectedAt === undefined ? undefined : connectedAt - sentAt,
+        tlsMs: secureAt === undefined || connectedAt === undefined ? undefined : secureAt - connectedAt,
+        totalMs: answeredAt - started,
+        tls,
+        sentAt,
+        answeredAt,
+      });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      if (error instanceof ProbeError) return reject(error);
+      const code = error.code;
+      if (code && TLS_CODES.test(code))
+        return reject(
+          new ProbeError('tls', `TLS failed with ${url.host}: ${reasonOf(error)} (${code})`, code),
+        );
+      if (connectedAt === undefined)
+        return reject(
+          new ProbeError('connect', `cannot connect to ${url.host}: ${describe(code, error)}`, code),
+        );
+      reject(new ProbeError('http', `the connection to ${url.host} failed: ${describe(code, error)}`, code));
+    });
+    req.end();
+  });
+}
+
+function describe(code: string | undefined, error: Error): string {
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET') return 'connection reset';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'no route to the host';
+  return code ? `${reasonOf(error)} (${code})` : reasonOf(error);
+}
+
+const reasonOf = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+
+const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+function withTimeout<T>(promise: Promise<T>, ms: number, stage: ProbeStage, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeError(stage, message, 'ETIMEDOUT')), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,112 @@
+// The realtime endpoint: connect with pusher-js (loaded only now), authorize the tenant's private chat channel
+// through the profile's auth endpoint, and report the subscription.
+import { UsageError } from '../errors.js';
+import { type Check, doctorClient, fail, ok, reason, skip } from './check.js';
+
+const REALTIME_LIMIT_MS = 10_000;
+
+export const realtimeCheck: Check = {
+  name: 'realtime',
+  limitMs: () => REALTIME_LIMIT_MS + 1000,
+  async run(deps, found) {
+    const name = 'realtime';
+    if (found.settingsBroken || !found.settings) return skip(name, found.settingsBroken ?? 'no profile');
+    const settings = found.settings;
+    if (!settings.get('realtime.key'))
+      return skip(
+        name,
+        `no realtime settings in profile ${settings.profile.name} (realtime.key, realtime.host…)`,
+      );
+    const { chatChannel, channelAuthorizer, realtimeAddress, realtimeTarget } =
+      await import('../realtime/target.js');
+    let target;
+    try {
+      target = realtimeTarget(settings);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return fail(name, reason(error), 'complete the realtime settings (clinic config list shows them)');
+    }
+    const tenant = settings.get('tenant');
+    if (!tenant) return skip(name, 'no tenant set, so no channel to authorize');
+    if (found.noToken) return skip(name, `no usable token to authorize the channel (${found.noToken})`);
+    if (found.unreachable)
+      return skip(name, `the channel is authorized through the API, and ${found.unreachable}`);
+    const address = realtimeAddress(target);
+    const channel = chatChannel(tenant);
+    const client = await doctorClient(deps);
+    const { connectChat } = await import('../realtime/connection.js');
+    const started = deps.clock.now();
+    const facts = { url: address, channel, auth_endpoint: target.authEndpoint };
+    const settingsFix =
+      'check realtime.host, realtime.port, realtime.tls and realtime.key (clinic config list)';
+
+    return new Promise((resolve) => {
+      let lastState = 'initialized';
+      let frame: string | undefined;
+      let connectedAt: number | undefined;
+      const open: { connection?: { disconnect(): void } } = {};
+      let settled = false;
+      const done = (result: Parameters<typeof resolve>[0]) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        open.connection?.disconnect();
+        resolve(result);
+      };
+      const timer = setTimeout(() => {
+        const where =
+          connectedAt === undefined
+            ? `could not connect to ${address}`
+            : `connected, but ${channel} was not subscribed`;
+        done(
+          fail(
+            name,
+            `${where} within ${REALTIME_LIMIT_MS / 1000}s (state ${lastState}${frame ? `, ${frame}` : ''})`,
+            settingsFix,
+            facts,
+          ),
+        );
+      }, REALTIME_LIMIT_MS);
+      open.connection = connectChat(target.realtime, channel, [], {
+        authorize: channelAuthorizer(client, target.authEndpoint, tenant),
+        state: (current) => {
+          lastState = current;
+          if (current === 'connected') connectedAt ??= deps.clock.now();
+          if (current === 'failed')
+            done(fail(name, `cannot connect to ${address}: no usable transport`, settingsFix, facts));
+          if (current === 'disconnected')
+            done(
+              fail(
+                name,
+                frame
+                  ? `the realtime server refused the connection (${frame})`
+                  : `${address} closed the connection before ${channel} was subscribed`,
+                settingsFix,
+                facts,
+              ),
+            );
+        },
+        error: (code, message) => {
+          frame = `${code ?? ''} ${message}`.trim();
+          if (code !== undefined && code >= 4000 && code < 4100)
+            done(fail(name, `the realtime server refused the connection (${frame})`, settingsFix, facts));
+        },
+        refused: (error) =>
+          done(
+            fail(
+              name,
+              `connected to ${address}, but authorizing ${channel} failed: ${reason(error)}`,
+              `check realtime.auth_endpoint (${target.authEndpoint}), the tenant, and the token's access to it`,
+              facts,
+            ),
+          ),
+        subscribed: () => {
+          const ms = deps.clock.now() - started;
+          done(ok(name, `${address}: authorized and subscribed to ${channel} in ${ms} ms`, { ...facts, ms }));
+        },
+        event: () => {},
+      });
+      if (settled) open.connection.disconnect(); // settled while connecting
+    });
+  },
+};

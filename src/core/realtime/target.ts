@@ -1,0 +1,72 @@
+// Where a profile's realtime connection goes (hosted Pusher or a self-hosted server), how its private channels are
+// authorized, and the channel name: shared by `chat tail` and `clinic doctor`.
+import type { Settings } from '../config/settings.js';
+import { NetworkError, UsageError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { requireSecureUrl } from '../secure-url.js';
+import type { RealtimeSettings } from './connection.js';
+
+export interface RealtimeTarget {
+  realtime: RealtimeSettings;
+  /** The private-channel authorization URL (realtime.auth_endpoint, default `{base_url}/broadcasting/auth`). */
+  authEndpoint: string;
+}
+
+export const chatChannel = (tenant: string) => `private-chat-log.${tenant}`;
+
+/** The profile's realtime settings, or a usage error saying what to set. */
+export function realtimeTarget(settings: Settings): RealtimeTarget {
+  const profile = settings.profile.name;
+  const key = settings.get('realtime.key');
+  const cluster = settings.get('realtime.cluster');
+  const host = settings.get('realtime.host');
+  if (!key)
+    throw new UsageError(
+      `no realtime.key for profile '${profile}': run 'clinic config set realtime.key KEY'`,
+    );
+  if (!cluster && !host)
+    throw new UsageError(
+      `profile '${profile}' names no realtime server: set realtime.cluster (hosted Pusher) or realtime.host`,
+    );
+  const port = settings.get('realtime.port');
+  const realtime = {
+    key,
+    cluster,
+    host,
+    port: port ? Number(port) : undefined,
+    tls: settings.get('realtime.tls') !== 'false',
+  };
+  const baseUrl = settings.get('base_url');
+  const endpoint =
+    settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
+  if (!endpoint) throw new UsageError(`no realtime.auth_endpoint or base_url for profile '${profile}'`);
+  return { realtime, authEndpoint: requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString() };
+}
+
+/** The WebSocket address pusher-js connects to, for messages (the app key is public). */
+export function realtimeAddress({ realtime }: RealtimeTarget): string {
+  const scheme = realtime.tls ? 'wss' : 'ws';
+  const host = realtime.host ?? `ws-${realtime.cluster ?? 'mt1'}.pusher.com`;
+  const port = realtime.port ?? (realtime.tls ? 443 : 80);
+  return `${scheme}://${host}:${port}/app/${realtime.key}`;
+}
+
+/**
+ * Authorizes one socket on one private channel: POSTs socket_id and channel_name to the authorization endpoint with
+ * the profile's token and X-Tenant, and returns the `auth` signature.
+ */
+export function channelAuthorizer(client: HttpClient, authEndpoint: string, tenant: string) {
+  return async (socketId: string, channelName: string): Promise<string> => {
+    const response = await client.request({
+      method: 'POST',
+      path: '/broadcasting/auth',
+      url: authEndpoint,
+      headers: { 'x-tenant': tenant },
+      body: { socket_id: socketId, channel_name: channelName },
+      repeatable: true, // a signature for this socket; asking twice changes nothing
+    });
+    const auth = response.json<{ auth?: unknown }>()?.auth;
+    if (typeof auth !== 'string') throw new NetworkError('the channel authorization answer has no auth');
+    return auth;
+  };
+}

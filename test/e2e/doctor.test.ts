@@ -1,0 +1,357 @@
+// `clinic doctor` end to end: the built CLI against the sandbox, healthy and broken in the ways users break it.
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lines, runCli, startWorld, type TestWorld } from '../helpers/cli.js';
+
+const ORDER = [
+  'config-file',
+  'profile',
+  'base-url',
+  'clock-skew',
+  'keychain',
+  'token',
+  'account',
+  'tenant-setup',
+  'rate-limit',
+  'realtime',
+];
+
+const FETCH_BROWSER = `"${process.execPath}" "${fileURLToPath(new URL('../helpers/fetch-browser.mjs', import.meta.url))}"`;
+
+interface Check {
+  name: string;
+  status: 'ok' | 'warn' | 'fail' | 'skip';
+  detail: string;
+  fix?: string;
+  [fact: string]: unknown;
+}
+interface Report {
+  ok: boolean;
+  checks: Check[];
+}
+
+const report = (stdout: string) => JSON.parse(stdout) as Report;
+const check = (r: Report, name: string) => {
+  const found = r.checks.find((c) => c.name === name);
+  if (!found) throw new Error(`no check ${name} in ${JSON.stringify(r)}`);
+  return found;
+};
+const failed = (r: Report) => r.checks.filter((c) => c.status === 'fail').map((c) => c.name);
+
+/** A port nothing listens on: opened, then closed. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function configureRealtime(world: TestWorld, profile = 'sandbox'): Promise<void> {
+  const { realtime } = world.sandbox.info;
+  for (const [key, value] of [
+    ['realtime.key', realtime.key],
+    ['realtime.host', realtime.host],
+    ['realtime.port', String(realtime.port)],
+    ['realtime.tls', 'false'],
+    ['realtime.auth_endpoint', realtime.auth_endpoint],
+  ]) {
+    const set = await runCli(world.configDir, ['--profile', profile, 'config', 'set', key!, value!]);
+    expect(set.code).toBe(0);
+  }
+}
+
+let world: TestWorld;
+beforeAll(async () => {
+  world = await startWorld({ rateLimit: 60 });
+  await configureRealtime(world);
+});
+afterAll(() => world.close());
+
+describe('clinic doctor on a healthy sandbox profile', () => {
+  it('lists every check in order as JSON (the default off a terminal) and exits 0', async () => {
+    const { code, stdout, stderr } = await world.clinic(['doctor']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const r = report(stdout);
+    expect(r.ok).toBe(true);
+    expect(r.checks.map((c) => c.name)).toEqual(ORDER);
+    for (const c of r.checks) {
+      expect(c).toMatchObject({ name: expect.any(String), detail: expect.any(String) });
+      // The keychain depends on the machine; this profile keeps its tokens in the file, so it can only warn.
+      expect(c.status, `${c.name}: ${c.detail}`).toBe(c.name === 'keychain' ? c.status : 'ok');
+    }
+    expect(['ok', 'warn']).toContain(check(r, 'keychain').status);
+    expect(check(r, 'profile')).toMatchObject({ profile: 'sandbox', selected_by: '--profile' });
+    expect(check(r, 'profile').settings).toContainEqual({
+      key: 'base_url',
+      value: world.sandbox.info.base_url,
+      source: 'profile',
+    });
+    expect(check(r, 'base-url')).toMatchObject({ http_status: 401, url: world.sandbox.info.base_url });
+    expect(check(r, 'clock-skew').skew_ms).toEqual(expect.any(Number));
+    expect(check(r, 'token')).toMatchObject({ source: 'personal access token', store: 'file' });
+    expect(check(r, 'account').detail).toContain('Dana Admin');
+    expect(check(r, 'tenant-setup').detail).toContain('tenant 1 (Northside Clinic): setup complete');
+    expect(check(r, 'rate-limit')).toMatchObject({ limit: 60, remaining: expect.any(Number) });
+    expect(check(r, 'realtime')).toMatchObject({ channel: 'private-chat-log.1' });
+    expect(check(r, 'realtime').detail).toMatch(/authorized and subscribed to private-chat-log\.1/);
+  });
+
+  it('really subscribes through the sandbox: the channel authorization reaches the auth endpoint', async () => {
+    world.newRequests();
+    expect((await world.clinic(['doctor'])).code).toBe(0);
+    const seen = world.newRequests().map((r) => `${r.method} ${r.path}`);
+    expect(seen).toContain('POST /api/broadcasting/auth');
+    expect(seen).toContain('GET /api/v1/account');
+    expect(seen).toContain('GET /api/v1/account-transaction-types');
+  });
+
+  it('prints one human line per check with -o table, in order, and never the token', async () => {
+    const { code, stdout, stderr } = await world.clinic(['doctor', '-o', 'table']);
+    expect(code).toBe(0);
+    const printed = lines(stdout);
+    expect(printed).toHaveLength(ORDER.length);
+    printed.forEach((line, i) => expect(line).toMatch(new RegExp(`^(ok|warn) +${ORDER[i]} +\\S`)));
+    expect(stdout).not.toContain(world.sandbox.info.token);
+    expect(stdout).not.toContain('\u001b['); // NO_COLOR, and not a terminal
+    expect(stderr).toMatch(/^no check failed/);
+  });
+
+  it('warns about a config file others can read, with the chmod that fixes it', async () => {
+    const file = join(world.configDir, 'config.json');
+    await chmod(file, 0o644);
+    const { code, stdout } = await world.clinic(['doctor']);
+    expect(code).toBe(0); // a warning is not a failure
+    const c = check(report(stdout), 'config-file');
+    expect(c).toMatchObject({ status: 'warn', mode: '0644' });
+    expect(c.detail).toContain('readable by others');
+    expect(c.fix).toContain(`chmod 600 ${file}`);
+    expect((await stat(file)).mode & 0o777).toBe(0o600); // and clinic tightened it when it read it
+  });
+});
+
+describe('clinic doctor on broken profiles', () => {
+  it('an unreachable base_url fails with the fix, and the checks that need the API are skipped', async () => {
+    const port = await closedPort();
+    const { code, stdout, stderr } = await world.clinic([
+      '--base-url',
+      `http://127.0.0.1:${port}/api`,
+      'doctor',
+      '-o',
+      'json',
+    ]);
+    expect(code).toBe(1);
+    const r = report(stdout);
+    expect(r.ok).toBe(false);
+    expect(r.checks.map((c) => c.name)).toEqual(ORDER);
+    expect(check(r, 'base-url')).toMatchObject({ status: 'fail', stage: 'connect' });
+    expect(check(r, 'base-url').detail).toContain('connection refused');
+    expect(check(r, 'base-url').fix).toMatch(/nothing listens at 127\.0\.0\.1:\d+/);
+    for (const name of ['clock-skew', 'account', 'tenant-setup', 'rate-limit', 'realtime'])
+      expect(check(r, name).status, name).toBe('skip');
+    expect(check(r, 'account').detail).toMatch(/^skipped: 127\.0\.0\.1:\d+ cannot be reached/);
+    expect(failed(r)).toEqual(['base-url']);
+    expect(lines(stderr)[0]).toBe('error: 1 of 10 checks failed: base-url');
+  });
+
+  it('a config file that is not JSON fails the first check, and every other check says why it skipped', async () => {
+    const dir = join(world.configDir, '..', 'broken-config');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(join(dir, 'config.json'), '{"profiles": ', { mode: 0o600 });
+    const { code, stdout } = await runCli(dir, ['doctor', '-o', 'json']);
+    expect(code).toBe(1);
+    const r = report(stdout);
+    expect(r.checks.map((c) => c.name)).toEqual(ORDER);
+    expect(check(r, 'config-file').status).toBe('fail');
+    expect(check(r, 'config-file').detail).toContain('is not valid JSON');
+    expect(check(r, 'config-file').fix).toContain('move it away');
+    for (const c of r.checks.slice(1))
+      expect(c.detail, c.name).toBe('skipped: the config file cannot be read');
+  });
+
+  it('an unknown profile fails at the profile check and says how to create it', async () => {
+    const { code, stdout } = await runCli(world.configDir, ['--profile', 'nope', 'doctor', '-o', 'table']);
+    expect(code).toBe(1);
+    const profileLine = lines(stdout).find((l) => /^fail +profile /.test(l));
+    expect(profileLine).toContain("there is no profile 'nope'");
+    expect(profileLine).toContain('→ clinic config profiles lists the profiles');
+    expect(profileLine).toContain('clinic --profile nope config set base_url URL');
+    expect(lines(stdout).filter((l) => l.startsWith('fail'))).toHaveLength(1);
+    expect(lines(stdout).find((l) => / token /.test(l))).toMatch(/^skip +token +skipped: profile 'nope'/);
+  });
+
+  it('a setup-required tenant fails with the next step from the 428', async () => {
+    const { code, stdout } = await world.clinic(['--tenant', '3', 'doctor', '-o', 'json']);
+    expect(code).toBe(1);
+    const c = check(report(stdout), 'tenant-setup');
+    expect(c).toMatchObject({
+      status: 'fail',
+      tenant: '3',
+      next_step: 'Add a billing address in Settings > Billing',
+    });
+    expect(c.detail).toContain('tenant 3 (Lakeview Physio): setup incomplete (HTTP 428 SETUP_REQUIRED)');
+    expect(c.fix).toContain('Add a billing address in Settings > Billing');
+  });
+
+  it('a tenant the user is not in fails and points at tenants use', async () => {
+    const { code, stdout } = await world.clinic(['--tenant', '99', 'doctor', '-o', 'json']);
+    expect(code).toBe(1);
+    const c = check(report(stdout), 'tenant-setup');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toContain('tenant 99 is not one of your tenants (1, 2, 3)');
+    expect(c.fix).toContain('clinic --profile sandbox tenants use');
+  });
+
+  it('an expired personal access token: the token check says so, and the API checks are skipped', async () => {
+    const file = join(world.configDir, 'credentials.json');
+    const original = await readFile(file, 'utf8');
+    const all = JSON.parse(original);
+    const expired = world.sandbox.issueToken({ userId: 1, expiresInSeconds: 1 });
+    all.sandbox = {
+      kind: 'pat',
+      access_token: expired,
+      expires_at: new Date(Date.now() - 3 * 3600_000).toISOString(),
+      scopes: ['*'],
+    };
+    await writeFile(file, JSON.stringify(all), { mode: 0o600 });
+    try {
+      const { code, stdout } = await world.clinic(['doctor', '-o', 'table']);
+      expect(code).toBe(1);
+      const tokenLine = lines(stdout).find((l) => / token /.test(l));
+      expect(tokenLine).toMatch(
+        /^fail +token +personal access token in .* expired 3 h ago and cannot be refreshed/,
+      );
+      expect(tokenLine).toContain('→ run: clinic --profile sandbox login');
+      expect(stdout).not.toContain(expired);
+      expect(lines(stdout).find((l) => / account /.test(l))).toMatch(
+        /^skip +account +skipped: no usable token/,
+      );
+    } finally {
+      await writeFile(file, original, { mode: 0o600 });
+    }
+  });
+
+  it('a rejected token (revoked at the server) fails the account check with the login fix', async () => {
+    const { code, stdout } = await world.clinic(['doctor', '-o', 'json'], {
+      env: { CLINIC_TOKEN: 'clinic_pat_not-a-real-token' },
+    });
+    expect(code).toBe(1);
+    const r = report(stdout);
+    expect(check(r, 'token')).toMatchObject({ status: 'ok', source: 'CLINIC_TOKEN', store: null });
+    expect(check(r, 'account').status).toBe('fail');
+    expect(check(r, 'account').detail).toContain('the token was rejected (HTTP 401');
+    expect(check(r, 'account').fix).toBe('run: clinic --profile sandbox login');
+    expect(stdout).not.toContain('clinic_pat_not-a-real-token');
+  });
+
+  it('a wrong realtime key: the realtime check fails with what the server said', async () => {
+    const { code, stdout } = await world.clinic(['doctor', '-o', 'json'], {
+      env: { CLINIC_REALTIME_KEY: 'wrong-key' },
+    });
+    expect(code).toBe(1);
+    const r = report(stdout);
+    expect(failed(r)).toEqual(['realtime']);
+    expect(check(r, 'realtime').detail).toMatch(/refused the connection \(40\d\d/);
+    expect(check(r, 'realtime').fix).toContain('realtime.key');
+  });
+
+  it('a profile without realtime settings skips that check with the reason; CLINIC_TOKEN is reported', async () => {
+    const bare = (args: string[]) =>
+      runCli(world.configDir, ['--profile', 'bare', ...args], {
+        env: { CLINIC_TOKEN: world.sandbox.info.token },
+      });
+    expect((await bare(['config', 'set', 'base_url', world.sandbox.info.base_url])).code).toBe(0);
+    expect((await bare(['config', 'set', 'tenant', '2'])).code).toBe(0);
+    const { code, stdout } = await bare(['doctor', '-o', 'json']);
+    expect(code).toBe(0);
+    const r = report(stdout);
+    expect(check(r, 'realtime')).toMatchObject({ status: 'skip' });
+    expect(check(r, 'realtime').detail).toMatch(/^skipped: no realtime settings in profile bare/);
+    expect(check(r, 'token').detail).toMatch(/^CLINIC_TOKEN from the environment \(never refreshed/);
+    expect(check(r, 'tenant-setup').detail).toContain('tenant 2 (Harbor Dental)');
+  });
+
+  it('a clock far from the server fails the clock-skew check', async () => {
+    // A server whose Date says ten minutes ago: as if this machine's clock ran ten minutes fast.
+    const server: Server = createServer((_req, res) => {
+      res.sendDate = false;
+      res.writeHead(401, {
+        date: new Date(Date.now() - 10 * 60_000).toUTCString(),
+        'content-type': 'application/json',
+      });
+      res.end('{"message":"Unauthenticated."}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { code, stdout } = await world.clinic(
+        ['--base-url', `http://127.0.0.1:${port}/api`, 'doctor', '-o', 'json'],
+        { env: { CLINIC_TOKEN: 'x' } },
+      );
+      expect(code).toBe(1);
+      const c = check(report(stdout), 'clock-skew');
+      expect(c.status).toBe('fail');
+      expect(c.detail).toMatch(/^local clock 10 min ahead of the server/);
+      expect(c.fix).toContain('sync the system clock');
+      expect(Math.abs((c.skew_ms as number) - 600_000)).toBeLessThan(3000);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('clinic doctor with a browser sign-in whose access token expired', () => {
+  let oauth: TestWorld;
+  beforeAll(async () => {
+    oauth = await startWorld({ accessTokenTtl: 2 }, false);
+    await oauth.clinic(['config', 'set', 'auth_url', oauth.sandbox.info.auth_url]);
+    await oauth.clinic(['config', 'set', 'client_id', oauth.sandbox.info.client_id]);
+    const login = await oauth.clinic(['login', '--insecure-storage'], { env: { BROWSER: FETCH_BROWSER } });
+    expect(login.code, login.stderr).toBe(0);
+  });
+  afterAll(() => oauth.close());
+
+  const credentials = () => join(oauth.configDir, 'credentials.json');
+
+  it('refreshes it, says so as a warning, and the account check passes', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const before = JSON.parse(await readFile(credentials(), 'utf8')).sandbox;
+    expect(Date.parse(before.expires_at)).toBeLessThan(Date.now());
+    const { code, stdout } = await oauth.clinic(['doctor', '-o', 'json']);
+    expect(code).toBe(0);
+    const r = report(stdout);
+    expect(check(r, 'token')).toMatchObject({
+      status: 'warn',
+      source: 'login',
+      refreshed: true,
+      refreshable: true,
+    });
+    expect(check(r, 'token').detail).toMatch(/had expired \d+ s ago; refreshed now with the refresh token/);
+    expect(check(r, 'token').scopes).toContain('*');
+    expect(check(r, 'account').status).toBe('ok');
+    const after = JSON.parse(await readFile(credentials(), 'utf8')).sandbox;
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(stdout).not.toContain(after.access_token);
+    expect(stdout).not.toContain(after.refresh_token);
+  });
+
+  it('when the refresh fails, the token check fails with the login fix', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const file = credentials();
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    all.sandbox.refresh_token = 'revoked-refresh-token';
+    await writeFile(file, JSON.stringify(all), { mode: 0o600 });
+    const { code, stdout } = await oauth.clinic(['doctor', '-o', 'json']);
+    expect(code).toBe(1);
+    const c = check(report(stdout), 'token');
+    expect(c.status).toBe('fail');
+    expect(c.detail).toMatch(/expired \d+ s ago, and the refresh failed/);
+    expect(c.fix).toContain('clinic --profile sandbox login');
+    expect(check(report(stdout), 'account').status).toBe('skip');
+  });
+});
