@@ -134,18 +134,28 @@ function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void
   });
 }
 
-function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks): void {
+/**
+ * `words`: what follows the noun's name on the command line. When it starts with one of the noun's verbs, only
+ * that verb is declared; otherwise (help, a typo that wants suggestions) all of them.
+ */
+function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks, words: readonly string[] = []): void {
   const group = parent
     .command(noun.name)
     .summary(noun.summary)
     .description(helpParagraphs(noun.description ?? noun.summary));
   if (noun.category) group.helpGroup(`${noun.category}:`);
   group.addHelpText('after', examplesText(noun.examples));
-  for (const def of noun.commands) addDeclared(group, def, hooks);
+  const named = noun.commands.find((def) => def.name === words[0]);
+  for (const def of named ? [named] : noun.commands) addDeclared(group, def, hooks, words.slice(1));
 }
 
-function addDeclared(parent: Command, def: CommandDef | NounDef, hooks: ProgramHooks): void {
-  if (isNoun(def)) addNoun(parent, def, hooks);
+function addDeclared(
+  parent: Command,
+  def: CommandDef | NounDef,
+  hooks: ProgramHooks,
+  words: readonly string[] = [],
+): void {
+  if (isNoun(def)) addNoun(parent, def, hooks, words);
   else addCommand(parent, def, hooks);
 }
 
@@ -174,8 +184,10 @@ export function buildProgram(
     .exitOverride();
   addGlobalOptions(program);
   program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
-  const named = argv && commands.find((def) => def.name === firstWord(program, argv));
-  for (const def of named ? [named] : commands) addDeclared(program, def, hooks);
+  const at = argv && firstWordAt(program, argv);
+  const named = at === undefined ? undefined : commands.find((def) => def.name === argv?.[at]);
+  if (named) addDeclared(program, named, hooks, argv?.slice((at as number) + 1));
+  else for (const def of commands) addDeclared(program, def, hooks);
   // After the commands: they would inherit it, and a noun's own help command is its plain one.
   program.addHelpCommand(
     new Command('help')
@@ -186,12 +198,7 @@ export function buildProgram(
   return program;
 }
 
-/** The first word of argv that is not a global option or its value: the command's name, when there is one. */
-function firstWord(program: Command, argv: readonly string[]): string | undefined {
-  const at = firstWordAt(program, argv);
-  return at === undefined ? undefined : argv[at];
-}
-
+/** Where the first word of argv that is not a global option or its value stands: the command's name, if any. */
 function firstWordAt(program: Command, argv: readonly string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
