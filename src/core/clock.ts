@@ -5,6 +5,8 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -15,7 +17,12 @@ export const systemClock: Clock = {
         signal?.removeEventListener('abort', abort);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      // setTimeout fires at once for a delay beyond 2^31-1 ms (~24.8 days): longer sleeps go in steps.
+      const step = Math.min(ms, MAX_TIMER_MS);
+      const timer = setTimeout(
+        () => (step < ms ? systemClock.sleep(ms - step, signal).then(done, reject) : done()),
+        step,
+      );
       const abort = () => {
         clearTimeout(timer);
         reject(signal?.reason);

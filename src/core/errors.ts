@@ -48,6 +48,13 @@ export class CancelledError extends CliError {
   readonly code = 'interrupted';
 }
 
+/** The rate-limit window would take longer to reset than is worth waiting for (exit 9). */
+export class RateLimitedError extends CliError {
+  override name = 'RateLimitedError';
+  readonly exitCode = ExitCode.rateLimited;
+  readonly code = 'rate_limited';
+}
+
 /** The server could not be reached or gave no usable answer (exit 1). */
 export class NetworkError extends CliError {
   override name = 'NetworkError';

@@ -1,6 +1,6 @@
 // HttpClient retries with a fake clock: 429 after Retry-After, 5xx and resets only for idempotent methods.
 import { describe, expect, it } from 'vitest';
-import { ApiError, NetworkError } from '../../src/core/errors.js';
+import { ApiError, NetworkError, RateLimitedError } from '../../src/core/errors.js';
 import { FAKE_START } from './fake-clock.js';
 import { queueReplies, type Reply, testClient } from './mock-api.js';
 
@@ -237,5 +237,32 @@ describe('notices', () => {
     queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [{ status: 503 }, ok]);
     await t.client.request({ method: 'GET', path: '/v1/customers' });
     expect(notices).toEqual(['HTTP 503; retrying in 1s (retry 1 of 4)']);
+  });
+});
+
+describe('a rate-limit window too long to wait for', () => {
+  it('ends at once with exit 9, saying when the window resets, and sends nothing more', async () => {
+    const t = testClient();
+    const resetS = Math.ceil(FAKE_START / 1000) + 300;
+    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [
+      {
+        status: 200,
+        body: { data: [] },
+        headers: {
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(resetS),
+        },
+      },
+    ]);
+    await t.client.request({ method: 'GET', path: '/v1/customers' });
+    const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).exitCode).toBe(9);
+    expect((error as Error).message).toMatch(
+      /^the rate-limit window resets in 30\ds, at 20\d\d-.*; not waiting that long$/,
+    );
+    expect(t.seen).toHaveLength(1);
+    expect(t.clock.sleeps).toEqual([]);
   });
 });

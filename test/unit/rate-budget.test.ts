@@ -1,5 +1,5 @@
 // The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,24 @@ describe('takeSlot and learn', () => {
   });
 });
 
+describe('headers beyond belief', () => {
+  it('a reset a year ahead, or a Date a year off, teaches no window', () => {
+    const inAYear = T0 / 1000 + 365 * 86_400;
+    expect(learn({}, headers(0, inAYear), T0)).toEqual({ limit: 10 });
+    expect(takeSlot(learn({}, headers(0, inAYear), T0), T0).wait).toBe(0);
+    const date = new Date(T0 - 365 * 86_400_000).toUTCString();
+    const state = learn({}, { ...headers(5, T0 / 1000 + 30), date }, T0);
+    expect(state.resetAtMs).toBe(T0 + 30_000 + 50); // no "correction" by a year
+  });
+
+  it('a stored window beyond belief (another version, a bad answer) is dropped, and junk is ignored', () => {
+    const stored = { limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 };
+    expect(takeSlot(stored, T0)).toEqual({ state: { limit: 60 }, wait: 0 });
+    const junk = { limit: 'x', remaining: null, resetAtMs: {} } as unknown as Parameters<typeof takeSlot>[0];
+    expect(takeSlot(junk, T0).wait).toBe(0);
+  });
+});
+
 describe('SharedPacer', () => {
   it('two processes of one profile together take no more slots per window than the server allows', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'sandbox.json');
@@ -64,6 +82,19 @@ describe('SharedPacer', () => {
     for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).slot()) === 0) granted++;
     expect(granted).toBe(8);
     expect(await a.slot()).toBeGreaterThan(59_000);
+  });
+
+  it('a file poisoned with a window a year long does not park the profile', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'poisoned.json');
+    await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
+    const pacer = new SharedPacer(file, fakeClock(T0));
+    await pacer.observe(headers(59, T0 / 1000 + 60, 60));
+    expect(await pacer.slot()).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      limit: 60,
+      remaining: 58,
+      resetAtMs: T0 + 60_050,
+    });
   });
 
   it('a server without rate headers never engages the shared file', async () => {

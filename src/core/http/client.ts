@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { FormData } from 'undici';
 import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
-import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
+import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } from '../errors.js';
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
@@ -205,6 +205,12 @@ export class HttpClient {
     for (let told = false; ;) {
       const pause = await this.pacer.slot();
       if (pause <= 0) return;
+      if (pause > MAX_RETRY_AFTER_S * 1000) {
+        const at = new Date(this.options.clock.now() + pause).toISOString();
+        throw new RateLimitedError(
+          `the rate-limit window resets in ${Math.ceil(pause / 1000)}s, at ${at}; not waiting that long`,
+        );
+      }
       if (!told && pause >= 1000)
         this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
       told ||= pause >= 1000;

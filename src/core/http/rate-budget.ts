@@ -19,12 +19,17 @@ type Headers = Record<string, string | undefined>;
  */
 const RESET_MARGIN_MS = 50;
 const SKEW_WORTH_CORRECTING_MS = 1500;
+/**
+ * The API's window is a minute. A reset further ahead than this, or a Date header further off, is not believed (a
+ * broken or hostile header must not park every clinic process of the profile for a year).
+ */
+const MAX_WINDOW_MS = 60 * 60 * 1000;
 /** While a fresh window's budget is spent before any answer said when it ends: look again this soon. */
 const UNKNOWN_RESET_POLL_MS = 200;
 
 /** Takes a slot for one request: `wait` 0 means go (and the slot is counted), otherwise try again after `wait` ms. */
 export function takeSlot(state: BudgetState, now: number): { state: BudgetState; wait: number } {
-  let next = { ...state };
+  let next = believable(state, now);
   if (next.resetAtMs !== undefined && now >= next.resetAtMs) {
     // The window is over: a fresh one allows `limit`; when it ends is learnt from its first answer.
     next = { limit: next.limit, remaining: next.limit, resetAtMs: undefined };
@@ -36,16 +41,19 @@ export function takeSlot(state: BudgetState, now: number): { state: BudgetState;
 }
 
 /** Learns from an answer's headers; answers without them change nothing. Never raises the budget of a window. */
-export function learn(state: BudgetState, headers: Headers, now: number): BudgetState {
+export function learn(stored: BudgetState, headers: Headers, now: number): BudgetState {
   const remaining = toNumber(headers['x-ratelimit-remaining']);
   const reset = toNumber(headers['x-ratelimit-reset']);
-  const limit = toNumber(headers['x-ratelimit-limit']) ?? state.limit;
+  const limit = toNumber(headers['x-ratelimit-limit']) ?? stored.limit;
   if (remaining === undefined || reset === undefined)
-    return limit === state.limit ? state : { ...state, limit };
+    return limit === stored.limit ? stored : { ...stored, limit };
+  const state = believable(stored, now);
   const serverNow = headers.date ? Date.parse(headers.date) : Number.NaN;
   const measured = Number.isNaN(serverNow) ? 0 : now - serverNow;
-  const skew = Math.abs(measured) > SKEW_WORTH_CORRECTING_MS ? measured : 0;
+  const skew =
+    Math.abs(measured) > SKEW_WORTH_CORRECTING_MS && Math.abs(measured) <= MAX_WINDOW_MS ? measured : 0;
   const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
+  if (resetAtMs - now > MAX_WINDOW_MS) return limit === state.limit ? state : { ...state, limit };
   const known = state.resetAtMs;
   // An answer from a window already over (it was slow to come) teaches nothing.
   if (known !== undefined && resetAtMs < known - 1500) return state;
@@ -58,6 +66,17 @@ export function learn(state: BudgetState, headers: Headers, now: number): Budget
     remaining: newer ? remaining : Math.min(remaining, state.remaining ?? remaining),
     resetAtMs: sameWindow ? Math.max(known, resetAtMs) : resetAtMs,
   };
+}
+
+/** A state as read back (perhaps from a file another version wrote): numbers only, no window beyond belief. */
+function believable(state: BudgetState, now: number): BudgetState {
+  const number = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  const limit = number(state.limit);
+  const remaining = number(state.remaining);
+  const resetAtMs = number(state.resetAtMs);
+  if (resetAtMs !== undefined && resetAtMs - now > MAX_WINDOW_MS) return { limit };
+  return { limit, remaining, resetAtMs };
 }
 
 /** Whether headers carry rate-limit information at all. */
