@@ -154,7 +154,9 @@ async function send(
   if (unknownLines.length > 0) {
     const shown = unknownLines.slice(0, 20).join(', ') + (unknownLines.length > 20 ? ', …' : '');
     ctx.io.err(
-      `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,
+      unknownLines.length === 1
+        ? `check on the server whether line ${shown} was created; if not, --resume --retry-unknown sends it again`
+        : `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,
     );
   }
   if (stoppedBy !== undefined) throw stoppedBy;

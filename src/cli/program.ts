@@ -220,6 +220,8 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
   const at = firstWordAt(program, argv);
   if (at === undefined || argv[at] !== 'help' || at + 1 >= argv.length) return [...argv];
   const words = argv.slice(at + 1);
+  // `clinic help help`: the help command's own help is the program's.
+  if (words[0] === 'help') return [...argv.slice(0, at), '--help'];
   let command = program;
   for (const [i, word] of words.entries()) {
     if (word.startsWith('-')) break;

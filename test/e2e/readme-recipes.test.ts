@@ -108,7 +108,8 @@ describe('README recipes', () => {
     await writeFile(join(work, 'token'), 'revoked-token');
     const failed = await shell(script, { cwd: work, env });
     expect(failed.code).toBe(3);
-    expect((await readdir(exports)).filter((file) => file.endsWith('.csv'))).toEqual([name]);
+    expect(failed.stderr).toMatch(/^error: .*\n/);
+    expect(await readdir(exports)).toEqual([name]); // no half file, under any name
   });
 
   it('bulk notes: a run killed half-way, then --resume, gives every row one result and sends none twice', async () => {

@@ -141,6 +141,12 @@ describe('clinic help COMMAND', () => {
     }
   });
 
+  it('clinic help help is the top-level help', async () => {
+    const help = await runInProcess(['help', 'help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runInProcess(['--help'])).stdout);
+  });
+
   it('refuses an unknown command with one line and exit 2', async () => {
     const result = await runInProcess(['help', 'erasure', 'nosuch']);
     expect(result.code).toBe(2);
