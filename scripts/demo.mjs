@@ -67,6 +67,7 @@ try {
     [...p, 'login', '--with-token', '--insecure-storage'],
     { input: ready.token },
   );
+  step('everything between this machine and the API, one line per check', [...p, 'doctor', '-o', 'table']);
   step('who am I?', [...p, 'account', '-o', 'table', '--fields', 'id,name,email,title']);
   step('the tenants of the account', [...p, 'tenants', 'list', '-o', 'table']);
   step('a page of customers as a table (masked and read-only records are marked)', [
