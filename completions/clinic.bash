@@ -2,64 +2,64 @@
 # Use: source it from ~/.bashrc (`source <(clinic completion bash)`), or save it as
 # ~/.local/share/bash-completion/completions/clinic.
 
-# The verbs (or nouns) under a command path: sets __clinic_words; fails for a command that runs.
+# The verbs (or nouns) under a command path: sets the array __clinic_words; fails for a command that runs.
 __clinic_subcommands() {
   case $1 in
-    '') __clinic_words='login logout auth account tenants config customers users appointments leads conversations chat channels form-templates announcements ai-reports sales transaction-types erasure api doctor completion sandbox' ;;
-    'auth') __clinic_words='status token refresh' ;;
-    'tenants') __clinic_words='list use' ;;
-    'config') __clinic_words='get set unset list use-profile profiles' ;;
-    'customers') __clinic_words='list get create' ;;
-    'users') __clinic_words='get' ;;
-    'appointments') __clinic_words='list' ;;
-    'leads') __clinic_words='notes' ;;
-    'leads notes') __clinic_words='add' ;;
-    'conversations') __clinic_words='messages message send-voice agent' ;;
-    'conversations agent') __clinic_words='status enable disable' ;;
-    'chat') __clinic_words='tail' ;;
-    'channels') __clinic_words='list' ;;
-    'form-templates') __clinic_words='update' ;;
-    'announcements') __clinic_words='get' ;;
-    'ai-reports') __clinic_words='pdf' ;;
-    'sales') __clinic_words='stock-deduct' ;;
-    'transaction-types') __clinic_words='list' ;;
-    'erasure') __clinic_words='list get create resend cancel retry certificate watch' ;;
-    'sandbox') __clinic_words='start' ;;
-    *) __clinic_words='' && return 1 ;;
+    '') __clinic_words=('login' 'logout' 'auth' 'account' 'tenants' 'config' 'customers' 'users' 'appointments' 'leads' 'conversations' 'chat' 'channels' 'form-templates' 'announcements' 'ai-reports' 'sales' 'transaction-types' 'erasure' 'api' 'doctor' 'completion' 'sandbox' 'help') ;;
+    'auth') __clinic_words=('status' 'token' 'refresh') ;;
+    'tenants') __clinic_words=('list' 'use') ;;
+    'config') __clinic_words=('get' 'set' 'unset' 'list' 'use-profile' 'profiles') ;;
+    'customers') __clinic_words=('list' 'get' 'create') ;;
+    'users') __clinic_words=('get') ;;
+    'appointments') __clinic_words=('list') ;;
+    'leads') __clinic_words=('notes') ;;
+    'leads notes') __clinic_words=('add') ;;
+    'conversations') __clinic_words=('messages' 'message' 'send-voice' 'agent') ;;
+    'conversations agent') __clinic_words=('status' 'enable' 'disable') ;;
+    'chat') __clinic_words=('tail') ;;
+    'channels') __clinic_words=('list') ;;
+    'form-templates') __clinic_words=('update') ;;
+    'announcements') __clinic_words=('get') ;;
+    'ai-reports') __clinic_words=('pdf') ;;
+    'sales') __clinic_words=('stock-deduct') ;;
+    'transaction-types') __clinic_words=('list') ;;
+    'erasure') __clinic_words=('list' 'get' 'create' 'resend' 'cancel' 'retry' 'certificate' 'watch') ;;
+    'sandbox') __clinic_words=('start') ;;
+    *) __clinic_words=() && return 1 ;;
   esac
 }
 
-# The options of a command path, besides the global ones: sets __clinic_words.
+# The options of a command path, besides the global ones: sets the array __clinic_words.
 __clinic_options() {
   case $1 in
-    '') __clinic_words='-V --version' ;;
-    'login') __clinic_words='--with-token --insecure-storage --scopes --port --timeout --no-browser' ;;
-    'logout') __clinic_words='--all-profiles --end-session' ;;
-    'customers list') __clinic_words='--page --per-page --all --limit --filter' ;;
-    'customers create') __clinic_words='--data --set --from --format --journal --resume --restart --retry-unknown' ;;
-    'appointments list') __clinic_words='--page --per-page --all --limit --filter' ;;
-    'leads notes add') __clinic_words='--content --user-id --set --from --format --journal --resume --restart --retry-unknown' ;;
-    'conversations messages') __clinic_words='--page --per-page --all --limit --filter --after' ;;
-    'chat tail') __clinic_words='--conversation --since --events --timeout --reconnect-timeout' ;;
-    'channels list') __clinic_words='--page --per-page --all --limit --filter' ;;
-    'form-templates update') __clinic_words='--name --description --active --inactive' ;;
-    'ai-reports pdf') __clinic_words='-O --output-file --force' ;;
-    'transaction-types list') __clinic_words='--page --per-page --all --limit --filter' ;;
-    'erasure list') __clinic_words='--page --per-page --all --limit --filter --status --created-from --created-to --sort-by --sort-order' ;;
-    'erasure create') __clinic_words='--customer --reason --set --from --format --journal --resume --restart --retry-unknown' ;;
-    'erasure cancel') __clinic_words='--reason' ;;
-    'erasure certificate') __clinic_words='-O --output-file --force' ;;
-    'erasure watch') __clinic_words='--interval --timeout' ;;
-    'api') __clinic_words='-X --method -F --field -f --raw-field -H --header --input --paginate' ;;
-    'sandbox start') __clinic_words='--port --seed --records --rate-limit --faults --chatter --access-token-ttl --refresh-token-ttl --erasure-step --write-profile --no-write-profile' ;;
-    *) __clinic_words='' ;;
+    '') __clinic_words=('-V' '--version') ;;
+    'login') __clinic_words=('--with-token' '--insecure-storage' '--scopes' '--port' '--timeout' '--no-browser') ;;
+    'logout') __clinic_words=('--all-profiles' '--end-session') ;;
+    'customers list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
+    'customers create') __clinic_words=('--data' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
+    'appointments list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
+    'leads notes add') __clinic_words=('--content' '--user-id' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
+    'conversations messages') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter' '--after') ;;
+    'chat tail') __clinic_words=('--conversation' '--since' '--events' '--timeout' '--reconnect-timeout') ;;
+    'channels list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
+    'form-templates update') __clinic_words=('--name' '--description' '--active' '--inactive') ;;
+    'ai-reports pdf') __clinic_words=('-O' '--output-file' '--force') ;;
+    'transaction-types list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
+    'erasure list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter' '--status' '--created-from' '--created-to' '--sort-by' '--sort-order') ;;
+    'erasure create') __clinic_words=('--customer' '--reason' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
+    'erasure cancel') __clinic_words=('--reason') ;;
+    'erasure certificate') __clinic_words=('-O' '--output-file' '--force') ;;
+    'erasure watch') __clinic_words=('--interval' '--timeout') ;;
+    'api') __clinic_words=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '--input' '--paginate') ;;
+    'sandbox start') __clinic_words=('--port' '--seed' '--records' '--rate-limit' '--faults' '--chatter' '--access-token-ttl' '--refresh-token-ttl' '--erasure-step' '--write-profile' '--no-write-profile') ;;
+    *) __clinic_words=() ;;
   esac
-  __clinic_words+=' --profile --tenant --base-url -o --output --json --fields --raw --csv-raw --debug --no-color -y --yes --no-input --dry-run --max-retries --request-timeout -h --help'
+  __clinic_words+=('--profile' '--tenant' '--base-url' '-o' '--output' '--json' '--fields' '--raw' '--csv-raw' '--debug' '--no-color' '-y' '--yes' '--no-input' '--dry-run' '--max-retries' '--request-timeout' '-h' '--help')
 }
 
 # What the value of option $2 under command path $1 is: sets __clinic_kind (flag if it takes none).
 __clinic_option() {
-  __clinic_values=''
+  __clinic_values=()
   case "$1|$2" in
     'login|--scopes') __clinic_kind=none ;;
     'login|--port') __clinic_kind=none ;;
@@ -71,7 +71,7 @@ __clinic_option() {
     'customers create|--data') __clinic_kind=none ;;
     'customers create|--set') __clinic_kind=none ;;
     'customers create|--from') __clinic_kind=file ;;
-    'customers create|--format') __clinic_kind=choice __clinic_values='ndjson csv' ;;
+    'customers create|--format') __clinic_kind=choice __clinic_values=('ndjson' 'csv') ;;
     'customers create|--journal') __clinic_kind=file ;;
     'appointments list|--page') __clinic_kind=none ;;
     'appointments list|--per-page') __clinic_kind=none ;;
@@ -81,7 +81,7 @@ __clinic_option() {
     'leads notes add|--user-id') __clinic_kind=none ;;
     'leads notes add|--set') __clinic_kind=none ;;
     'leads notes add|--from') __clinic_kind=file ;;
-    'leads notes add|--format') __clinic_kind=choice __clinic_values='ndjson csv' ;;
+    'leads notes add|--format') __clinic_kind=choice __clinic_values=('ndjson' 'csv') ;;
     'leads notes add|--journal') __clinic_kind=file ;;
     'conversations messages|--page') __clinic_kind=none ;;
     'conversations messages|--per-page') __clinic_kind=none ;;
@@ -90,7 +90,7 @@ __clinic_option() {
     'conversations messages|--after') __clinic_kind=none ;;
     'chat tail|--conversation') __clinic_kind=none ;;
     'chat tail|--since') __clinic_kind=none ;;
-    'chat tail|--events') __clinic_kind=list __clinic_values='created deleted read' ;;
+    'chat tail|--events') __clinic_kind=list __clinic_values=('created' 'deleted' 'read') ;;
     'chat tail|--timeout') __clinic_kind=none ;;
     'chat tail|--reconnect-timeout') __clinic_kind=none ;;
     'channels list|--page') __clinic_kind=none ;;
@@ -108,16 +108,16 @@ __clinic_option() {
     'erasure list|--per-page') __clinic_kind=none ;;
     'erasure list|--limit') __clinic_kind=none ;;
     'erasure list|--filter') __clinic_kind=none ;;
-    'erasure list|--status') __clinic_kind=choice __clinic_values='pending_verification verified processing completed expired cancelled failed' ;;
+    'erasure list|--status') __clinic_kind=choice __clinic_values=('pending_verification' 'verified' 'processing' 'completed' 'expired' 'cancelled' 'failed') ;;
     'erasure list|--created-from') __clinic_kind=none ;;
     'erasure list|--created-to') __clinic_kind=none ;;
-    'erasure list|--sort-by') __clinic_kind=choice __clinic_values='created_at verified_at executed_at status' ;;
-    'erasure list|--sort-order') __clinic_kind=choice __clinic_values='asc desc' ;;
+    'erasure list|--sort-by') __clinic_kind=choice __clinic_values=('created_at' 'verified_at' 'executed_at' 'status') ;;
+    'erasure list|--sort-order') __clinic_kind=choice __clinic_values=('asc' 'desc') ;;
     'erasure create|--customer') __clinic_kind=none ;;
     'erasure create|--reason') __clinic_kind=none ;;
     'erasure create|--set') __clinic_kind=none ;;
     'erasure create|--from') __clinic_kind=file ;;
-    'erasure create|--format') __clinic_kind=choice __clinic_values='ndjson csv' ;;
+    'erasure create|--format') __clinic_kind=choice __clinic_values=('ndjson' 'csv') ;;
     'erasure create|--journal') __clinic_kind=file ;;
     'erasure cancel|--reason') __clinic_kind=none ;;
     'erasure certificate|-O' | 'erasure certificate|--output-file') __clinic_kind=file ;;
@@ -141,7 +141,7 @@ __clinic_option() {
     *'|'--profile) __clinic_kind=profile ;;
     *'|'--tenant) __clinic_kind=none ;;
     *'|'--base-url) __clinic_kind=none ;;
-    *'|'-o | *'|'--output) __clinic_kind=choice __clinic_values='table json ndjson csv' ;;
+    *'|'-o | *'|'--output) __clinic_kind=choice __clinic_values=('table' 'json' 'ndjson' 'csv') ;;
     *'|'--fields) __clinic_kind=none ;;
     *'|'--max-retries) __clinic_kind=none ;;
     *'|'--request-timeout) __clinic_kind=none ;;
@@ -151,7 +151,7 @@ __clinic_option() {
 
 # What the argument at position $2 (from 0) of command path $1 is: sets __clinic_kind.
 __clinic_argument() {
-  __clinic_kind=none __clinic_values=''
+  __clinic_kind=none __clinic_values=()
   case $1 in
     'config use-profile')
       case $2 in
@@ -165,35 +165,49 @@ __clinic_argument() {
       ;;
     'completion')
       case $2 in
-      0) __clinic_kind=choice __clinic_values='bash zsh fish' ;;
+      0) __clinic_kind=choice __clinic_values=('bash' 'zsh' 'fish') ;;
+      esac
+      ;;
+    'help')
+      case $2 in
+      0 | [1-9]*) __clinic_kind=command ;;
       esac
       ;;
   esac
 }
 
-# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
-# CSV lines end in CRLF.
+# Adds to COMPREPLY each word after $1 and $2 that starts with $1, with $2 before it (`--opt=`). The words are data:
+# matched as strings and added quoted for the command line (printf %q), never expanded by the shell.
+__clinic_add() {
+  local cur=$1 before=$2 word quoted
+  shift 2
+  for word; do
+    if [[ $word == "$cur"* ]]; then
+      printf -v quoted %q "$word"
+      COMPREPLY+=("$before$quoted")
+    fi
+  done
+}
+
+# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
+# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
 __clinic_profiles() {
   command -v clinic >/dev/null 2>&1 || return 0
-  local line header=1
+  local line valid='^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$'
   while IFS= read -r line; do
-    line=${line%$'\r'}
-    if ((header)); then
-      header=0
-    elif [[ -n $line ]]; then
-      printf '%s\n' "$line"
-    fi
-  done < <(unset CLINIC_PROFILE; clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)
+    [[ $line =~ $valid ]] && printf '%s\n' "${BASH_REMATCH[1]}"
+  done < <(unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (`--opt=`).
 __clinic_values_of() {
   local cur=$1 before=$2 line
+  local -a profiles
   case $__clinic_kind in
-    choice) mapfile -t COMPREPLY < <(compgen -P "$before" -W "$__clinic_values" -- "$cur") ;;
+    choice) __clinic_add "$cur" "$before" "${__clinic_values[@]}" ;;
     list)
       [[ $cur == *,* ]] && before+=${cur%,*},
-      mapfile -t COMPREPLY < <(compgen -P "$before" -W "$__clinic_values" -- "${cur##*,}")
+      __clinic_add "${cur##*,}" "$before" "${__clinic_values[@]}"
       ;;
     file)
       compopt -o filenames 2>/dev/null
@@ -202,24 +216,38 @@ __clinic_values_of() {
         for line in "${!COMPREPLY[@]}"; do COMPREPLY[line]=$before${COMPREPLY[line]}; done
       fi
       ;;
-    profile) mapfile -t COMPREPLY < <(compgen -P "$before" -W "$(__clinic_profiles)" -- "$cur") ;;
+    profile)
+      mapfile -t profiles < <(__clinic_profiles)
+      __clinic_add "$cur" "$before" "${profiles[@]}"
+      ;;
+    # clinic help: the commands under the ones already given.
+    command) __clinic_subcommands "${__clinic_args[*]}" && __clinic_add "$cur" "$before" "${__clinic_words[@]}" ;;
   esac
+}
+
+# Whether $1 is one of the words after it.
+__clinic_in() {
+  local word
+  for word in "${@:2}"; do [[ $word == "$1" ]] && return 0; done
+  return 1
 }
 
 _clinic() {
   local cur=${COMP_WORDS[COMP_CWORD]} node='' word opt=''
   local -i i=1 next position=0 options_end=0
-  local __clinic_words __clinic_kind __clinic_values
+  local __clinic_kind
+  local -a __clinic_words __clinic_values __clinic_args
   COMPREPLY=()
   # Walk the words before the cursor: the command path, the arguments given, and whether the cursor is on the value
   # of an option (`--status <TAB>`, or `--status=<TAB>`, which bash splits into `--status`, `=`, ...).
   while ((i < COMP_CWORD)); do
     word=${COMP_WORDS[i]}
     if ((options_end)) || [[ $word != -?* ]]; then
-      if ((!options_end && position == 0)) && __clinic_subcommands "$node" && [[ " $__clinic_words " == *" $word "* ]]; then
+      if ((!options_end && position == 0)) && __clinic_subcommands "$node" && __clinic_in "$word" "${__clinic_words[@]}"; then
         node=${node:+$node }$word
       else
         position+=1
+        __clinic_args+=("$word")
       fi
     elif [[ $word == -- ]]; then
       options_end=1
@@ -247,9 +275,9 @@ _clinic() {
     __clinic_values_of "${cur#*=}" "${cur%%=*}="
   elif ((!options_end)) && [[ $cur == -* ]]; then
     __clinic_options "$node"
-    mapfile -t COMPREPLY < <(compgen -W "$__clinic_words" -- "$cur")
+    __clinic_add "$cur" '' "${__clinic_words[@]}"
   elif ((position == 0)) && __clinic_subcommands "$node"; then
-    mapfile -t COMPREPLY < <(compgen -W "$__clinic_words" -- "$cur")
+    __clinic_add "$cur" '' "${__clinic_words[@]}"
   else
     __clinic_argument "$node" "$position"
     __clinic_values_of "$cur" ''

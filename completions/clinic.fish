@@ -5,7 +5,7 @@
 function __clinic_subcommands
     switch $argv[1]
         case 'clinic'
-            printf '%s\n' login logout auth account tenants config customers users appointments leads conversations chat channels form-templates announcements ai-reports sales transaction-types erasure api doctor completion sandbox
+            printf '%s\n' login logout auth account tenants config customers users appointments leads conversations chat channels form-templates announcements ai-reports sales transaction-types erasure api doctor completion sandbox help
         case 'clinic auth'
             printf '%s\n' status token refresh
         case 'clinic tenants'
@@ -90,7 +90,7 @@ function __clinic_takes_value
     contains -- $argv[2] --profile --tenant --base-url -o --output --fields --max-retries --request-timeout
 end
 
-# The command path before the cursor (`clinic erasure list`) and how many arguments it has been given.
+# The command path before the cursor (`clinic erasure list`), how many arguments it has been given, and those.
 function __clinic_state
     set -l line (commandline -cp)
     if test "$line" = "$__clinic_state_line"
@@ -101,6 +101,7 @@ function __clinic_state
     set -e tokens[1]
     set -l path clinic
     set -l position 0
+    set -l arguments
     set -l skip 0
     set -l options_end 0
     for token in $tokens
@@ -116,11 +117,12 @@ function __clinic_state
             set path "$path $token"
         else
             set position (math $position + 1)
+            set -a arguments $token
         end
     end
     set -g __clinic_state_line $line
-    set -g __clinic_state_value $path $position
-    printf '%s\n' $path $position
+    set -g __clinic_state_value $path $position $arguments
+    printf '%s\n' $path $position $arguments
 end
 
 # Whether the cursor is under command path $argv[1] (and, given $argv[2], at that argument, from 0).
@@ -130,13 +132,17 @@ function __clinic_at
     test (count $argv) -lt 2; or test "$state[2]" = "$argv[2]"
 end
 
-# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
-# CSV lines end in CRLF.
+# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
+# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_profiles
     command -q clinic; or return 0
-    set -l lines (env -u CLINIC_PROFILE clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)
-    set -e lines[1]
-    string replace -r -- '\r$' '' $lines
+    env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
+end
+
+# clinic help: the commands under the ones given before the cursor (`clinic help erasure <TAB>`).
+function __clinic_command_words
+    set -l state (__clinic_state)
+    __clinic_subcommands (string join ' ' clinic $state[3..-1])
 end
 
 # The values of a comma-separated list, after what is already typed (`created,de` → `created,deleted`).
@@ -187,6 +193,7 @@ complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'api' -d 'make any API reque
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'doctor' -d 'check why this machine cannot talk to the API, one line per check with the fix'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'sandbox' -d 'a local Clinic API to try everything on'
+complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'help' -d 'show a command\'s help: clinic help erasure list'
 complete -c clinic -n '__clinic_at \'clinic login\'' -l with-token -d 'read a personal access token from standard input'
 complete -c clinic -n '__clinic_at \'clinic login\'' -l insecure-storage -d 'store the token in a plain 0600 file instead of the keychain'
 complete -c clinic -n '__clinic_at \'clinic login\'' -l scopes -x -d 'space-separated scopes to ask for (default: config scopes, "openid *")'
@@ -334,3 +341,4 @@ complete -c clinic -n '__clinic_at \'clinic sandbox start\'' -l refresh-token-tt
 complete -c clinic -n '__clinic_at \'clinic sandbox start\'' -l erasure-step -x -d 'seconds between two steps of a live data-erasure request (default 30; 0 = frozen)'
 complete -c clinic -n '__clinic_at \'clinic sandbox start\'' -l write-profile -x -d 'profile to point at the sandbox'
 complete -c clinic -n '__clinic_at \'clinic sandbox start\'' -l no-write-profile -d 'leave the config file alone'
+complete -c clinic -n '__clinic_at \'clinic help\'' -a '(__clinic_command_words)' -d 'the command, e.g. erasure list'

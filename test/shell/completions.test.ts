@@ -2,10 +2,12 @@
 // what partial command lines complete to. bash: COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT and the completion
 // function, reading COMPREPLY; fish: `complete -C`; zsh: an interactive zsh in a zpty with compinit and TAB.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROFILE_LINE } from '../../src/cli/completion/profiles.js';
+import { checkProfileName } from '../../src/core/config/config-file.js';
 import { BIN, requirePart, tempDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,6 +39,31 @@ printf '%s\\n' "\${COMPREPLY[@]}"
 let root: string;
 let env: Record<string, string>;
 let cwd: string;
+/** A config dir whose profile names are shell code and quoting, besides a few valid ones. */
+let hostile: string;
+
+/** Profile names with letters, digits, '.', '_' and '-': what the CLI accepts, and all the scripts may offer. */
+const VALID = ['0', 'A9', 'ok-name', 'v1.2_x-y', 'z'.repeat(64)];
+
+/** Names the CLI refuses: code to run (touching a file under `mark`), expansions, quoting, a line break. */
+const invalid = (mark: string) => [
+  `$(touch ${mark}/pwned-dollar)`,
+  `\`touch ${mark}/pwned-backtick\``,
+  `$(touch pwned-here)`,
+  '${HOME}',
+  '$HOME',
+  '~',
+  '*',
+  'two words',
+  "it's",
+  'a{b,c}',
+  '"quoted"',
+  'a,b',
+  '-dash',
+  '.dot',
+  'x\nvalid-looking\ny',
+  'a'.repeat(65),
+];
 
 interface Completed {
   words: string[];
@@ -99,6 +126,13 @@ beforeAll(async () => {
     }),
     { mode: 0o600 },
   );
+  hostile = join(root, 'hostile');
+  await mkdir(join(hostile, 'marks'), { recursive: true, mode: 0o700 });
+  const profiles: Record<string, object> = {};
+  for (const name of [...VALID, ...invalid(join(hostile, 'marks'))]) profiles[name] = {};
+  await writeFile(join(hostile, 'config.json'), JSON.stringify({ current_profile: 'ok-name', profiles }), {
+    mode: 0o600,
+  });
   cwd = join(root, 'work');
   await mkdir(join(cwd, 'data'), { recursive: true });
   for (const file of ['customers.ndjson', 'people.csv', 'voice.ogg']) await writeFile(join(cwd, file), '');
@@ -222,6 +256,49 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect(after.filter((word) => !word.startsWith('-'))).toEqual([]);
   });
 
+  it('offers exactly the valid profile names, never running or expanding the others', async (t) => {
+    if (!there()) return t.skip();
+    const at = { CLINIC_CONFIG_DIR: hostile };
+    const lines = ['clinic --profile ', 'clinic config use-profile ', 'clinic customers list --profile '];
+    const offered = await Promise.all(lines.map(async (line) => (await complete(shell, line, at)).words));
+    // Nothing ran: no name's command substitution made its file, here or under the marks directory.
+    expect(await readdir(join(hostile, 'marks'))).toEqual([]);
+    await expect(access(join(cwd, 'pwned-here'))).rejects.toThrow();
+    lines.forEach((line, i) => expect(offered[i], line).toEqual(VALID));
+    expect((await complete(shell, 'clinic --profile v', at)).words).toEqual(['v1.2_x-y']);
+    // A prefix that only an expansion would match: \${HOME} is not offered as the home directory.
+    expect((await complete(shell, `clinic --profile ${root.slice(0, 4)}`, at)).words).toEqual([]);
+    if (shell !== 'zsh')
+      expect((await complete(shell, 'clinic --profile=o', at)).words).toEqual(['--profile=ok-name']);
+  });
+
+  it('completes help with the commands: clinic help erasure <TAB> → its verbs', async (t) => {
+    if (!there()) return t.skip();
+    const top = (await complete(shell, 'clinic help ')).words;
+    expect(top).toEqual(expect.arrayContaining(['config', 'conversations', 'customers', 'erasure', 'help']));
+    expect(top).not.toContain('list');
+    expect(top).toEqual((await complete(shell, 'clinic ')).words.filter((word) => !word.startsWith('-')));
+    expect((await complete(shell, 'clinic he')).words).toEqual(['help']);
+    expect((await complete(shell, 'clinic help er')).words).toEqual(['erasure']);
+    expect((await complete(shell, 'clinic help conversations agent ')).words).toEqual([
+      'disable',
+      'enable',
+      'status',
+    ]);
+    expect((await complete(shell, 'clinic help erasure ')).words).toEqual([
+      'cancel',
+      'certificate',
+      'create',
+      'get',
+      'list',
+      'resend',
+      'retry',
+      'watch',
+    ]);
+    const after = (await complete(shell, 'clinic help erasure list ')).words;
+    expect(after.filter((word) => !word.startsWith('-'))).toEqual([]);
+  });
+
   it('prints nothing into the terminal when the config file is broken', async (t) => {
     if (!there()) return t.skip();
     const broken = join(root, 'broken');
@@ -230,5 +307,34 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     const result = await complete(shell, 'clinic --profile ', { CLINIC_CONFIG_DIR: broken });
     expect(result.words).toEqual([]);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('the profile-name filter of the scripts', () => {
+  it('keeps the output line of a profile name exactly when the CLI accepts the name', () => {
+    const valid = (name: string) => {
+      try {
+        checkProfileName(name);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const pattern = new RegExp(PROFILE_LINE);
+    for (const name of [
+      ...VALID,
+      ...invalid('/tmp'),
+      'é',
+      'a\u00e9',
+      'A'.repeat(64),
+      'a b',
+      'a\tb',
+      'a/b',
+      'Ω',
+    ]) {
+      const line = JSON.stringify({ name });
+      expect(pattern.test(line), name).toBe(valid(name));
+      if (valid(name)) expect(pattern.exec(line)?.[1]).toBe(name);
+    }
   });
 });

@@ -96,6 +96,56 @@ describe('generated completions and man page', () => {
     for (const code of [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]) expect(man).toContain(`.TP\n\\fB${code}\\fR\n`);
   });
 
+  it('the man page lists each variable once, and every file clinic keeps', async () => {
+    const man = await read('man/clinic.1');
+    const section = (name: string) => man.split(`.SH ${name}\n`)[1]?.split('\n.SH ')[0] ?? '';
+    const variables = [...section('ENVIRONMENT').matchAll(/^\.TP\n\\fB([^\\]+)\\fR$/gm)].map((m) => m[1]);
+    expect(variables.length).toBeGreaterThan(10);
+    expect(variables).toEqual([...new Set(variables)]);
+    for (const name of [
+      'CLINIC_CREDENTIAL_STORE',
+      'CLINIC_NO_COMPILE_CACHE',
+      'XDG_CACHE_HOME',
+      'CLINIC_DEBUG',
+    ])
+      expect(variables).toContain(name);
+    const files = section('FILES');
+    for (const path of [
+      '$CLINIC_CONFIG_DIR/config.json',
+      '$CLINIC_CONFIG_DIR/credentials.json',
+      '$CLINIC_CONFIG_DIR/rate\\-limit/',
+      '$XDG_CACHE_HOME/clinic/',
+      'FILE.journal',
+    ])
+      expect(files).toContain(`.TP\n\\fB${path}\\fR\n`);
+    expect(files).toContain('~/.cache/clinic');
+    expect(files).toContain('CLINIC_NO_COMPILE_CACHE=1');
+    expect(files).toContain('\\-\\-journal');
+  });
+
+  it('the man page has the help command, which program.ts adds itself', async () => {
+    expect(await read('man/clinic.1')).toContain('.SS "clinic help [command...]"\n');
+  });
+
+  it('refuses a command name or a choice that a shell could expand or split', () => {
+    const fake = (choices: string[], name = 'verb'): Declarations => ({
+      ...declarations(),
+      commands: [
+        {
+          name,
+          summary: 's',
+          examples: [],
+          options: [{ flags: '--mode <m>', key: 'mode', description: 'd', choices }],
+          load: () => Promise.reject(new Error('not loaded')),
+        },
+      ],
+    });
+    expect(() => commandTree(fake(['plain', 'v1.2_x-y']))).not.toThrow();
+    for (const word of ['$(touch x)', '`touch x`', '${HOME}', 'two words', "it's", 'a{b,c}', '*', '-x', ''])
+      expect(() => commandTree(fake([word])), word).toThrow(/is not a plain word/);
+    expect(() => commandTree(fake(['plain'], '$(touch x)'))).toThrow(/is not a plain word/);
+  });
+
   it('the man page renders without warnings', (t) => {
     const groff = spawnSync('groff', ['-v'], { stdio: 'ignore' }).status === 0;
     if (!requirePart(groff, 'groff is not installed: the man page is not rendered')) return t.skip();

@@ -1,14 +1,26 @@
 // The bash completion script, generated from the command tree. Stand-alone: it needs no bash-completion helpers.
-import { allNodes, type ArgSpec, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
+// No value is ever given to the shell to expand (compgen -W would expand each word: a profile named `$(cmd)` would
+// run cmd): candidates are matched in a loop and added to COMPREPLY as they are.
+import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import {
+  allNodes,
+  type ArgSpec,
+  type CommandNode,
+  type CommandTree,
+  type Completion,
+  type OptionSpec,
+} from './tree.js';
 
 const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const id = (n: CommandNode) => q(n.path.join(' '));
 const names = (o: OptionSpec) => [o.short, o.long].filter((n): n is string => n !== undefined);
+/** A bash array of words: `('a' 'b')`. */
+const array = (words: readonly string[]) => `(${words.map(q).join(' ')})`;
 
-/** Shell lines that set __clinic_kind (and __clinic_values) for a value: choice, list, file, profile or none. */
-function kind(spec: Pick<OptionSpec, 'choices' | 'completes'> & { commaList?: boolean }): string {
+/** Shell lines that set __clinic_kind (and __clinic_values) for a value: choice, list, file, profile, command or none. */
+function kind(spec: { choices?: readonly string[]; completes?: Completion; commaList?: boolean }): string {
   if (spec.choices)
-    return `__clinic_kind=${spec.commaList ? 'list' : 'choice'} __clinic_values=${q(spec.choices.join(' '))}`;
+    return `__clinic_kind=${spec.commaList ? 'list' : 'choice'} __clinic_values=${array(spec.choices)}`;
   if (spec.completes) return `__clinic_kind=${spec.completes}`;
   return '__clinic_kind=none';
 }
@@ -39,36 +51,36 @@ export function bashScript(tree: CommandTree): string {
   const nodes = allNodes(tree);
   const subcommands = nodes
     .filter((n) => n.children.length > 0)
-    .map((n) => `    ${id(n)}) __clinic_words=${q(n.children.map((c) => c.name).join(' '))} ;;`);
+    .map((n) => `    ${id(n)}) __clinic_words=${array(n.children.map((c) => c.name))} ;;`);
   const ownOptions = nodes
     .filter((n) => n.options.length > 0)
-    .map((n) => `    ${id(n)}) __clinic_words=${q(n.options.flatMap(names).join(' '))} ;;`);
-  const common = [...tree.globals, tree.help].flatMap(names).join(' ');
+    .map((n) => `    ${id(n)}) __clinic_words=${array(n.options.flatMap(names))} ;;`);
+  const common = [...tree.globals, tree.help].flatMap(names);
   const args = nodes.map(argCases).filter((c): c is string => c !== undefined);
   return `# bash completion for clinic. Generated from the command declarations by \`npm run completions\`: do not edit.
 # Use: source it from ~/.bashrc (\`source <(clinic completion bash)\`), or save it as
 # ~/.local/share/bash-completion/completions/clinic.
 
-# The verbs (or nouns) under a command path: sets __clinic_words; fails for a command that runs.
+# The verbs (or nouns) under a command path: sets the array __clinic_words; fails for a command that runs.
 __clinic_subcommands() {
   case $1 in
 ${subcommands.join('\n')}
-    *) __clinic_words='' && return 1 ;;
+    *) __clinic_words=() && return 1 ;;
   esac
 }
 
-# The options of a command path, besides the global ones: sets __clinic_words.
+# The options of a command path, besides the global ones: sets the array __clinic_words.
 __clinic_options() {
   case $1 in
 ${ownOptions.join('\n')}
-    *) __clinic_words='' ;;
+    *) __clinic_words=() ;;
   esac
-  __clinic_words+=${q(` ${common}`)}
+  __clinic_words+=${array(common)}
 }
 
 # What the value of option $2 under command path $1 is: sets __clinic_kind (flag if it takes none).
 __clinic_option() {
-  __clinic_values=''
+  __clinic_values=()
   case "$1|$2" in
 ${optionCases(tree).join('\n')}
     *) __clinic_kind=flag ;;
@@ -77,35 +89,44 @@ ${optionCases(tree).join('\n')}
 
 # What the argument at position $2 (from 0) of command path $1 is: sets __clinic_kind.
 __clinic_argument() {
-  __clinic_kind=none __clinic_values=''
+  __clinic_kind=none __clinic_values=()
   case $1 in
 ${args.join('\n')}
   esac
 }
 
-# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
-# CSV lines end in CRLF.
+# Adds to COMPREPLY each word after $1 and $2 that starts with $1, with $2 before it (\`--opt=\`). The words are data:
+# matched as strings and added quoted for the command line (printf %q), never expanded by the shell.
+__clinic_add() {
+  local cur=$1 before=$2 word quoted
+  shift 2
+  for word; do
+    if [[ $word == "$cur"* ]]; then
+      printf -v quoted %q "$word"
+      COMPREPLY+=("$before$quoted")
+    fi
+  done
+}
+
+# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
+# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
 __clinic_profiles() {
   command -v clinic >/dev/null 2>&1 || return 0
-  local line header=1
+  local line valid=${q(PROFILE_LINE)}
   while IFS= read -r line; do
-    line=\${line%$'\\r'}
-    if ((header)); then
-      header=0
-    elif [[ -n $line ]]; then
-      printf '%s\\n' "$line"
-    fi
-  done < <(unset CLINIC_PROFILE; clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)
+    [[ $line =~ $valid ]] && printf '%s\\n' "\${BASH_REMATCH[1]}"
+  done < <(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (\`--opt=\`).
 __clinic_values_of() {
   local cur=$1 before=$2 line
+  local -a profiles
   case $__clinic_kind in
-    choice) mapfile -t COMPREPLY < <(compgen -P "$before" -W "$__clinic_values" -- "$cur") ;;
+    choice) __clinic_add "$cur" "$before" "\${__clinic_values[@]}" ;;
     list)
       [[ $cur == *,* ]] && before+=\${cur%,*},
-      mapfile -t COMPREPLY < <(compgen -P "$before" -W "$__clinic_values" -- "\${cur##*,}")
+      __clinic_add "\${cur##*,}" "$before" "\${__clinic_values[@]}"
       ;;
     file)
       compopt -o filenames 2>/dev/null
@@ -114,24 +135,38 @@ __clinic_values_of() {
         for line in "\${!COMPREPLY[@]}"; do COMPREPLY[line]=$before\${COMPREPLY[line]}; done
       fi
       ;;
-    profile) mapfile -t COMPREPLY < <(compgen -P "$before" -W "$(__clinic_profiles)" -- "$cur") ;;
+    profile)
+      mapfile -t profiles < <(__clinic_profiles)
+      __clinic_add "$cur" "$before" "\${profiles[@]}"
+      ;;
+    # clinic help: the commands under the ones already given.
+    command) __clinic_subcommands "\${__clinic_args[*]}" && __clinic_add "$cur" "$before" "\${__clinic_words[@]}" ;;
   esac
+}
+
+# Whether $1 is one of the words after it.
+__clinic_in() {
+  local word
+  for word in "\${@:2}"; do [[ $word == "$1" ]] && return 0; done
+  return 1
 }
 
 _clinic() {
   local cur=\${COMP_WORDS[COMP_CWORD]} node='' word opt=''
   local -i i=1 next position=0 options_end=0
-  local __clinic_words __clinic_kind __clinic_values
+  local __clinic_kind
+  local -a __clinic_words __clinic_values __clinic_args
   COMPREPLY=()
   # Walk the words before the cursor: the command path, the arguments given, and whether the cursor is on the value
   # of an option (\`--status <TAB>\`, or \`--status=<TAB>\`, which bash splits into \`--status\`, \`=\`, ...).
   while ((i < COMP_CWORD)); do
     word=\${COMP_WORDS[i]}
     if ((options_end)) || [[ $word != -?* ]]; then
-      if ((!options_end && position == 0)) && __clinic_subcommands "$node" && [[ " $__clinic_words " == *" $word "* ]]; then
+      if ((!options_end && position == 0)) && __clinic_subcommands "$node" && __clinic_in "$word" "\${__clinic_words[@]}"; then
         node=\${node:+$node }$word
       else
         position+=1
+        __clinic_args+=("$word")
       fi
     elif [[ $word == -- ]]; then
       options_end=1
@@ -159,9 +194,9 @@ _clinic() {
     __clinic_values_of "\${cur#*=}" "\${cur%%=*}="
   elif ((!options_end)) && [[ $cur == -* ]]; then
     __clinic_options "$node"
-    mapfile -t COMPREPLY < <(compgen -W "$__clinic_words" -- "$cur")
+    __clinic_add "$cur" '' "\${__clinic_words[@]}"
   elif ((position == 0)) && __clinic_subcommands "$node"; then
-    mapfile -t COMPREPLY < <(compgen -W "$__clinic_words" -- "$cur")
+    __clinic_add "$cur" '' "\${__clinic_words[@]}"
   else
     __clinic_argument "$node" "$position"
     __clinic_values_of "$cur" ''

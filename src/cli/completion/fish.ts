@@ -1,4 +1,5 @@
 // The fish completion script, generated from the command tree: `complete` lines guarded by the command path.
+import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
 import { allNodes, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
 
 const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -35,7 +36,9 @@ function nodeLines(n: CommandNode): string[] {
       ? ` -a ${q(a.choices.join(' '))}`
       : a.completes === 'file'
         ? ' -F'
-        : ` -a ${q('(__clinic_profiles)')}`;
+        : a.completes === 'command'
+          ? ` -a ${q('(__clinic_command_words)')}`
+          : ` -a ${q('(__clinic_profiles)')}`;
     lines.push(`complete -c clinic -n ${q(`__clinic_at ${q(at)}${position}`)}${what} -d ${q(a.description)}`);
   });
   return lines;
@@ -73,7 +76,7 @@ ${ownValued.join('\n')}
     contains -- $argv[2] ${globalValued.join(' ')}
 end
 
-# The command path before the cursor (\`clinic erasure list\`) and how many arguments it has been given.
+# The command path before the cursor (\`clinic erasure list\`), how many arguments it has been given, and those.
 function __clinic_state
     set -l line (commandline -cp)
     if test "$line" = "$__clinic_state_line"
@@ -84,6 +87,7 @@ function __clinic_state
     set -e tokens[1]
     set -l path clinic
     set -l position 0
+    set -l arguments
     set -l skip 0
     set -l options_end 0
     for token in $tokens
@@ -99,11 +103,12 @@ function __clinic_state
             set path "$path $token"
         else
             set position (math $position + 1)
+            set -a arguments $token
         end
     end
     set -g __clinic_state_line $line
-    set -g __clinic_state_value $path $position
-    printf '%s\\n' $path $position
+    set -g __clinic_state_value $path $position $arguments
+    printf '%s\\n' $path $position $arguments
 end
 
 # Whether the cursor is under command path $argv[1] (and, given $argv[2], at that argument, from 0).
@@ -113,13 +118,17 @@ function __clinic_at
     test (count $argv) -lt 2; or test "$state[2]" = "$argv[2]"
 end
 
-# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
-# CSV lines end in CRLF.
+# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
+# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_profiles
     command -q clinic; or return 0
-    set -l lines (env -u CLINIC_PROFILE clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)
-    set -e lines[1]
-    string replace -r -- '\\r$' '' $lines
+    env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'
+end
+
+# clinic help: the commands under the ones given before the cursor (\`clinic help erasure <TAB>\`).
+function __clinic_command_words
+    set -l state (__clinic_state)
+    __clinic_subcommands (string join ' ' clinic $state[3..-1])
 end
 
 # The values of a comma-separated list, after what is already typed (\`created,de\` → \`created,deleted\`).

@@ -62,24 +62,60 @@ function commandSection(n: CommandNode): string[] {
   return lines;
 }
 
+/**
+ * Variables besides the config keys' (CONFIG_KEYS, each with its key): the first two before those, the others after.
+ * A config key's variable is listed there only, once.
+ */
 const ENVIRONMENT: [string, string][] = [
   [
     'CLINIC_CONFIG_DIR',
-    'directory of config.json and credentials.json (default $XDG_CONFIG_HOME/clinic, ~/.config/clinic)',
+    'directory of config.json, credentials.json and rate-limit/ (default $XDG_CONFIG_HOME/clinic, ~/.config/clinic)',
   ],
   ['CLINIC_PROFILE', 'profile to use when --profile is not given (else current_profile, else default)'],
   ['CLINIC_TOKEN', 'an access token used as is, overriding anything stored; never refreshed, never stored'],
-  [
-    'CLINIC_CREDENTIAL_STORE',
-    'keychain or file: where tokens are kept (file: $CLINIC_CONFIG_DIR/credentials.json)',
-  ],
   ['CLINIC_DEBUG', 'set to 1: trace each HTTP exchange to stderr, secrets redacted (as --debug)'],
   [
     'CLINIC_REQUEST_TIMEOUT',
     'seconds allowed for one whole HTTP exchange (default 60; as --request-timeout)',
   ],
+  [
+    'CLINIC_NO_COMPILE_CACHE',
+    'set to 1: do not keep or use the compile cache in $XDG_CACHE_HOME/clinic (start-up is slower)',
+  ],
+  ['XDG_CACHE_HOME', 'where the compile cache goes: $XDG_CACHE_HOME/clinic (default ~/.cache/clinic)'],
   ['NO_COLOR', 'no colour in the output'],
   ['BROWSER', 'the browser clinic login opens'],
+];
+
+/** What clinic reads and writes besides its output. */
+const FILES: [string, string][] = [
+  [
+    '$CLINIC_CONFIG_DIR/config.json',
+    'named profiles and current_profile (directory mode 0700, file mode 0600)',
+  ],
+  [
+    '$CLINIC_CONFIG_DIR/credentials.json',
+    'tokens, only with --insecure-storage or CLINIC_CREDENTIAL_STORE=file (mode 0600)',
+  ],
+  [
+    '$CLINIC_CONFIG_DIR/rate-limit/',
+    'the rate-limit budget of each profile (PROFILE.json, with a .lock beside it while it is updated), shared by ' +
+      'every clinic process of that profile, as the API counts requests per user; safe to delete',
+  ],
+  [
+    '$XDG_CACHE_HOME/clinic/',
+    "V8's compile cache of the CLI (default ~/.cache/clinic), one file per Node version and build, rewritten when " +
+      'stale; off with CLINIC_NO_COMPILE_CACHE=1 or --debug; safe to delete',
+  ],
+  [
+    'FILE.journal',
+    'the journal of a bulk run from FILE (beside it, or where --journal says): what each line did, so that ' +
+      '--resume goes on after a crash or Ctrl-C without creating anything twice',
+  ],
+  [
+    'completions/clinic.bash, completions/_clinic, completions/clinic.fish',
+    'shell completion scripts shipped with the package; clinic completion bash|zsh|fish prints them',
+  ],
 ];
 
 const EXIT_STATUS: [number, string][] = [
@@ -99,10 +135,12 @@ const EXIT_STATUS: [number, string][] = [
 export function manPage(tree: CommandTree, version: string): string {
   const { program } = tree;
   const nodes = allNodes(tree).slice(1);
+  const keys = new Set(CONFIG_KEYS.map((k) => k.env));
+  const others = ENVIRONMENT.filter(([name]) => !keys.has(name));
   const environment: [string, string][] = [
-    ...ENVIRONMENT.slice(0, 2),
+    ...others.slice(0, 2),
     ...CONFIG_KEYS.map((k): [string, string] => [k.env, `${k.description} (config key ${k.key})`]),
-    ...ENVIRONMENT.slice(2),
+    ...others.slice(2),
   ];
   const lines = [
     `.\\" clinic(1). Generated from the command declarations by \`npm run completions\`: do not edit.`,
@@ -129,15 +167,7 @@ export function manPage(tree: CommandTree, version: string): string {
     '.SH EXIT STATUS',
     ...EXIT_STATUS.flatMap(([code, text]) => ['.TP', bold(String(code)), prose(text)]),
     '.SH FILES',
-    '.TP',
-    bold('$CLINIC_CONFIG_DIR/config.json'),
-    prose('named profiles and current_profile (directory mode 0700, file mode 0600)'),
-    '.TP',
-    bold('$CLINIC_CONFIG_DIR/credentials.json'),
-    prose('tokens, only with --insecure-storage or CLINIC_CREDENTIAL_STORE=file (mode 0600)'),
-    '.TP',
-    bold('completions/clinic.bash, completions/_clinic, completions/clinic.fish'),
-    prose('shell completion scripts shipped with the package; clinic completion bash|zsh|fish prints them'),
+    ...FILES.flatMap(([name, text]) => ['.TP', bold(name), prose(text)]),
     '.SH EXAMPLES',
     '.nf',
     ...program.examples.map((e) => `$ ${esc(e)}`),

@@ -19,13 +19,16 @@ export interface OptionSpec {
   repeatable: boolean;
 }
 
+/** What a value completes to: a declared kind, or (the help command's arguments) a command path. */
+export type Completion = Completes | 'command';
+
 export interface ArgSpec {
   name: string;
   description: string;
   optional: boolean;
   variadic: boolean;
   choices?: readonly string[];
-  completes?: Completes;
+  completes?: Completion;
 }
 
 export interface CommandNode {
@@ -68,6 +71,20 @@ export interface Declarations {
   examples: string[];
 }
 
+/**
+ * What a command name or a declared choice may be: the completion scripts hold them in shell code (zsh's _arguments
+ * evaluates a `(a b c)` action; fish's `complete -a` expands its list), so a word that a shell could expand or split
+ * is refused when the scripts are generated, not shipped.
+ */
+const PLAIN_WORD = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+
+function plain<T extends string | readonly string[] | undefined>(words: T, what: string): T {
+  for (const word of typeof words === 'string' ? [words] : (words ?? []))
+    if (!PLAIN_WORD.test(word))
+      throw new Error(`${what} '${word}' is not a plain word (letters, digits, '.', '_', '-')`);
+  return words;
+}
+
 const FLAGS = /^(?:(-[A-Za-z0-9]), )?(--[A-Za-z0-9][A-Za-z0-9-]*)(?: [<[]([^>\]]+)[>\]])?$/;
 
 export function optionSpec(def: DeclaredOption): OptionSpec {
@@ -79,7 +96,7 @@ export function optionSpec(def: DeclaredOption): OptionSpec {
     ...(short ? { short } : {}),
     ...(value ? { value } : {}),
     description: def.description,
-    ...(def.choices ? { choices: def.choices } : {}),
+    ...(def.choices ? { choices: plain(def.choices, `a choice of ${long as string}`) } : {}),
     commaList: Boolean(def.choices) && def.list === true,
     ...(def.completes ? { completes: def.completes } : {}),
     repeatable: def.repeatable ?? false,
@@ -91,12 +108,12 @@ const argSpec = (def: ArgDef): ArgSpec => ({
   description: def.description,
   optional: def.optional ?? false,
   variadic: def.variadic ?? false,
-  ...(def.choices ? { choices: def.choices } : {}),
+  ...(def.choices ? { choices: plain(def.choices, `a choice of <${def.name}>`) } : {}),
   ...(def.completes ? { completes: def.completes } : {}),
 });
 
 function node(def: CommandDef | NounDef, parent: string[]): CommandNode {
-  const path = [...parent, def.name];
+  const path = [...parent, plain(def.name, 'the command name')];
   const common = {
     path,
     name: def.name,
@@ -114,6 +131,29 @@ function node(def: CommandDef | NounDef, parent: string[]): CommandNode {
   };
 }
 
+/**
+ * `clinic help [command...]`: program.ts adds it to commander itself (it is not a declaration) and expands
+ * `clinic help erasure list` to `clinic erasure list --help`. Its arguments complete to the commands under the ones
+ * already given.
+ */
+export const HELP_COMMAND: CommandNode = {
+  path: ['help'],
+  name: 'help',
+  summary: "show a command's help: clinic help erasure list",
+  examples: ['clinic help erasure list'],
+  options: [],
+  args: [
+    {
+      name: 'command',
+      description: 'the command, e.g. erasure list',
+      optional: true,
+      variadic: true,
+      completes: 'command',
+    },
+  ],
+  children: [],
+};
+
 export function commandTree(declarations: Declarations): CommandTree {
   return {
     program: {
@@ -123,7 +163,7 @@ export function commandTree(declarations: Declarations): CommandTree {
       examples: declarations.examples,
       options: [optionSpec(declarations.versionOption)],
       args: [],
-      children: declarations.commands.map((def) => node(def, [])),
+      children: [...declarations.commands.map((def) => node(def, [])), HELP_COMMAND],
     },
     globals: declarations.globalOptions.map(optionSpec),
     help: optionSpec(declarations.helpOption),

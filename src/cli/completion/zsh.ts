@@ -1,5 +1,13 @@
 // The zsh completion script (compsys), generated from the command tree: one function per command path.
-import { allNodes, type ArgSpec, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
+import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import {
+  allNodes,
+  type ArgSpec,
+  type CommandNode,
+  type CommandTree,
+  type Completion,
+  type OptionSpec,
+} from './tree.js';
 
 const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const fn = (n: CommandNode) => ['_clinic', ...n.path].join('_').replace(/-/g, '_');
@@ -8,11 +16,15 @@ const bracket = (text: string) => text.replace(/\\/g, '\\\\').replace(/\[/g, '\\
 /** A message of an _arguments spec: no colons. */
 const message = (text: string) => text.replace(/:/g, ' ');
 
-function action(spec: Pick<OptionSpec, 'choices' | 'completes' | 'commaList'>, what: string): string {
+function action(
+  spec: { choices?: readonly string[]; completes?: Completion; commaList: boolean },
+  what: string,
+): string {
   if (spec.choices && spec.commaList) return `_values -s , ${message(what)} ${spec.choices.join(' ')}`;
   if (spec.choices) return `(${spec.choices.join(' ')})`;
   if (spec.completes === 'file') return '_files';
   if (spec.completes === 'profile') return '_clinic_profiles';
+  if (spec.completes === 'command') return '_clinic_command_words';
   return ' ';
 }
 
@@ -27,7 +39,8 @@ function optionSpecs(o: OptionSpec): string[] {
 }
 
 function argSpec(a: ArgSpec): string {
-  const lead = a.variadic ? '*' : a.optional ? ':' : '';
+  // A command path (clinic help) is read from the words array, which `*::` narrows to the arguments.
+  const lead = a.variadic ? (a.completes === 'command' ? '*:' : '*') : a.optional ? ':' : '';
   return q(`${lead}:${message(a.name)}:${action({ ...a, commaList: false }, a.name)}`);
 }
 
@@ -85,14 +98,28 @@ typeset -ga _clinic_common=(
 ${common.map((s) => `  ${s}`).join('\n')}
 )
 
-# Profile names from the config file, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure.
-# CSV lines end in CRLF.
+# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
+# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 _clinic_profiles() {
-  local -a profiles
+  setopt localoptions nobashrematch norematchpcre
+  local entry expl valid=${q(PROFILE_LINE)}
+  local -a profiles match mbegin mend
   (( $+commands[clinic] )) || return 1
-  profiles=(\${(f)"$(unset CLINIC_PROFILE; clinic config profiles -o csv --fields name --csv-raw --no-input --no-color </dev/null 2>/dev/null)"})
-  profiles=(\${\${profiles[2,-1]}%$'\\r'})
+  for entry in \${(f)"$(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)"}; do
+    [[ $entry =~ $valid ]] && profiles+=($match[1])
+  done
   _wanted profiles expl profile compadd -a profiles
+}
+
+# clinic help: the commands under the ones given before the cursor (\`clinic help erasure <TAB>\`), from the
+# _commands function of that path; nothing under a command that runs.
+_clinic_command_words() {
+  local word name=_clinic
+  for word in "\${(@)words[1,CURRENT-1]}"; do
+    [[ -n $word && $word != *[^a-z0-9-]* ]] || return 1
+    name+=_\${word//-/_}
+  done
+  (( $+functions[\${name}_commands] )) && \${name}_commands
 }
 
 ${allNodes(tree).map(nodeFunction).join('\n\n')}
