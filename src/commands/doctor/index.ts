@@ -15,8 +15,10 @@ export default defineCommand({
     'private-chat-log.{tenant}). A check that depends on a failed one is skipped with the reason; each has a\n' +
     'time limit (HTTP: --request-timeout, at most 10 s) and no retries. Tokens are never printed.\n' +
     'On a terminal: a line per check (ok, warn, fail or skip, the detail, and for warn and fail the fix);\n' +
-    'otherwise, or with -o json, one document {"ok":bool,"checks":[{"name","status","detail","fix",...}]}.\n' +
-    'Exit 0 when no check fails (warnings allowed), 1 when any fails.',
+    'otherwise, or with -o json, one document {"ok":bool,"checks":[{"name","status","detail","fix",...}]};\n' +
+    '-o csv: a row per check (name,status,detail,fix). --fields picks the fields of each check.\n' +
+    'Exit 0 when no check fails (warnings allowed), 1 when any fails; Ctrl-C prints the checks done so far\n' +
+    'and exits 130.',
   examples: [
     'clinic doctor',
     'clinic --profile sandbox doctor -o json',

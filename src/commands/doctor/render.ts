@@ -1,5 +1,7 @@
 // How doctor's results look: one human line per check (status, name, detail, and the fix for warn/fail), or the
 // report as data for scripts.
+import { pickFields } from '../../cli/output/fields.js';
+import { createListWriter, type OutputSpec, type Sink, writeResource } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import type { CheckResult, CheckStatus } from '../../core/doctor/check.js';
 import type { DoctorReport } from '../../core/doctor/run-checks.js';
@@ -39,13 +41,30 @@ export function checkRecord(result: CheckResult): Record<string, unknown> {
   return record;
 }
 
-export const reportRecord = (report: DoctorReport) => ({
-  ok: report.ok,
-  checks: report.checks.map(checkRecord),
-});
+/** The columns of csv (and of a table asked for with -o table --fields …): the facts are for JSON. */
+export const CSV_COLUMNS = ['name', 'status', 'detail', 'fix'];
+
+/** The report as data: --fields picks from each check, never from the wrapper; `interrupted` only after Ctrl-C. */
+export function reportRecord(report: DoctorReport, fields?: string[]): Record<string, unknown> {
+  const checks = report.checks.map(checkRecord);
+  return {
+    ok: report.ok,
+    ...(report.interrupted ? { interrupted: true } : {}),
+    checks: fields ? checks.map((check) => pickFields(check, fields)) : checks,
+  };
+}
+
+/** The report for scripts: one JSON document (json, ndjson), or a row per check (csv, table with --fields). */
+export async function writeReport(sink: Sink, spec: OutputSpec, report: DoctorReport): Promise<void> {
+  if (spec.format === 'json' || spec.format === 'ndjson')
+    return writeResource(sink, { ...spec, fields: undefined }, reportRecord(report, spec.fields));
+  const writer = createListWriter(sink, { ...spec, fields: spec.fields ?? CSV_COLUMNS }, []);
+  await writer.writeMany(report.checks.map(checkRecord));
+  await writer.end();
+}
 
 /** `all 10 checks passed` / `2 of 10 checks failed: base-url, token` (with warnings counted). */
-export function summary(report: DoctorReport): string {
+export function summary(report: Pick<DoctorReport, 'checks'>): string {
   const count = (status: CheckStatus) => report.checks.filter((c) => c.status === status);
   const failed = count('fail');
   const warned = count('warn').length;

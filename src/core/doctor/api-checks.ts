@@ -1,7 +1,6 @@
 // The API with the profile's token: GET /v1/account, the tenant's setup state (428 → next step), and the
 // rate-limit headroom the answers announced.
 import { dataOf, getAccountRequest, paths } from '../api/resources.js';
-import type { Account } from '../api/types.js';
 import { loginCommand } from '../auth/session.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { ApiResponse } from '../http/client.js';
@@ -17,7 +16,8 @@ import {
   skip,
   warn,
 } from './check.js';
-import { relative } from './duration.js';
+import { describeTenant, describeUser, readAccount } from './account-shape.js';
+import { isoTime, relative } from './duration.js';
 import { readRateHeaders } from './rate-headers.js';
 
 /** Remembers an answer's rate-limit headers for the rate-limit check. */
@@ -31,10 +31,20 @@ function blocked(found: Findings): string | undefined {
   return found.settingsBroken ?? found.unreachable ?? (found.noToken && `no usable token (${found.noToken})`);
 }
 
+/**
+ * `HTTP 500 SERVER_ERROR: the database is down`; the status once, also when the client's message already starts
+ * with it (a body without a message gives `HTTP 500 server error`).
+ */
+export function describeApiError(error: ApiError): string {
+  const head = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
+  const rest = error.message.replace(new RegExp(`^HTTP ${error.status}\\b[:\\s]*`), '').trim();
+  return rest ? `${head}: ${rest}` : head;
+}
+
 /** An API failure as a check line with its fix. */
 function apiFailure(name: string, error: unknown, login: string): CheckResult {
   if (error instanceof ApiError) {
-    const what = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message}`;
+    const what = describeApiError(error);
     if (error.status === 401) return fail(name, `the token was rejected (${what})`, `run: ${login}`);
     if (error.status === 403)
       return fail(
@@ -65,14 +75,21 @@ export const accountCheck: Check = {
     try {
       const response = await (await doctorClient(deps)).request(getAccountRequest());
       noteAnswer(found, response);
-      const account = dataOf<Account>(response, 'the account');
-      found.tenants = Array.isArray(account.tenants) ? account.tenants : [];
-      const tenants = found.tenants.map((t) => `${t.id} ${t.name}`).join(', ');
-      return ok(
-        name,
-        `GET /v1/account: ${account.name} <${account.email}> (user ${account.id}); tenants: ${tenants || 'none'}`,
-        { user: { id: account.id, name: account.name, email: account.email }, tenants: found.tenants },
-      );
+      const account = readAccount(dataOf<unknown>(response, 'the account'));
+      if (!account) {
+        found.accountBroken = `GET /v1/account did not answer with an account`;
+        return fail(
+          name,
+          "GET /v1/account: the server's answer is not an account (no object with an id in 'data')",
+          `check that base_url (${found.baseUrl}) is the Clinic API, ending in /api; --debug shows the answer`,
+        );
+      }
+      found.tenants = account.tenants;
+      const tenants = account.tenants.map(describeTenant).join(', ');
+      return ok(name, `GET /v1/account: ${describeUser(account)}; tenants: ${tenants || 'none'}`, {
+        user: { id: account.id, name: account.name ?? null, email: account.email ?? null },
+        tenants: account.tenants,
+      });
     } catch (error) {
       found.accountBroken = `GET /v1/account failed`;
       return apiFailure(name, error, login);
@@ -98,7 +115,7 @@ export const tenantSetupCheck: Check = {
         `run: ${setCommand} ID-OR-SLUG (clinic tenants list shows yours)`,
       );
     const known = found.tenants?.find((t) => String(t.id) === tenant);
-    const label = known ? `tenant ${tenant} (${known.name})` : `tenant ${tenant}`;
+    const label = known?.name ? `tenant ${tenant} (${known.name})` : `tenant ${tenant}`;
     if (found.tenants && !known)
       return fail(
         name,
@@ -170,13 +187,20 @@ export const rateLimitCheck: Check = {
         reset_at: null,
       });
     const now = deps.clock.now();
-    const reset = rate.resetAt === undefined ? '' : `; the window resets ${relative(rate.resetAt, now)}`;
-    const facts = {
-      limit: rate.limit ?? null,
-      remaining: rate.remaining,
-      reset_at: rate.resetAt === undefined ? null : new Date(rate.resetAt).toISOString(),
-    };
-    const detail = `${rate.remaining}${rate.limit === undefined ? '' : ` of ${rate.limit}`} requests left${reset}`;
+    const resetAt = isoTime(rate.resetAt);
+    const facts = { limit: rate.limit ?? null, remaining: rate.remaining, reset_at: resetAt ?? null };
+    const left = `${rate.remaining}${rate.limit === undefined ? '' : ` of ${rate.limit}`} requests left`;
+    if (rate.resetAt !== undefined && resetAt === undefined) {
+      const header = found.rateHeaders?.['x-ratelimit-reset'] ?? '';
+      return warn(
+        name,
+        `${left}; X-RateLimit-Reset (${header.length > 24 ? `${header.slice(0, 24)}…` : header}) is no readable time`,
+        "the server sends a garbled X-RateLimit-Reset (seconds since 1970 expected): tell the API's operators",
+        facts,
+      );
+    }
+    const detail =
+      resetAt === undefined ? left : `${left}; the window resets ${relative(rate.resetAt!, now)}`;
     const low =
       rate.limit === undefined ? rate.remaining <= 2 : rate.remaining <= Math.max(2, rate.limit * LOW_SHARE);
     if (low)

@@ -6,6 +6,7 @@ import type { ConfigData } from '../config/config-file.js';
 import type { Env } from '../config/paths.js';
 import type { Settings } from '../config/settings.js';
 import type { HttpClient } from '../http/client.js';
+import type { TenantView } from './account-shape.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -27,6 +28,8 @@ export interface DoctorDeps {
   readonly clock: Clock;
   readonly version: string;
   readonly globals: { readonly requestTimeoutMs: number };
+  /** Aborted on Ctrl-C: the running check stops, and doctor reports the checks done so far. */
+  readonly signal?: AbortSignal;
   config(): Promise<ConfigData>;
   settings(): Promise<Settings>;
   session(): Promise<Session>;
@@ -49,7 +52,7 @@ export interface Findings {
   noToken?: string;
   stored?: StoredCredentials;
   accountBroken?: string;
-  tenants?: { id: number; name: string; slug?: string; is_active?: boolean }[];
+  tenants?: TenantView[];
   /** Headers of the latest answer that carried rate-limit headers. */
   rateHeaders?: Record<string, string>;
   answers: number;

@@ -5,6 +5,7 @@ import { CONFIG_KEYS } from '../config/keys.js';
 import { configDir, configFile, credentialsFile } from '../config/paths.js';
 import type { Setting, Source } from '../config/settings.js';
 import { type Check, fail, ok, reason, skip, warn } from './check.js';
+import { errorCode, notADirectoryFix, pathProblem } from './path-problems.js';
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
 const loose = (mode: number) => (mode & 0o077) !== 0;
@@ -26,10 +27,27 @@ export const configFileCheck: Check = {
     const name = 'config-file';
     const file = configFile(deps.env);
     const dir = configDir(deps.env);
-    // Looked at before anything reads the file: reading tightens loose modes (and says so on stderr).
-    const dirStat = await statOrUndefined(dir, true);
-    const fileStat = await statOrUndefined(file, false);
     const facts: Record<string, unknown> = { path: file, dir };
+    // Looked at before anything reads the file: reading tightens loose modes (and says so on stderr).
+    let dirStat;
+    let fileStat;
+    try {
+      dirStat = await statOrUndefined(dir, true);
+      if (dirStat && !dirStat.isDirectory()) {
+        found.settingsBroken = 'the config directory is not a directory';
+        return fail(
+          name,
+          `${dir} is not a directory, so ${file} cannot be in it`,
+          notADirectoryFix(dir),
+          facts,
+        );
+      }
+      fileStat = await statOrUndefined(file, false);
+    } catch (error) {
+      const problem = pathProblem(error, dir, file);
+      found.settingsBroken = problem.broken;
+      return fail(name, problem.detail, problem.fix, facts);
+    }
     if (!fileStat) {
       if (deps.env.CLINIC_BASE_URL)
         return ok(name, `none at ${file}; settings come from the environment`, facts);
@@ -53,6 +71,13 @@ export const configFileCheck: Check = {
       await deps.config();
     } catch (error) {
       found.settingsBroken = 'the config file cannot be read';
+      if (errorCode(error) === 'EACCES' || errorCode(error) === 'EPERM')
+        return fail(
+          name,
+          `${file} cannot be read: permission denied`,
+          `run: ls -l ${file} (its owner and mode); as its owner: chmod 600 ${file}`,
+          facts,
+        );
       return fail(name, reason(error), `fix ${file}, or move it away and set the profile up again`, facts);
     }
     const modes = [`${octal(fileStat.mode)}`, `dir ${octal(dirStat?.mode ?? 0)}`];
@@ -69,7 +94,7 @@ export const configFileCheck: Check = {
       fixes.push(`chmod 700 ${dir}`);
     }
     const credentials = credentialsFile(deps.env);
-    const credStat = await statOrUndefined(credentials, false);
+    const credStat = await statOrUndefined(credentials, false).catch(() => undefined);
     if (credStat) {
       facts.credentials_mode = octal(credStat.mode);
       modes.push(`credentials.json ${octal(credStat.mode)}`);

@@ -3,8 +3,11 @@ import { KeychainUnavailableError } from '../auth/credential-store.js';
 import { loginCommand, notLoggedInHint } from '../auth/session.js';
 import { AuthError } from '../errors.js';
 import { type Check, fail, ok, reason, skip, warn } from './check.js';
-import { relative } from './duration.js';
+import { isoTime, relative } from './duration.js';
 import { expiryState, jwtClaims } from './token-facts.js';
+
+/** A value read from a file, shortened for a check line. */
+const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
 export const keychainCheck: Check = {
   name: 'keychain',
@@ -71,7 +74,7 @@ export const tokenCheck: Check = {
       const facts = {
         source: 'CLINIC_TOKEN',
         store: null,
-        expires_at: claims?.expiresAt ? new Date(claims.expiresAt).toISOString() : null,
+        expires_at: isoTime(claims?.expiresAt) ?? null,
         scopes: claims?.scopes ?? null,
         refreshable: false,
       };
@@ -86,9 +89,19 @@ export const tokenCheck: Check = {
           facts,
         );
       }
-      const expiry =
-        state === 'unknown' ? 'expiry unknown (not a JWT)' : `expires ${relative(claims!.expiresAt!, now)}`;
+      const expiry = claims?.expiryUnreadable
+        ? 'its expiry (the JWT exp claim) is no readable time'
+        : state === 'unknown'
+          ? 'expiry unknown (not a JWT)'
+          : `expires ${relative(claims!.expiresAt!, now)}`;
       const detail = `CLINIC_TOKEN from the environment (never refreshed, never stored); ${expiry}; ${scopes}`;
+      if (claims?.expiryUnreadable)
+        return warn(
+          name,
+          detail,
+          "check the token's issuer (exp should be seconds since 1970); the account check shows whether the API takes it",
+          facts,
+        );
       if (state === 'expiring')
         return warn(
           name,
@@ -125,6 +138,7 @@ export const tokenCheck: Check = {
     const refreshable = stored.refresh_token !== undefined;
     const scopes = stored.scopes?.length ? `scopes ${stored.scopes.join(' ')}` : 'scopes not recorded';
     const expiresAt = stored.expires_at ? Date.parse(stored.expires_at) : undefined;
+    const expiryUnreadable = expiresAt !== undefined && isoTime(expiresAt) === undefined;
     const facts = {
       source: stored.kind === 'pat' ? 'personal access token' : 'login',
       store: kind,
@@ -134,6 +148,13 @@ export const tokenCheck: Check = {
     };
     const state = expiryState(expiresAt, now);
     const head = `${what} in ${where}`;
+    if (expiryUnreadable)
+      return warn(
+        name,
+        `${head}; its recorded expiry (${clip(String(stored.expires_at))}) is no readable time; ${scopes}`,
+        `${login} again to record a fresh sign-in`,
+        { ...facts, expires_at: null },
+      );
     if (state === 'expired') {
       const ago = relative(expiresAt!, now);
       if (!refreshable) {
@@ -157,9 +178,8 @@ export const tokenCheck: Check = {
         );
       }
       const fresh = await session.stored();
-      const until = fresh?.expires_at
-        ? `; the new one expires ${relative(Date.parse(fresh.expires_at), now)}`
-        : '';
+      const freshExpiry = fresh?.expires_at ? Date.parse(fresh.expires_at) : Number.NaN;
+      const until = isoTime(freshExpiry) ? `; the new one expires ${relative(freshExpiry, now)}` : '';
       return warn(
         name,
         `${head} had expired ${ago}; refreshed now with the refresh token${until}; ${scopes}`,

@@ -15,3 +15,10 @@ export function relative(targetMs: number, nowMs: number): string {
   const words = humanDuration(targetMs - nowMs);
   return targetMs >= nowMs ? `in ${words}` : `${words} ago`;
 }
+
+/** A time as ISO 8601, or undefined when it is no readable time (a garbled header or claim: NaN, or past year 275760). */
+export function isoTime(ms: number | undefined): string | undefined {
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { isoTime } from './duration.js';
 
 export type ProbeStage = 'dns' | 'connect' | 'tls' | 'http';
 
@@ -37,6 +38,8 @@ export interface ProbeOptions {
   timeoutMs: number;
   userAgent: string;
   now(): number;
+  /** Aborted on Ctrl-C: the request is dropped at once. */
+  signal?: AbortSignal;
 }
 
 const TLS_CODES = /^(CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_|ERR_TLS_|ERR_SSL_|EPROTO|HOSTNAME_MISMATCH)/;
@@ -91,6 +94,9 @@ export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswe
             : new ProbeError('http', `no answer from ${url.host} within ${seconds}s`, 'ETIMEDOUT');
       req.destroy(error);
     }, options.timeoutMs);
+    const interrupt = () => req.destroy(new ProbeError('http', 'interrupted', 'ABORT_ERR'));
+    options.signal?.addEventListener('abort', interrupt, { once: true });
+    req.once('close', () => options.signal?.removeEventListener('abort', interrupt));
     req.on('socket', (socket) => {
       socket.once('connect', () => (connectedAt = now()));
       socket.once('secureConnect', () => {
@@ -99,7 +105,7 @@ export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswe
         const certificate = tlsSocket.getPeerCertificate();
         tls = {
           protocol: tlsSocket.getProtocol(),
-          validTo: certificate?.valid_to ? new Date(certificate.valid_to).toISOString() : undefined,
+          validTo: certificate?.valid_to ? isoTime(Date.parse(certificate.valid_to)) : undefined,
           issuer: firstOf(certificate?.issuer?.O ?? certificate?.issuer?.CN),
         };
       });

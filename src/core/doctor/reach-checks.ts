@@ -1,4 +1,5 @@
 // base_url reachable (DNS, TCP, TLS, latency), then the local clock against the server's `Date`.
+import { redactUrl } from '../redact.js';
 import { type Check, fail, ok, skip, warn } from './check.js';
 import { humanDuration, relative } from './duration.js';
 import { probe, ProbeError } from './probe.js';
@@ -26,6 +27,7 @@ export const baseUrlCheck: Check = {
         timeoutMs: Math.min(deps.globals.requestTimeoutMs, 10_000),
         userAgent: `clinic/${deps.version} (doctor)`,
         now: () => deps.clock.now(),
+        signal: deps.signal,
       });
     } catch (error) {
       const stage = error instanceof ProbeError ? error.stage : 'http';
@@ -69,7 +71,8 @@ export const baseUrlCheck: Check = {
     } else steps.push('no TLS (http on this machine)');
     const summary = `${base.origin} answered HTTP ${answer.status} in ${answer.totalMs} ms (${steps.join(', ')})`;
     if (answer.status >= 300 && answer.status < 400) {
-      const location = answer.headers.location ?? '?';
+      // Redacted as the HTTP client does: a redirect may carry a token or a password in its address.
+      const location = answer.headers.location ? redactUrl(answer.headers.location) : '?';
       return warn(
         name,
         `${base.origin} redirects ${PROBE_PATH} to ${location}; clinic never follows redirects`,

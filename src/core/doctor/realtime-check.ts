@@ -1,13 +1,18 @@
 // The realtime endpoint: connect with pusher-js (loaded only now), authorize the tenant's private chat channel
 // through the profile's auth endpoint, and report the subscription.
 import { UsageError } from '../errors.js';
-import { type Check, doctorClient, fail, ok, reason, skip } from './check.js';
+import { type Check, type DoctorDeps, doctorClient, fail, ok, reason, skip } from './check.js';
+import { humanDuration } from './duration.js';
+import { probeUpgrade } from './upgrade-probe.js';
 
 const REALTIME_LIMIT_MS = 10_000;
 
+/** Connecting and authorizing: --request-timeout, but never more than 10 s. */
+const realtimeLimit = (deps: DoctorDeps) => Math.min(deps.globals.requestTimeoutMs, REALTIME_LIMIT_MS);
+
 export const realtimeCheck: Check = {
   name: 'realtime',
-  limitMs: () => REALTIME_LIMIT_MS + 1000,
+  limitMs: (deps) => realtimeLimit(deps) + 1000,
   async run(deps, found) {
     const name = 'realtime';
     if (found.settingsBroken || !found.settings) return skip(name, found.settingsBroken ?? 'no profile');
@@ -36,12 +41,14 @@ export const realtimeCheck: Check = {
     const client = await doctorClient(deps);
     const { connectChat } = await import('../realtime/connection.js');
     const started = deps.clock.now();
+    const limitMs = realtimeLimit(deps);
     const facts = { url: address, channel, auth_endpoint: target.authEndpoint };
     const settingsFix =
       'check realtime.host, realtime.port, realtime.tls and realtime.key (clinic config list)';
 
     return new Promise((resolve) => {
-      let lastState = 'initialized';
+      // connectChat's pusher-js starts connecting as it is made, before any state_change can be heard.
+      let lastState = 'connecting';
       let frame: string | undefined;
       let connectedAt: number | undefined;
       const open: { connection?: { disconnect(): void } } = {};
@@ -50,9 +57,12 @@ export const realtimeCheck: Check = {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        deps.signal?.removeEventListener('abort', interrupted);
         open.connection?.disconnect();
         resolve(result);
       };
+      const interrupted = () => done(fail(name, 'interrupted'));
+      deps.signal?.addEventListener('abort', interrupted, { once: true });
       const timer = setTimeout(() => {
         const where =
           connectedAt === undefined
@@ -61,12 +71,12 @@ export const realtimeCheck: Check = {
         done(
           fail(
             name,
-            `${where} within ${REALTIME_LIMIT_MS / 1000}s (state ${lastState}${frame ? `, ${frame}` : ''})`,
+            `${where} within ${humanDuration(limitMs)} (state ${lastState}${frame ? `, ${frame}` : ''})`,
             settingsFix,
             facts,
           ),
         );
-      }, REALTIME_LIMIT_MS);
+      }, limitMs);
       open.connection = connectChat(target.realtime, channel, [], {
         authorize: channelAuthorizer(client, target.authEndpoint, tenant),
         state: (current) => {
@@ -74,6 +84,8 @@ export const realtimeCheck: Check = {
           if (current === 'connected') connectedAt ??= deps.clock.now();
           if (current === 'failed')
             done(fail(name, `cannot connect to ${address}: no usable transport`, settingsFix, facts));
+          if (current === 'unavailable')
+            done(fail(name, `cannot connect to ${address} (state unavailable)`, settingsFix, facts));
           if (current === 'disconnected')
             done(
               fail(
@@ -107,6 +119,12 @@ export const realtimeCheck: Check = {
         event: () => {},
       });
       if (settled) open.connection.disconnect(); // settled while connecting
+      // pusher-js retries a refused or non-WebSocket answer quietly until it gives up; one handshake of our own
+      // says at once what the server does.
+      void probeUpgrade(address, { timeoutMs: limitMs, signal: deps.signal }).then((verdict) => {
+        if (verdict && !verdict.upgraded && connectedAt === undefined)
+          done(fail(name, `cannot connect to ${address}: ${verdict.problem}`, settingsFix, facts));
+      });
     });
   },
 };

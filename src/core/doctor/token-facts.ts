@@ -1,8 +1,11 @@
 // What can be told about a token without printing it: the claims of a JWT (expiry, scopes), never verified.
+import { isoTime } from './duration.js';
 
 export interface TokenClaims {
-  /** ms since the epoch. */
+  /** ms since the epoch; only when `exp` is a readable time. */
   expiresAt?: number;
+  /** `exp` is there but is no readable time (not a number, or far past any calendar). */
+  expiryUnreadable?: boolean;
   scopes?: string[];
 }
 
@@ -18,8 +21,10 @@ export function jwtClaims(token: string): TokenClaims | undefined {
   }
   if (typeof payload !== 'object' || payload === null) return undefined;
   const { exp, scope, scopes } = payload as { exp?: unknown; scope?: unknown; scopes?: unknown };
+  const expiresAt = typeof exp === 'number' && isoTime(exp * 1000) ? exp * 1000 : undefined;
   return {
-    expiresAt: typeof exp === 'number' ? exp * 1000 : undefined,
+    expiresAt,
+    ...(exp !== undefined && expiresAt === undefined ? { expiryUnreadable: true } : {}),
     scopes:
       typeof scope === 'string'
         ? scope.split(' ').filter(Boolean)

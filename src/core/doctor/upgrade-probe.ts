@@ -1,0 +1,70 @@
+// One WebSocket opening handshake with the realtime server, closed as soon as it is answered: says at once when the
+// server refuses the connection or answers with HTTP instead of a WebSocket, which pusher-js only reports (as
+// `unavailable`) after retrying for its 10 s.
+import { randomBytes } from 'node:crypto';
+
+export type UpgradeVerdict =
+  | { upgraded: true }
+  /** What went wrong, in words (`connection refused`, `answered HTTP 400 instead of a WebSocket`). */
+  | { upgraded: false; problem: string };
+
+export interface UpgradeProbeOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const ERROR_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'no DNS answer for the host name',
+  EHOSTUNREACH: 'no route to the host',
+  ENETUNREACH: 'no route to the host',
+};
+
+/** Undefined when no verdict came within the time limit or the run was interrupted (pusher-js's own wait decides). */
+export async function probeUpgrade(
+  address: string,
+  options: UpgradeProbeOptions,
+): Promise<UpgradeVerdict | undefined> {
+  const url = new URL(address.replace(/^ws/, 'http'));
+  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  return new Promise((resolve) => {
+    const req = request(url, {
+      method: 'GET',
+      agent: false,
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': randomBytes(16).toString('base64'),
+      },
+    });
+    let settled = false;
+    const finish = (verdict: UpgradeVerdict | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+      req.destroy();
+      resolve(verdict);
+    };
+    const stop = () => finish(undefined);
+    const timer = setTimeout(stop, options.timeoutMs);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
+    req.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      finish({ upgraded: true });
+    });
+    req.on('response', (response) => {
+      response.resume();
+      finish({ upgraded: false, problem: `answered HTTP ${response.statusCode} instead of a WebSocket` });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? '';
+      finish({ upgraded: false, problem: ERROR_WORDS[code] ?? `${error.message.split('\n')[0]} (${code})` });
+    });
+    req.end();
+  });
+}
