@@ -2,20 +2,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, startWorld, type TestWorld } from '../helpers/cli.js';
+import { BIN, baseEnv, configureRealtime, startWorld, type TestWorld } from '../helpers/cli.js';
 
 let world: TestWorld;
 beforeAll(async () => {
   world = await startWorld({ erasureStepSeconds: 0 });
-  const { realtime } = world.sandbox.info;
-  for (const [key, value] of [
-    ['realtime.key', realtime.key],
-    ['realtime.host', realtime.host],
-    ['realtime.port', String(realtime.port)],
-    ['realtime.tls', 'false'],
-    ['realtime.auth_endpoint', realtime.auth_endpoint],
-  ])
-    expect((await world.clinic(['config', 'set', key as string, value as string])).code).toBe(0);
+  await configureRealtime(world);
 });
 afterAll(() => world.close());
 

@@ -5,7 +5,15 @@ import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, type CliResult, startWorld, type TestWorld, tempDir } from '../helpers/cli.js';
+import {
+  BIN,
+  baseEnv,
+  type CliResult,
+  configureRealtime,
+  startWorld,
+  type TestWorld,
+  tempDir,
+} from '../helpers/cli.js';
 
 const README = new URL('../../README.md', import.meta.url);
 
@@ -50,17 +58,7 @@ let pathDir: string;
 
 beforeAll(async () => {
   world = await startWorld({ records: 300, chatter: 5 });
-  // What `clinic sandbox start` writes into the profile besides base_url and tenant (startWorld sets only those).
-  const { realtime, auth_url, client_id } = world.sandbox.info;
-  for (const [key, value] of Object.entries({
-    auth_url,
-    client_id,
-    'realtime.key': realtime.key,
-    'realtime.host': realtime.host,
-    'realtime.port': String(realtime.port),
-    'realtime.tls': String(realtime.tls),
-  }))
-    expect((await world.clinic(['config', 'set', key, value])).code).toBe(0);
+  await configureRealtime(world);
   pathDir = await clinicOnPath();
 });
 afterAll(async () => world?.close());

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, baseEnv, startWorld, type TestWorld } from '../helpers/cli.js';
+import { BIN, baseEnv, configureRealtime, startWorld, type TestWorld } from '../helpers/cli.js';
 import { FAULT_SEED, REST_FAULTS, replayHint } from './fault-seed.js';
 
 const RATE = 50;
@@ -15,15 +15,7 @@ const FAULTS = `ws-drop=0.2,${REST_FAULTS}`;
 let world: TestWorld;
 beforeAll(async () => {
   world = await startWorld({ seed: FAULT_SEED, erasureStepSeconds: 0 });
-  const { realtime } = world.sandbox.info;
-  for (const [key, value] of [
-    ['realtime.key', realtime.key],
-    ['realtime.host', realtime.host],
-    ['realtime.port', String(realtime.port)],
-    ['realtime.tls', 'false'],
-    ['realtime.auth_endpoint', realtime.auth_endpoint],
-  ])
-    expect((await world.clinic(['config', 'set', key as string, value as string])).code).toBe(0);
+  await configureRealtime(world);
 });
 afterAll(() => world?.close());
 

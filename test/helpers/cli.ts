@@ -105,6 +105,23 @@ export async function startWorld(options: SandboxOptions = {}, login = true): Pr
   };
 }
 
+/** What `clinic sandbox start` writes into its profile besides base_url and tenant (startWorld sets only those). */
+export async function configureRealtime(world: TestWorld, profile = 'sandbox'): Promise<void> {
+  const { realtime, auth_url, client_id } = world.sandbox.info;
+  for (const [key, value] of Object.entries({
+    auth_url,
+    client_id,
+    'realtime.key': realtime.key,
+    'realtime.host': realtime.host,
+    'realtime.port': String(realtime.port),
+    'realtime.tls': String(realtime.tls),
+    'realtime.auth_endpoint': realtime.auth_endpoint,
+  })) {
+    const set = await runCli(world.configDir, ['--profile', profile, 'config', 'set', key, value]);
+    if (set.code !== 0) throw new Error(`config set ${key}: ${set.stderr}`);
+  }
+}
+
 export const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** The smallest valid customer create, for tests about who may write. */
