@@ -12,7 +12,7 @@ const { version } = JSON.parse(readFileSync(new URL('package.json', root), 'utf8
 
 const files = generateFiles(
   {
-    commands: bundle.commands,
+    commands: await bundle.loadCommands(),
     globalOptions: bundle.GLOBAL_OPTIONS,
     versionOption: bundle.VERSION_OPTION,
     helpOption: bundle.HELP_OPTION,

@@ -26,5 +26,5 @@ async function helpOf(path) {
 }
 
 const texts = {};
-for (const path of [[], ...commandPaths()]) texts[path.join(' ')] = await helpOf(path);
+for (const path of [[], ...(await commandPaths())]) texts[path.join(' ')] = await helpOf(path);
 writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(texts)}\n`);

@@ -3,8 +3,8 @@ import { type Command, CommanderError } from 'commander';
 import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
-import { commands } from '../commands/index.js';
-import { buildProgram, expandHelpCommand } from './program.js';
+import { commandNames, loadCommands } from '../commands/index.js';
+import { buildProgram, commandWord, expandHelpCommand } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
@@ -50,7 +50,8 @@ async function signInFacts(ctx: Context | undefined, error: unknown): Promise<Si
 }
 
 /** Every command's path (`['customers', 'list']`…), for the help cache built with the bundle. */
-export function commandPaths(): string[][] {
+export async function commandPaths(): Promise<string[][]> {
+  const commands = await loadCommands();
   const noop = () => true;
   const paths: string[][] = [];
   const walk = (command: Command, path: string[]) => {
@@ -71,7 +72,7 @@ export function commandPaths(): string[][] {
 }
 
 /** The declarations, for scripts/completions.mjs (completions and the man page): data only, no command code. */
-export { commands };
+export { loadCommands };
 export {
   GLOBAL_OPTIONS,
   HELP_OPTION,
@@ -84,6 +85,9 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
   const { stdout, stderr } = deps.streams;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
+  // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
+  const word = commandWord(argv);
+  const commands = await loadCommands(word !== undefined && commandNames.includes(word) ? word : undefined);
   const program = buildProgram(
     cliVersion(),
     commands,

@@ -184,7 +184,7 @@ export function buildProgram(
     .exitOverride();
   addGlobalOptions(program);
   program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
-  const at = argv && firstWordAt(program, argv);
+  const at = argv && firstWordAt(argv);
   const named = at === undefined ? undefined : commands.find((def) => def.name === argv?.[at]);
   if (named) addDeclared(program, named, hooks, argv?.slice((at as number) + 1));
   else for (const def of commands) addDeclared(program, def, hooks);
@@ -198,18 +198,29 @@ export function buildProgram(
   return program;
 }
 
+/** The global options that take a value (`--profile NAME`, `-o FORMAT`…), by each of their flags. */
+const VALUE_FLAGS = new Set(
+  GLOBAL_OPTIONS.filter((def) => /[<[]/.test(def.flags)).flatMap((def) =>
+    def.flags.split(/[ ,]+/).filter((word) => word.startsWith('-')),
+  ),
+);
+
 /** Where the first word of argv that is not a global option or its value stands: the command's name, if any. */
-function firstWordAt(program: Command, argv: readonly string[]): number | undefined {
+function firstWordAt(argv: readonly string[]): number | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (!arg.startsWith('-') || arg === '-') return i;
-    const flag = arg.split('=')[0];
-    const option = program.options.find((o) => o.long === flag || o.short === flag);
     const inline = arg.includes('=') || (!arg.startsWith('--') && arg.length > 2);
-    if (option && (option.required || option.optional) && !inline) i++;
+    if (VALUE_FLAGS.has(arg.split('=')[0] as string) && !inline) i++;
   }
   return undefined;
+}
+
+/** The command argv names (its first word after the global options), if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  const at = firstWordAt(argv);
+  return at === undefined ? undefined : argv[at];
 }
 
 /**
@@ -217,7 +228,7 @@ function firstWordAt(program: Command, argv: readonly string[]): number | undefi
  * the help of a nested command would show its noun's instead.
  */
 export function expandHelpCommand(program: Command, argv: readonly string[]): string[] {
-  const at = firstWordAt(program, argv);
+  const at = firstWordAt(argv);
   if (at === undefined || argv[at] !== 'help' || at + 1 >= argv.length) return [...argv];
   const words = argv.slice(at + 1);
   // `clinic help help`: the help command's own help is the program's.

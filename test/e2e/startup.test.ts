@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandPaths } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+
+const commands = await loadCommands();
 
 const HEAVY = [
   'undici',
@@ -94,7 +96,7 @@ describe('start-up', () => {
 
   it('the cached help of every command is what commander renders live, whatever the environment', async () => {
     const cache = JSON.parse(await readFile(new URL('../../dist/help.json', import.meta.url), 'utf8'));
-    const paths = [[], ...commandPaths()];
+    const paths = [[], ...(await commandPaths())];
     expect(Object.keys(cache).sort()).toEqual(paths.map((path) => path.join(' ')).sort());
     const env = { CLINIC_PROFILE: 'other', CLINIC_TENANT: '3', CLINIC_OUTPUT: 'json', COLUMNS: '200' };
     for (const path of paths) {

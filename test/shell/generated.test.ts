@@ -15,9 +15,11 @@ import {
   PROGRAM_EXAMPLES,
   VERSION_OPTION,
 } from '../../src/cli/program.js';
-import { commands } from '../../src/commands/index.js';
+import { loadCommands } from '../../src/commands/index.js';
 import { parseShell } from '../../src/commands/completion/print.js';
 import { requirePart, runCli, tempDir } from '../helpers/cli.js';
+
+const commands = await loadCommands();
 
 const ROOT = new URL('../../', import.meta.url);
 const read = (path: string) => readFile(new URL(path, ROOT), 'utf8');

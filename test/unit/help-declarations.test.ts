@@ -2,8 +2,10 @@
 // of itself, every command of the contract exists, and the assumed endpoints say so.
 import { describe, expect, it } from 'vitest';
 import { type CommandDef, isNoun, type NounDef } from '../../src/cli/command.js';
-import { commands } from '../../src/commands/index.js';
+import { commandNames, loadCommands } from '../../src/commands/index.js';
 import { runInProcess } from '../helpers/in-process.js';
+
+const commands = await loadCommands();
 
 interface Entry {
   path: string[];
@@ -80,6 +82,10 @@ const ASSUMED = [
 ];
 
 describe('command declarations', () => {
+  it('load under the names the registry lists them by, in its order', () => {
+    expect(commands.map((def) => def.name)).toEqual(commandNames);
+  });
+
   it('hold every command of the contract', () => {
     const missing = CONTRACT.filter((path) => !find(path));
     expect(missing).toEqual([]);

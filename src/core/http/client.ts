@@ -346,6 +346,7 @@ async function readCapped(
   url: string,
   max: number,
 ): Promise<string> {
+  if (isNodeStream(body)) return readStream(body, url, max);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -359,6 +360,34 @@ async function readCapped(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+type NodeStream = NodeJS.ReadableStream & { destroy(): void };
+
+const isNodeStream = (body: unknown): body is NodeStream =>
+  typeof (body as Partial<NodeStream>).on === 'function';
+
+/** readCapped for a Node stream, through its events: a stream's async iterator costs every start-up its set-up. */
+function readStream(body: NodeStream, url: string, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        reject(
+          new NetworkError(
+            `the answer from ${redactUrl(url)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
+          ),
+        );
+      } else chunks.push(chunk);
+    });
+    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.once('error', reject);
+    // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word.
+    body.once('close', () => reject(new NetworkError(`the answer from ${redactUrl(url)} was cut off`)));
+  });
 }
 
 function toSearchParams(
