@@ -12,7 +12,9 @@ import { startupBench } from './startup.mjs';
 const NOTES = `## How it is measured
 
 - **Start-up**: \`env -i HOME=<fresh> PATH=/usr/bin:/bin\` on both sides (no NODE_OPTIONS, no extra CA file), three
-  warm-up rounds, then 31 alternating rounds (BENCH_RUNS); medians. The real command reads the profile and a
+  warm-up rounds, then 31 alternating rounds (BENCH_RUNS); the times are medians, the ratio is the median of each
+  round's ratio to that round's \`node -e 0\` (a paired comparison, so a slow moment of the machine slows both
+  sides of a ratio alike). The real command reads the profile and a
   file-stored token under that HOME and asks a local sandbox (\`--rate-limit 0\`) over HTTP.
 - **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off. The baseline is a bash
   loop of \`curl -s … | jq -c '.data[]'\` over the same 100 pages of 100; best of three for each. Peak RSS is the

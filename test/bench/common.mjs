@@ -28,13 +28,23 @@ export function wallMs(args, env) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** Medians of alternating runs, so drift in the machine's load hits every candidate alike. */
+/**
+ * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time, and its
+ * median ratio to `baseline` taken round by round (a paired comparison: a slow moment slows both sides of a ratio).
+ */
 export function alternate(candidates, runs, env) {
   const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
   for (let i = 0; i < 3; i++) for (const args of Object.values(candidates)) wallMs(args, env); // warm the caches
   for (let i = 0; i < runs; i++)
     for (const [name, args] of Object.entries(candidates)) times[name].push(wallMs(args, env));
-  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  const ratios = Object.fromEntries(
+    Object.entries(times).map(([name, list]) => [
+      name,
+      median(list.map((ms, round) => ms / times.baseline[round])),
+    ]),
+  );
+  return { medians, ratios };
 }
 
 /** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */
