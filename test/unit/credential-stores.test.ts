@@ -8,7 +8,12 @@ import {
   type StoredCredentials,
 } from '../../src/core/auth/credential-store.js';
 import { FileStore } from '../../src/core/auth/file-store.js';
-import { KEYCHAIN_SERVICE, KeychainStore, type KeytarLoader } from '../../src/core/auth/keychain-store.js';
+import {
+  KEYCHAIN_SERVICE,
+  keychainMissingReason,
+  KeychainStore,
+  type KeytarLoader,
+} from '../../src/core/auth/keychain-store.js';
 import { storeForLogin } from '../../src/core/auth/store-choice.js';
 import { UnsafeFileError } from '../../src/core/config/private-file.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -213,6 +218,20 @@ describe('FileStore under concurrent writers', () => {
     await writeFile(path, '{ not json', { mode: 0o600 });
     await expect(new FileStore(path).set('a', { kind: 'pat', access_token: 't' })).rejects.toThrow(
       /not a JSON object/,
+    );
+  });
+});
+
+describe('keychainMissingReason', () => {
+  it("says what is missing instead of napi-rs's advice to delete package-lock.json", () => {
+    const napi =
+      'Cannot find native binding. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828). Please try `npm i` again after removing both package-lock.json and node_modules directory.\nmore';
+    expect(keychainMissingReason(napi, 'linux-x64')).toBe(
+      'the keychain library is not available on this machine: no prebuilt binary of @napi-rs/keyring for ' +
+        'linux-x64 is installed (an install with --omit=optional leaves it out)',
+    );
+    expect(keychainMissingReason('libsecret went away\nstack', 'linux-x64')).toBe(
+      'the keychain library is not available on this machine: libsecret went away',
     );
   });
 });

@@ -18,14 +18,25 @@ interface Keytar {
 
 export type KeytarLoader = () => Promise<Keytar>;
 
+/** Why the keychain library could not load, in words for a user of clinic. */
+export function keychainMissingReason(
+  message: string,
+  platform = `${process.platform}-${process.arch}`,
+): string {
+  // napi-rs's own text blames npm and says to delete package-lock.json: not what a user of clinic should do.
+  const why = message.includes('Cannot find native binding')
+    ? `no prebuilt binary of @napi-rs/keyring for ${platform} is installed (an install with --omit=optional ` +
+      'leaves it out)'
+    : message.split('\n')[0];
+  return `the keychain library is not available on this machine: ${why}`;
+}
+
 /** The keyring's platform binary is an optional package: when it is missing, there is simply no keychain. */
 const loadKeytar: KeytarLoader = async () => {
   try {
     return await import('@napi-rs/keyring/keytar.js');
   } catch (error) {
-    throw new KeychainUnavailableError(
-      `the keychain library is not available on this machine (${(error as Error).message.split('\n')[0]})`,
-    );
+    throw new KeychainUnavailableError(keychainMissingReason((error as Error).message));
   }
 };
 

@@ -68,7 +68,7 @@ export const baseUrlCheck: Check = {
           "tell the API's operators: once it expires, no command can connect",
           facts,
         );
-    } else steps.push('no TLS (http on this machine)');
+    } else steps.push('plain http, allowed on a loopback address only');
     const summary = `${base.origin} answered HTTP ${answer.status} in ${answer.totalMs} ms (${steps.join(', ')})`;
     if (answer.status >= 300 && answer.status < 400) {
       // Redacted as the HTTP client does: a redirect may carry a token or a password in its address.
