@@ -39,6 +39,12 @@ export type GlobalOptionDef = Pick<OptionDef, 'flags' | 'description' | 'choices
 export const PROGRAM_DESCRIPTION = 'Administer clinic data through the Clinic Management Service API';
 export const VERSION_OPTION: GlobalOptionDef = { flags: '-V, --version', description: 'print the version' };
 export const HELP_OPTION: GlobalOptionDef = { flags: '-h, --help', description: 'show help' };
+/** `clinic help [command...]`: commander's own help command, described here for help and completions alike. */
+export const HELP_COMMAND = {
+  summary: "show a command's help: clinic help erasure list",
+  argument: 'the command, e.g. erasure list',
+  example: 'clinic help erasure list',
+} as const;
 export const PROGRAM_EXAMPLES = [
   'clinic sandbox start            # a local Clinic API to try everything on',
   'clinic --profile sandbox customers list --per-page 5',
@@ -191,8 +197,8 @@ export function buildProgram(
   // After the commands: they would inherit it, and a noun's own help command is its plain one.
   program.addHelpCommand(
     new Command('help')
-      .argument('[command...]', 'the command, e.g. erasure list')
-      .summary("show a command's help: clinic help erasure list")
+      .argument('[command...]', HELP_COMMAND.argument)
+      .summary(HELP_COMMAND.summary)
       .helpGroup('Tools:'),
   );
   return program;

@@ -2,6 +2,7 @@
 // declarations' data: no command's load() is called, so no command code runs.
 import type { ArgDef, CommandDef, Completes, NounDef } from '../command.js';
 import { isNoun } from '../command.js';
+import { HELP_COMMAND as HELP_TEXT } from '../program.js';
 
 /** What an option is, for completions and the man page. */
 export interface OptionSpec {
@@ -139,13 +140,13 @@ function node(def: CommandDef | NounDef, parent: string[]): CommandNode {
 export const HELP_COMMAND: CommandNode = {
   path: ['help'],
   name: 'help',
-  summary: "show a command's help: clinic help erasure list",
-  examples: ['clinic help erasure list'],
+  summary: HELP_TEXT.summary,
+  examples: [HELP_TEXT.example],
   options: [],
   args: [
     {
       name: 'command',
-      description: 'the command, e.g. erasure list',
+      description: HELP_TEXT.argument,
       optional: true,
       variadic: true,
       completes: 'command',
