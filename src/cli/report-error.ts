@@ -1,7 +1,7 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
 import { ApiError, AuthError, CliError } from '../core/errors.js';
 import { MAX_RETRY_AFTER_S } from '../core/limits.js';
-import { READ_ONLY_CODES, toExitCode } from '../core/exit-codes.js';
+import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
 import { sanitize } from './output/sanitize.js';
 
 export interface ErrorReportOptions {
@@ -54,7 +54,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (!(error instanceof Error)) return [`error: ${String(error)}`];
   const lines = [`error: ${error.message}`];
   if (error instanceof ApiError) {
-    const readOnly = error.code === undefined ? undefined : READ_ONLY_CODES[error.code];
+    const readOnly = readOnlyMeaning(error.code);
     if (readOnly) lines[0] = `error: refused: ${readOnly} (${error.message})`;
     lines[0] += ` (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
     for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);

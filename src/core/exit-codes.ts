@@ -22,8 +22,12 @@ export const READ_ONLY_CODES: Record<string, string> = {
   LEAD_NOT_ASSIGNED: 'the lead is assigned to another salesperson, so the record is read-only for you',
 };
 
+/** What a read-only code means, if `code` is one (own keys only: a server's `valueOf` is no such code). */
+export const readOnlyMeaning = (code: string | undefined): string | undefined =>
+  code !== undefined && Object.hasOwn(READ_ONLY_CODES, code) ? READ_ONLY_CODES[code] : undefined;
+
 export function exitCodeForStatus(status: number, code?: string): ExitCodeValue {
-  if (code !== undefined && READ_ONLY_CODES[code] !== undefined) return ExitCode.conflict;
+  if (readOnlyMeaning(code) !== undefined) return ExitCode.conflict;
   switch (status) {
     case 401:
       return ExitCode.auth;

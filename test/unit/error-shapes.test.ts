@@ -348,3 +348,11 @@ describe('errorLines and terminal control characters', () => {
     expect(lines(error)[0]).toBe('error: bad?[2J? input (HTTP 422)');
   });
 });
+
+describe('error codes that name Object.prototype members', () => {
+  it('valueOf, constructor and toString are codes like any other, not read-only refusals', () => {
+    for (const code of ['valueOf', 'constructor', 'toString', '__proto__'])
+      expect(exitCodeForStatus(300, code), code).toBe(1);
+    expect(exitCodeForStatus(422, 'CUSTOMER_ERASED')).toBe(6);
+  });
+});
