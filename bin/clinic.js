@@ -9,9 +9,7 @@ const { dirname, join } = require('node:path');
 const argv = process.argv.slice(2);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(
-    `${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`,
-  );
+  writeAll(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else if (!answerHelp(argv)) {
   run();
 }
@@ -58,13 +56,16 @@ function run() {
     if (error.code === 'EPIPE') process.exit(0);
     cannotWrite(error);
   });
-  // stdin is opened only by the commands that read it (a getter: opening it costs every start-up).
+  // stdin is opened only by the commands that read it, stderr on the first line written to it (getters: making a
+  // stream costs a start-up 1-2 ms, and most runs never write to stderr).
   const streams = {
     get stdin() {
       return process.stdin;
     },
     stdout: process.stdout,
-    stderr: process.stderr,
+    get stderr() {
+      return process.stderr;
+    },
   };
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
     bundle.saveCache();
@@ -77,10 +78,12 @@ function run() {
 }
 
 /**
- * The bundled CLI, compiled with V8's code cache when it can be: the first run of a Node version saves the compiled
- * code (functions the command ran included) to the user's cache directory, later runs skip most of the compiling.
- * Plain `require` under --debug (source-mapped stack traces), with CLINIC_NO_COMPILE_CACHE set, or where the cache
- * cannot be used; a stale, foreign or damaged cache is rejected by V8 and rewritten.
+ * The bundled CLI, compiled with V8's code cache when it can be: the first run of a command (per Node version and
+ * build) saves the compiled code, the functions it ran included, to the user's cache directory; its later runs skip
+ * most of the compiling. One cache per command (`customers-get`), so each holds what its command runs and no more (a
+ * cache written by `config set` lacks the HTTP client: `customers get` would compile it on every run). Plain `require`
+ * under --debug (source-mapped stack traces), with CLINIC_NO_COMPILE_CACHE set, or where the cache cannot be used; a
+ * stale, foreign or damaged cache is rejected by V8 and rewritten.
  */
 function loadBundle(useCache) {
   const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
@@ -91,7 +94,8 @@ function loadBundle(useCache) {
   const { size, mtimeMs } = fs.statSync(file);
   const home = process.env.HOME || require('node:os').homedir();
   const dir = join(process.env.XDG_CACHE_HOME || join(home, '.cache'), 'clinic');
-  const cacheFile = join(dir, `main-${process.version}-${size}-${Math.round(mtimeMs)}.cache`);
+  const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
+  const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -107,8 +111,8 @@ function loadBundle(useCache) {
   const { pathToFileURL } = require('node:url');
   const dynamicImport = (id) => import(id.startsWith('.') ? pathToFileURL(join(dirname(file), id)).href : id);
   const module = { exports: {} };
-  const localRequire = require('node:module').createRequire(file);
-  script.runInThisContext()(module.exports, localRequire, module, file, dirname(file), dynamicImport);
+  // The bundle requires only Node's built-ins (scripts/bundle.mjs checks), so this file's require serves it.
+  script.runInThisContext()(module.exports, require, module, file, dirname(file), dynamicImport);
   const fresh = cachedData === undefined || script.cachedDataRejected;
   return {
     main: module.exports.main,
@@ -119,15 +123,37 @@ function loadBundle(useCache) {
         const temp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(temp, cacheFile);
-        // Caches of other builds or Node versions are of no further use.
-        for (const name of fs.readdirSync(dir))
-          if (name.startsWith('main-') && join(dir, name) !== cacheFile && !name.endsWith('.tmp'))
-            fs.rmSync(join(dir, name), { force: true });
+        pruneCaches(fs, dir, build);
       } catch {
         // A cache that cannot be written (read-only home) only costs speed.
       }
     },
   };
+}
+
+/**
+ * The command's words as a cache name: up to two leading words (`customers-get`). A run that starts with an option
+ * (`clinic -o json customers get`) shares the cache named `other`: only a little slower, never wrong.
+ */
+function commandKey(args) {
+  const words = [];
+  for (const arg of args.slice(0, 2)) {
+    if (!/^[a-z][a-z-]{0,31}$/.test(arg)) break;
+    words.push(arg);
+  }
+  return words.join('-') || 'other';
+}
+
+/** Caches of other builds or Node versions are of no further use; of this build's, the 24 newest are kept. */
+function pruneCaches(fs, dir, build) {
+  const mine = [];
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.startsWith('main-') || name.endsWith('.tmp')) continue;
+    if (!name.startsWith(build)) fs.rmSync(join(dir, name), { force: true });
+    else mine.push({ name, at: fs.statSync(join(dir, name)).mtimeMs });
+  }
+  mine.sort((a, b) => b.at - a.at);
+  for (const { name } of mine.slice(24)) fs.rmSync(join(dir, name), { force: true });
 }
 
 /** Writes all of `text` to stdout (fd 1) synchronously; a closed pipe (`clinic --help | head`) ends it quietly. */

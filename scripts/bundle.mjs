@@ -71,4 +71,11 @@ const code = await readFile(bundle, 'utf8');
 // import.meta.url became `__metaUrl__`: a call of the same length.
 const rewritten = code.replace(/\bimport\(/g, '__dyni(').replace(/\b__metaUrl__\b/g, '__metaUrl()');
 if (/\bimport\(/.test(rewritten)) throw new Error('a dynamic import was left in the bundle');
+// bin/clinic.js hands the bundle its own require: right for Node's built-ins only (a package or a relative path would
+// resolve from bin/). Packages are loaded through __dyni or lazyRequire.
+const required = [...rewritten.matchAll(/\brequire\((?:"([^"]*)"|'([^']*)'|([^)]*))\)/g)].map(
+  (m) => m[1] ?? m[2] ?? m[3],
+);
+const foreign = required.filter((id) => !id.startsWith('node:'));
+if (foreign.length) throw new Error(`the bundle requires more than Node's built-ins: ${foreign.join(', ')}`);
 await writeFile(bundle, rewritten);

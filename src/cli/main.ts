@@ -82,7 +82,8 @@ export {
 } from './program.js';
 
 export async function main(argv: string[], deps: ContextDeps): Promise<number> {
-  const { stdout, stderr } = deps.streams;
+  // The streams are read where used: a stream is made on first use, and most runs never write to stderr.
+  const { streams } = deps;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
   // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
@@ -99,9 +100,9 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
         ctx = createContext(deps, globals);
         return ctx;
       },
-      write: (text) => stdout.write(text),
-      writeErr: (text) => stderr.write(text),
-      helpWidth: stdout.isTTY ? Math.min(stdout.columns || 80, 80) : 80,
+      write: (text) => streams.stdout.write(text),
+      writeErr: (text) => streams.stderr.write(text),
+      helpWidth: () => (streams.stdout.isTTY ? Math.min(streams.stdout.columns || 80, 80) : 80),
     },
     argv,
   );
@@ -118,14 +119,14 @@ export async function main(argv: string[], deps: ContextDeps): Promise<number> {
       const code = commanderExitCode(error);
       if (code !== ExitCode.ok && wantsJson) {
         const usage = new UsageError(error.message.replace(/^error: /, ''));
-        stderr.write(`${errorJson(usage)}\n`);
+        streams.stderr.write(`${errorJson(usage)}\n`);
       }
       return code;
     }
     const debug = globals?.debug ?? false;
     const signIn = await signInFacts(ctx, error);
-    for (const line of errorLines(error, { json: false, debug, signIn })) stderr.write(`${line}\n`);
-    if (wantsJson) stderr.write(`${errorJson(error)}\n`);
+    for (const line of errorLines(error, { json: false, debug, signIn })) streams.stderr.write(`${line}\n`);
+    if (wantsJson) streams.stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);
   } finally {
     await ctx?.close();

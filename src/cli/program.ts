@@ -13,7 +13,7 @@ export interface ProgramHooks {
   write(text: string): void;
   writeErr(text: string): void;
   /** Help is wrapped at 80 columns, or narrower on a narrower terminal (so bin/clinic.js can serve it cached). */
-  helpWidth?: number;
+  helpWidth?: () => number;
 }
 
 /**
@@ -184,8 +184,8 @@ export function buildProgram(
     .configureOutput({
       writeOut: hooks.write,
       writeErr: (text) => hooks.writeErr(text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
-      getOutHelpWidth: () => hooks.helpWidth ?? 80,
-      getErrHelpWidth: () => hooks.helpWidth ?? 80,
+      getOutHelpWidth: () => hooks.helpWidth?.() ?? 80,
+      getErrHelpWidth: () => hooks.helpWidth?.() ?? 80,
     })
     .exitOverride();
   addGlobalOptions(program);

@@ -1,12 +1,14 @@
 // Start-up budget: --version and --help load none of the heavy modules; every command's help has an example.
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandPaths } from '../../src/cli/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const commands = await loadCommands();
@@ -111,7 +113,7 @@ describe('start-up', () => {
     const env = { XDG_CACHE_HOME: join(dir, 'cache') };
     expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
     const [name] = await readdir(cache);
-    expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+\.cache$/);
+    expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+-config-list\.cache$/);
     expect((await stat(join(cache, name!))).mode & 0o777).toBe(0o600);
     await writeFile(join(cache, name!), 'not a V8 cache');
     const again = await runCli(dir, ['config', 'list'], { env });
@@ -122,6 +124,56 @@ describe('start-up', () => {
       env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
     });
     await expect(readdir(join(off, 'c'))).rejects.toThrow();
+  });
+
+  it('makes stderr only to write to it (making the stream costs every start-up)', async () => {
+    const dir = await tempDir();
+    const recorder = fileURLToPath(new URL('../helpers/record-builtins.mjs', import.meta.url));
+    // stderr into a file: made, it would load the synchronous file stream.
+    const builtins = (args: string[]) => {
+      const loaded = join(dir, 'builtins.txt');
+      const err = openSync(join(dir, 'stderr.txt'), 'w');
+      const run = spawnSync(process.execPath, ['--import', recorder, BIN, ...args], {
+        env: { ...baseEnv(dir), RECORD_BUILTINS_FILE: loaded },
+        stdio: ['ignore', 'pipe', err],
+      });
+      closeSync(err);
+      return { code: run.status, loaded: readFileSync(loaded, 'utf8') };
+    };
+    const quiet = builtins(['config', 'list']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.loaded).not.toContain('internal/fs/sync_write_stream');
+    const told = builtins(['config', 'get', 'nosuchkey']);
+    expect(told.code).toBe(2);
+    expect(told.loaded).toContain('internal/fs/sync_write_stream');
+    expect(readFileSync(join(dir, 'stderr.txt'), 'utf8')).toContain("unknown config key 'nosuchkey'");
+  });
+
+  it('keeps a compile cache per command, used as written, and prunes stale and surplus ones', async () => {
+    const dir = await tempDir();
+    const cache = join(dir, 'cache', 'clinic');
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    await runCli(dir, ['config', 'list'], { env });
+    const [first] = await readdir(cache);
+    const build = first!.replace(/config-list\.cache$/, '');
+    // Another build's cache, and more of this build's than are kept (the oldest first).
+    await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
+    for (let i = 0; i < 30; i++) {
+      await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
+      await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
+    }
+    const written = (await stat(join(cache, first!))).mtimeMs;
+    await runCli(dir, ['config', 'list'], { env });
+    expect((await stat(join(cache, first!))).mtimeMs).toBe(written); // accepted, not rewritten
+    await runCli(dir, ['-o', 'json', 'config', 'profiles'], { env });
+    await runCli(dir, ['config', 'profiles'], { env });
+    const names = await readdir(cache);
+    expect(names).toContain(`${build}config-profiles.cache`);
+    expect(names).toContain(`${build}other.cache`); // a run starting with an option
+    expect(names).toContain(first);
+    expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
+    expect(names).toHaveLength(24);
+    expect(names).not.toContain(`${build}old-0.cache`);
   });
 
   it('the command tree holds only the command argv names, after any global options', () => {

@@ -104,8 +104,8 @@ const FILES: [string, string][] = [
   ],
   [
     '$XDG_CACHE_HOME/clinic/',
-    "V8's compile cache of the CLI (default ~/.cache/clinic), one file per Node version and build, rewritten when " +
-      'stale; off with CLINIC_NO_COMPILE_CACHE=1 or --debug; safe to delete',
+    "V8's compile cache of the CLI (default ~/.cache/clinic), one file per command, Node version and build (the " +
+      '24 newest kept), rewritten when stale; off with CLINIC_NO_COMPILE_CACHE=1 or --debug; safe to delete',
   ],
   [
     'FILE.journal',
