@@ -1,6 +1,11 @@
 // customers list/get/create end to end: the built CLI against a sandbox, every output format and error path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CREATE_CUSTOMER, lines, startWorld, type TestWorld } from '../helpers/cli.js';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CREATE_CUSTOMER, lines, startWorld, tempDir, type TestWorld } from '../helpers/cli.js';
+
+const RECORDER = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
 
 let world: TestWorld;
 beforeAll(async () => {
@@ -211,6 +216,25 @@ describe('server errors become exit codes', () => {
     const { code, stderr } = await world.clinic(['account'], { env: { CLINIC_TOKEN: 'clinic_pat_wrong' } });
     expect(code).toBe(3);
     expect(stderr).toContain('run: clinic --profile sandbox login');
+  });
+
+  it('with room in the window, a command neither locks nor writes the shared rate-limit file', async () => {
+    const shared = join(world.configDir, 'rate-limit');
+    await rm(shared, { recursive: true, force: true });
+    world.sandbox.setRateLimit(1000);
+    try {
+      const file = join(await tempDir(), 'imports.txt');
+      const { code, stderr } = await world.clinic(['customers', 'get', '1', '--debug'], {
+        nodeArgs: ['--import', RECORDER],
+        env: { RECORD_IMPORTS_FILE: file },
+      });
+      expect(code).toBe(0);
+      expect(stderr).toMatch(/^debug: < x-ratelimit-remaining: 9\d\d$/m); // the answer did carry the headers
+      expect(await readFile(file, 'utf8')).not.toContain('proper-lockfile');
+      await expect(readdir(shared)).rejects.toThrow(/ENOENT/);
+    } finally {
+      world.sandbox.setRateLimit(0);
+    }
   });
 
   it('429: exit 9 with the wait, when retries are off', async () => {

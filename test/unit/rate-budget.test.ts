@@ -1,10 +1,10 @@
 // The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SharedPacer } from '../../src/core/http/pacers.js';
-import { learn, takeSlot } from '../../src/core/http/rate-budget.js';
+import { combine, learn, nearlySpent, takeSlot } from '../../src/core/http/rate-budget.js';
 import { fakeClock } from './fake-clock.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -69,6 +69,22 @@ describe('headers beyond belief', () => {
   });
 });
 
+describe('combine', () => {
+  it('of one window keeps the lower count, of two the newer, and fills in what one view lacks', () => {
+    const w = { limit: 60, resetAtMs: T0 + 30_000 };
+    expect(combine({ ...w, remaining: 7 }, { ...w, remaining: 4, resetAtMs: T0 + 30_900 }, T0)).toEqual({
+      limit: 60,
+      remaining: 4,
+      resetAtMs: T0 + 30_900,
+    });
+    const next = { limit: 60, remaining: 59, resetAtMs: T0 + 90_000 };
+    expect(combine({ ...w, remaining: 0 }, next, T0)).toEqual(next);
+    expect(combine(next, { ...w, remaining: 0 }, T0)).toEqual(next);
+    expect(combine({}, { ...w, remaining: 3 }, T0)).toEqual({ ...w, remaining: 3 });
+    expect(combine({ limit: 60 }, {}, T0)).toEqual({ limit: 60 });
+  });
+});
+
 describe('SharedPacer', () => {
   it('two processes of one profile together take no more slots per window than the server allows', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'sandbox.json');
@@ -88,13 +104,43 @@ describe('SharedPacer', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'poisoned.json');
     await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
     const pacer = new SharedPacer(file, fakeClock(T0));
-    await pacer.observe(headers(59, T0 / 1000 + 60, 60));
+    expect(await pacer.slot()).toBe(0);
+    await pacer.observe(headers(5, T0 / 1000 + 60, 60));
     expect(await pacer.slot()).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
       limit: 60,
-      remaining: 58,
+      remaining: 4,
       resetAtMs: T0 + 60_050,
     });
+  });
+
+  it('while the window has room each process counts alone and the file is never touched', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clinic-pacer-'));
+    const pacer = new SharedPacer(join(dir, 'roomy.json'), fakeClock(T0));
+    await pacer.observe(headers(50, T0 / 1000 + 60, 60));
+    for (let i = 0; i < 30; i++) expect(await pacer.slot()).toBe(0);
+    await pacer.observe(headers(20, T0 / 1000 + 60, 60));
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('once a window is nearly spent it is counted in the file, by a process started later too', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'tight.json');
+    const clock = fakeClock(T0);
+    const a = new SharedPacer(file, clock);
+    await a.observe(headers(12, T0 / 1000 + 60, 60));
+    let granted = 0;
+    for (let i = 0; i < 3; i++) if ((await a.slot()) === 0) granted++;
+    // 10 left is the headroom: the third slot was counted in the file.
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ remaining: 9 });
+    // Another process's first request goes unpaced; its answer counts a's three and it.
+    const c = new SharedPacer(file, clock);
+    await c.observe(headers(8, T0 / 1000 + 60, 60));
+    for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : c).slot()) === 0) granted++;
+    expect(granted).toBe(3 + 8);
+    expect(await c.slot()).toBeGreaterThan(59_000);
+    expect(nearlySpent({ limit: 1000, remaining: 100, resetAtMs: T0 + 1 }, T0)).toBe(true);
+    expect(nearlySpent({ limit: 1000, remaining: 101, resetAtMs: T0 + 1 }, T0)).toBe(false);
+    expect(nearlySpent({ limit: 60, remaining: 0, resetAtMs: T0 }, T0)).toBe(false); // that window is over
   });
 
   it('a server without rate headers never engages the shared file', async () => {

@@ -1,11 +1,11 @@
-// Where the rate-limit budget lives: in this process (LocalPacer), or in a file of the config directory shared by
-// every clinic process of a profile (SharedPacer), so two exports of one user together stay inside the one quota the
-// API gives that user. The file is read and written under a lock around each request, and only once the server has
-// sent rate-limit headers: a server without them costs no file work at all.
+// Where the rate-limit budget lives: in this process (LocalPacer), or, once a window is nearly spent, in a file of
+// the config directory shared by every clinic process of a profile (SharedPacer), so two exports of one user together
+// stay inside the one quota the API gives that user. While a window has room, each process counts alone and the file
+// is not touched (a lock and a write on every answer cost each short command more than its request).
 import type { Clock } from '../clock.js';
 import { lazyRequire } from '../lazy-require.js';
 import { withLock } from '../lock.js';
-import { type BudgetState, hasRateHeaders, learn, takeSlot } from './rate-budget.js';
+import { type BudgetState, combine, hasRateHeaders, learn, nearlySpent, takeSlot } from './rate-budget.js';
 
 type Headers = Record<string, string | undefined>;
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
@@ -34,7 +34,11 @@ export class LocalPacer implements Pacer {
 }
 
 export class SharedPacer implements Pacer {
-  private engaged = false;
+  /**
+   * This process's view: its own count while the window has room, the file's (and its own) once it is nearly spent.
+   * It starts empty: the first request goes, and its answer tells how much of the window is left.
+   */
+  private view: BudgetState = {};
 
   constructor(
     private readonly file: string,
@@ -42,20 +46,32 @@ export class SharedPacer implements Pacer {
   ) {}
 
   async slot(): Promise<number> {
-    if (!this.engaged) return 0;
-    return this.update((state) => takeSlot(state, this.clock.now()));
+    const now = this.clock.now();
+    if (!nearlySpent(this.view, now)) return this.step(this.view, (state) => takeSlot(state, now));
+    return this.update((state) => takeSlot(combine(state, this.view, now), now));
   }
 
   async observe(headers: Headers): Promise<void> {
     if (!hasRateHeaders(headers)) return;
-    this.engaged = true;
-    await this.update((state) => ({ state: learn(state, headers, this.clock.now()), wait: 0 }));
+    const now = this.clock.now();
+    this.view = learn(this.view, headers, now);
+    if (nearlySpent(this.view, now))
+      await this.update((state) => ({ state: combine(state, this.view, now), wait: 0 }));
   }
 
-  private update(step: (state: BudgetState) => { state: BudgetState; wait: number }): Promise<number> {
+  private step(
+    state: BudgetState,
+    take: (state: BudgetState) => { state: BudgetState; wait: number },
+  ): number {
+    const next = take(state);
+    this.view = next.state;
+    return next.wait;
+  }
+
+  private update(take: (state: BudgetState) => { state: BudgetState; wait: number }): Promise<number> {
     return withLock(this.file, async () => {
-      const { state, wait } = step(await this.read());
-      await fsp().writeFile(this.file, JSON.stringify(state), { mode: 0o600 });
+      const wait = this.step(await this.read(), take);
+      await fsp().writeFile(this.file, JSON.stringify(this.view), { mode: 0o600 });
       return wait;
     });
   }

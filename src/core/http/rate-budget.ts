@@ -68,6 +68,39 @@ export function learn(stored: BudgetState, headers: Headers, now: number): Budge
   };
 }
 
+/**
+ * Below this many requests left in a window, the processes of a profile count them together (SharedPacer): more
+ * than the requests several processes can have in flight before an answer tells each of the others' (one or two
+ * apiece), so processes counting alone above it never overrun the budget.
+ */
+export function headroom(limit: number | undefined): number {
+  return Math.max(10, Math.ceil((limit ?? 0) / 10));
+}
+
+/** Whether the current window is nearly spent: from then on every request of the profile is counted in one place. */
+export function nearlySpent(stored: BudgetState, now: number): boolean {
+  const { remaining, resetAtMs, limit } = believable(stored, now);
+  if (remaining === undefined || resetAtMs === undefined || now >= resetAtMs) return false;
+  return remaining <= headroom(limit);
+}
+
+/**
+ * Two views of the budget (the shared file's and this process's) as one: of the same window, the lower count (each
+ * has requests the other has not seen); of different windows, the newer.
+ */
+export function combine(a: BudgetState, b: BudgetState, now: number): BudgetState {
+  const x = believable(a, now);
+  const y = believable(b, now);
+  if (x.resetAtMs === undefined || x.remaining === undefined) return { ...y, limit: y.limit ?? x.limit };
+  if (y.resetAtMs === undefined || y.remaining === undefined) return { ...x, limit: x.limit ?? y.limit };
+  if (Math.abs(x.resetAtMs - y.resetAtMs) > 1500) return x.resetAtMs > y.resetAtMs ? x : y;
+  return {
+    limit: x.limit ?? y.limit,
+    remaining: Math.min(x.remaining, y.remaining),
+    resetAtMs: Math.max(x.resetAtMs, y.resetAtMs),
+  };
+}
+
 /** A state as read back (perhaps from a file another version wrote): numbers only, no window beyond belief. */
 function believable(state: BudgetState, now: number): BudgetState {
   const number = (value: unknown) =>
