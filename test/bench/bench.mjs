@@ -29,7 +29,7 @@ const NOTES = `## How it is measured
 - **chat tail**: the real pusher-js against the sandbox's realtime server on loopback, 200 messages a second.
 `;
 
-const runs = Number(process.env.BENCH_RUNS ?? 31);
+const runs = Number(process.env.BENCH_RUNS ?? 51);
 const only = process.env.BENCH_ONLY?.split(',');
 const sections = [
   ['Start-up (medians of alternating runs, clean environment)', () => startupBench(runs)],
