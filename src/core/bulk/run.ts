@@ -60,8 +60,11 @@ export async function checkInput(input: BulkInput): Promise<CheckedInput> {
     },
   });
   let records = 0;
+  // From the first pass on: V8 would otherwise grow its young generation while it parses a large file (core/memory.ts).
+  const tidy = collectEvery(1000);
   const stream = (await openInput(input.file)).pipe(hashing);
   for await (const { line, record } of readRecords(stream, input.format, input.name)) {
+    tidy();
     const checked = checkRecord(input.schema, input.amend(record));
     if ('problem' in checked) throw new BulkInputError(input.name, line, checked.problem);
     records++;
