@@ -132,14 +132,15 @@ function loadBundle(useCache) {
 }
 
 /**
- * The command's words as a cache name: up to two leading words (`customers-get`). A run that starts with an option
- * (`clinic -o json customers get`) shares the cache named `other`: only a little slower, never wrong.
+ * The command's words as a cache name (`customers-get`): up to three words, options skipped (the value of one counts
+ * as a word: `--profile prod customers get` is `prod-customers-get`), ended by the first argument that is no word (an
+ * ID, a path). Only a name: two commands that share one just compile a little more.
  */
 function commandKey(args) {
   const words = [];
-  for (const arg of args.slice(0, 2)) {
-    if (!/^[a-z][a-z-]{0,31}$/.test(arg)) break;
-    words.push(arg);
+  for (const arg of args) {
+    if (arg.startsWith('-')) continue;
+    if (!/^[a-z][a-z-]{0,31}$/.test(arg) || words.push(arg) === 3) break;
   }
   return words.join('-') || 'other';
 }
