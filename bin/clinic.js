@@ -68,7 +68,8 @@ function run() {
     },
   };
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
-    bundle.saveCache();
+    // A failed run (a usage error, an unreachable server) ran too little of its command to be worth keeping.
+    if (code === 0) bundle.saveCache();
     // Leave once stdout has drained, so piped output is never cut short.
     process.stdout.write('', (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
@@ -166,7 +167,7 @@ function writeAll(text) {
     } catch (error) {
       if (error.code === 'EAGAIN') continue; // a non-blocking pipe that is full: try again
       if (error.code === 'EPIPE') return;
-      throw error;
+      cannotWrite(error);
     }
   }
 }

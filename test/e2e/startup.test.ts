@@ -149,10 +149,21 @@ describe('start-up', () => {
     expect(readFileSync(join(dir, 'stderr.txt'), 'utf8')).toContain("unknown config key 'nosuchkey'");
   });
 
+  it('--version into a full disk: one line and exit 1, no stack trace', () => {
+    const full = openSync('/dev/full', 'w');
+    const run = spawnSync(process.execPath, [BIN, '--version'], { stdio: ['ignore', full, 'pipe'] });
+    closeSync(full);
+    expect(run.status).toBe(1);
+    expect(run.stderr.toString()).toBe('error: cannot write the output (ENOSPC)\n');
+  });
+
   it('keeps a compile cache per command, used as written, and prunes stale and surplus ones', async () => {
     const dir = await tempDir();
     const cache = join(dir, 'cache', 'clinic');
     const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    // A failed run keeps nothing: it ran too little of its command.
+    expect((await runCli(dir, ['customers', 'get'], { env })).code).toBe(2);
+    await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
     await runCli(dir, ['config', 'list'], { env });
     const [first] = await readdir(cache);
     const build = first!.replace(/config-list\.cache$/, '');

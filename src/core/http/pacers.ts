@@ -1,11 +1,12 @@
-// Where the rate-limit budget lives: in this process (LocalPacer), or, once a window is nearly spent, in a file of
-// the config directory shared by every clinic process of a profile (SharedPacer), so two exports of one user together
-// stay inside the one quota the API gives that user. While a window has room, each process counts alone and the file
-// is not touched (a lock and a write on every answer cost each short command more than its request).
+// Where the rate-limit budget lives: in this process (LocalPacer), or in a file of the config directory shared by
+// every clinic process of a profile (SharedPacer), so two exports of one user together stay inside the one quota the
+// API gives that user. The file is read and written under a lock around each request from a process's second on,
+// and only once the server has sent rate-limit headers: a command of one request (most are), or a server without
+// the headers, costs no file work at all (the lock's module alone costs a short command more than its request).
 import type { Clock } from '../clock.js';
 import { lazyRequire } from '../lazy-require.js';
 import { withLock } from '../lock.js';
-import { type BudgetState, combine, hasRateHeaders, learn, nearlySpent, takeSlot } from './rate-budget.js';
+import { type BudgetState, combine, hasRateHeaders, learn, takeSlot } from './rate-budget.js';
 
 type Headers = Record<string, string | undefined>;
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
@@ -34,11 +35,10 @@ export class LocalPacer implements Pacer {
 }
 
 export class SharedPacer implements Pacer {
-  /**
-   * This process's view: its own count while the window has room, the file's (and its own) once it is nearly spent.
-   * It starts empty: the first request goes, and its answer tells how much of the window is left.
-   */
+  /** What this process has learnt from its answers; the file takes it in on its next update. */
   private view: BudgetState = {};
+  private sent = 0;
+  private told = false;
 
   constructor(
     private readonly file: string,
@@ -46,33 +46,28 @@ export class SharedPacer implements Pacer {
   ) {}
 
   async slot(): Promise<number> {
-    const now = this.clock.now();
-    if (!nearlySpent(this.view, now)) return this.step(this.view, (state) => takeSlot(state, now));
-    return this.update((state) => takeSlot(combine(state, this.view, now), now));
+    // The first request goes at once, as it did before anything was known; so does any while no answer had headers.
+    if (this.sent++ === 0 || !this.told) return 0;
+    return this.update((state, now) => takeSlot(combine(state, this.view, now), now));
   }
 
   async observe(headers: Headers): Promise<void> {
     if (!hasRateHeaders(headers)) return;
-    const now = this.clock.now();
-    this.view = learn(this.view, headers, now);
-    if (nearlySpent(this.view, now))
-      await this.update((state) => ({ state: combine(state, this.view, now), wait: 0 }));
+    this.told = true;
+    this.view = learn(this.view, headers, this.clock.now());
+    // The answer to a first request stays here: if a second follows, its slot hands what was learnt to the file.
+    if (this.sent > 1)
+      await this.update((state, now) => ({ state: combine(state, this.view, now), wait: 0 }));
   }
 
-  private step(
-    state: BudgetState,
-    take: (state: BudgetState) => { state: BudgetState; wait: number },
-  ): number {
-    const next = take(state);
-    this.view = next.state;
-    return next.wait;
-  }
-
-  private update(take: (state: BudgetState) => { state: BudgetState; wait: number }): Promise<number> {
+  private update(
+    take: (state: BudgetState, now: number) => { state: BudgetState; wait: number },
+  ): Promise<number> {
     return withLock(this.file, async () => {
-      const wait = this.step(await this.read(), take);
-      await fsp().writeFile(this.file, JSON.stringify(this.view), { mode: 0o600 });
-      return wait;
+      const next = take(await this.read(), this.clock.now());
+      this.view = next.state;
+      await fsp().writeFile(this.file, JSON.stringify(next.state), { mode: 0o600 });
+      return next.wait;
     });
   }
 

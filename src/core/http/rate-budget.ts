@@ -69,22 +69,6 @@ export function learn(stored: BudgetState, headers: Headers, now: number): Budge
 }
 
 /**
- * Below this many requests left in a window, the processes of a profile count them together (SharedPacer): more
- * than the requests several processes can have in flight before an answer tells each of the others' (one or two
- * apiece), so processes counting alone above it never overrun the budget.
- */
-export function headroom(limit: number | undefined): number {
-  return Math.max(10, Math.ceil((limit ?? 0) / 10));
-}
-
-/** Whether the current window is nearly spent: from then on every request of the profile is counted in one place. */
-export function nearlySpent(stored: BudgetState, now: number): boolean {
-  const { remaining, resetAtMs, limit } = believable(stored, now);
-  if (remaining === undefined || resetAtMs === undefined || now >= resetAtMs) return false;
-  return remaining <= headroom(limit);
-}
-
-/**
  * Two views of the budget (the shared file's and this process's) as one: of the same window, the lower count (each
  * has requests the other has not seen); of different windows, the newer.
  */
