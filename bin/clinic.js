@@ -124,7 +124,7 @@ function loadBundle(useCache) {
         const temp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
         fs.renameSync(temp, cacheFile);
-        pruneCaches(fs, dir, build);
+        pruneCaches(fs, dir);
       } catch {
         // A cache that cannot be written (read-only home) only costs speed.
       }
@@ -146,16 +146,17 @@ function commandKey(args) {
   return words.join('-') || 'other';
 }
 
-/** Caches of other builds or Node versions are of no further use; of this build's, the 24 newest are kept. */
-function pruneCaches(fs, dir, build) {
-  const mine = [];
-  for (const name of fs.readdirSync(dir)) {
-    if (!name.startsWith('main-') || name.endsWith('.tmp')) continue;
-    if (!name.startsWith(build)) fs.rmSync(join(dir, name), { force: true });
-    else mine.push({ name, at: fs.statSync(join(dir, name)).mtimeMs });
-  }
-  mine.sort((a, b) => b.at - a.at);
-  for (const { name } of mine.slice(24)) fs.rmSync(join(dir, name), { force: true });
+/**
+ * The 24 newest caches are kept, of whichever build or Node version: two installs used in turn (a global one and a
+ * project's) keep theirs, and an old build's fade out as new ones are written.
+ */
+function pruneCaches(fs, dir) {
+  const caches = [];
+  for (const name of fs.readdirSync(dir))
+    if (name.startsWith('main-') && name.endsWith('.cache'))
+      caches.push({ name, at: fs.statSync(join(dir, name)).mtimeMs });
+  caches.sort((a, b) => b.at - a.at);
+  for (const { name } of caches.slice(24)) fs.rmSync(join(dir, name), { force: true });
 }
 
 /** Writes all of `text` to stdout (fd 1) synchronously; a closed pipe (`clinic --help | head`) ends it quietly. */

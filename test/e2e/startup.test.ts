@@ -157,7 +157,7 @@ describe('start-up', () => {
     expect(run.stderr.toString()).toBe('error: cannot write the output (ENOSPC)\n');
   });
 
-  it('keeps a compile cache per command, used as written, and prunes stale and surplus ones', async () => {
+  it('keeps a compile cache per command, used as written, and the 24 newest of any build', async () => {
     const dir = await tempDir();
     const cache = join(dir, 'cache', 'clinic');
     const env = { XDG_CACHE_HOME: join(dir, 'cache') };
@@ -167,8 +167,11 @@ describe('start-up', () => {
     await runCli(dir, ['config', 'list'], { env });
     const [first] = await readdir(cache);
     const build = first!.replace(/config-list\.cache$/, '');
-    // Another build's cache, and more of this build's than are kept (the oldest first).
+    // Another build's caches, one recent (an install used in turn with this one) and one old, and more of this
+    // build's than are kept (the oldest first).
+    await writeFile(join(cache, 'main-v0.0.0-1-2-recent.cache'), 'other install');
     await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
+    await utimes(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 500, 500);
     for (let i = 0; i < 30; i++) {
       await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
       await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
@@ -182,6 +185,7 @@ describe('start-up', () => {
     expect(names).toContain(`${build}config-profiles.cache`);
     expect(names).toContain(`${build}json-config-profiles.cache`); // options skipped, their values are words
     expect(names).toContain(first);
+    expect(names).toContain('main-v0.0.0-1-2-recent.cache');
     expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
     expect(names).toHaveLength(24);
     expect(names).not.toContain(`${build}old-0.cache`);
