@@ -12,6 +12,7 @@ import { BIN, requirePart, tempDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COMPLETIONS = join(ROOT, 'completions');
+const ERASURE_VERBS = ['cancel', 'certificate', 'create', 'get', 'list', 'resend', 'retry', 'watch'];
 const ZSH_DRIVER = fileURLToPath(new URL('./zsh-complete.zsh', import.meta.url));
 
 type Shell = 'bash' | 'zsh' | 'fish';
@@ -174,16 +175,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
 
   it("completes a noun's verbs and a nested noun's verbs", async (t) => {
     if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic erasure ')).words).toEqual([
-      'cancel',
-      'certificate',
-      'create',
-      'get',
-      'list',
-      'resend',
-      'retry',
-      'watch',
-    ]);
+    expect((await complete(shell, 'clinic erasure ')).words).toEqual(ERASURE_VERBS);
     expect((await complete(shell, 'clinic conversations agent ')).words).toEqual([
       'disable',
       'enable',
@@ -285,16 +277,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
       'enable',
       'status',
     ]);
-    expect((await complete(shell, 'clinic help erasure ')).words).toEqual([
-      'cancel',
-      'certificate',
-      'create',
-      'get',
-      'list',
-      'resend',
-      'retry',
-      'watch',
-    ]);
+    expect((await complete(shell, 'clinic help erasure ')).words).toEqual(ERASURE_VERBS);
     const after = (await complete(shell, 'clinic help erasure list ')).words;
     expect(after.filter((word) => !word.startsWith('-'))).toEqual([]);
   });

@@ -2,6 +2,7 @@
 // No value is ever given to the shell to expand (compgen -W would expand each word: a profile named `$(cmd)` would
 // run cmd): candidates are matched in a loop and added to COMPREPLY as they are.
 import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import { posixQuote } from './quote.js';
 import {
   allNodes,
   type ArgSpec,
@@ -11,7 +12,7 @@ import {
   type OptionSpec,
 } from './tree.js';
 
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const q = posixQuote;
 const id = (n: CommandNode) => q(n.path.join(' '));
 const names = (o: OptionSpec) => [o.short, o.long].filter((n): n is string => n !== undefined);
 /** A bash array of words: `('a' 'b')`. */

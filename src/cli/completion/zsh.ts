@@ -1,5 +1,6 @@
 // The zsh completion script (compsys), generated from the command tree: one function per command path.
 import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import { posixQuote } from './quote.js';
 import {
   allNodes,
   type ArgSpec,
@@ -9,7 +10,7 @@ import {
   type OptionSpec,
 } from './tree.js';
 
-const q = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const q = posixQuote;
 const fn = (n: CommandNode) => ['_clinic', ...n.path].join('_').replace(/-/g, '_');
 /** Text inside an _arguments `[...]` description. */
 const bracket = (text: string) => text.replace(/\\/g, '\\\\').replace(/\[/g, '\\[').replace(/\]/g, '\\]');
