@@ -78,6 +78,11 @@ export class IO implements Sink {
     this.streams.stderr.write(`${sanitizeLines(line)}\n`);
   }
 
+  /** A line on stderr that --quiet never silences: for what a script must hear (output written may be incomplete). */
+  alert(line: string): void {
+    this.streams.stderr.write(`${sanitizeLines(line)}\n`);
+  }
+
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
   writeServerText(text: string): Promise<void> {
     const line = text.endsWith('\n') ? text : `${text}\n`;

@@ -9,6 +9,7 @@ import type { Context } from './context.js';
 import { createListWriter, writeAllOrNothing, writeResource } from './output/render.js';
 import type { Column } from './output/table.js';
 import { collectEvery } from '../core/memory.js';
+import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
 
 export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
   if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
@@ -22,6 +23,10 @@ export interface ListPresentation {
   limit?: number;
   /** Show progress (long exports with --all). */
   progress: boolean;
+  /** The duplicate check of a run that follows pages: a change of the collection is reported at the end. */
+  guard?: ExportGuard;
+  /** How to get a complete export when the collection changed (after "for a complete export, "). */
+  completeHint?: string;
 }
 
 /** Streams records to the output as pages arrive; the output is closed validly even when interrupted. */
@@ -53,6 +58,28 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
   }
   if (writer.count === 0 && spec.format === 'table') io.err(`no ${how.noun} found`);
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
+  const change = how.guard?.change();
+  if (change) io.alert(changeWarning(how.noun, change, how.completeHint));
+}
+
+/** The warning for an export whose collection changed while it was paged: what changed, how to get it whole. */
+export function changeWarning(noun: string, change: CollectionChange, completeHint?: string): string {
+  const facts: string[] = [];
+  const { totalAtStart: start, totalAtEnd: end } = change;
+  if (start !== undefined && end !== undefined && start !== end)
+    facts.push(
+      `${start} at the start, ${end} at the end (${Math.abs(end - start)} ${end > start ? 'more' : 'fewer'})`,
+    );
+  if (change.skipped > 0)
+    facts.push(
+      `${change.skipped} ${change.skipped === 1 ? 'record' : 'records'} shown again by the shift, skipped`,
+    );
+  if (change.unchecked) facts.push('too many non-numeric ids to check every one for repeats');
+  const hint = completeHint ? `${completeHint} or run it again` : 'run it again';
+  return (
+    `warning: the ${noun} changed during this export: ${facts.join('; ')}. ` +
+    `What was written is valid but may miss records; for a complete export, ${hint}`
+  );
 }
 
 /** --dry-run: the request that would be sent, secrets redacted; nothing is sent (or read: an upload shows its file). */

@@ -1,5 +1,5 @@
 // The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
-import { paginate } from '../core/paginate.js';
+import { ExportGuard, guardedPages } from '../core/export-guard.js';
 import { type CommandInput, type CommandRun, verb } from './command.js';
 import type { Context } from './context.js';
 import { type LIST_OPTIONS, type ListInput, parseListOptions } from './list-options.js';
@@ -22,6 +22,13 @@ export interface PagedList {
   noun: string;
   path: string;
   columns: Column[];
+  /**
+   * A firm ascending sort the endpoint documents, sent with --all when the user chose no sort: records created
+   * during the export then land on the last pages (and are picked up) instead of shifting the pages still to come.
+   */
+  exportSort?: [string, string][];
+  /** The endpoint's "created on or before" filter and its flag, to say how to get a complete export. */
+  createdTo?: { param: string; flag: string };
 }
 
 /** Streams a paginated list with the shared paging flags plus the endpoint's own query. */
@@ -31,13 +38,22 @@ export async function listPaged(
   input: ListInput,
   query: [string, string][] = [],
 ): Promise<void> {
+  const startedAt = new Date(ctx.clock.now()).toISOString();
   const client = await ctx.http();
-  const pages = paginate(client, list.path, [...query, ...input.filters], input.page, ctx.signal);
+  const full = [...query, ...input.filters];
+  const sortKeys = new Set((list.exportSort ?? []).map(([key]) => key));
+  if (input.page.all && list.exportSort && !full.some(([key]) => sortKeys.has(key)))
+    full.push(...list.exportSort);
+  const guard = new ExportGuard();
+  const pages = guardedPages(client, list.path, full, input.page, guard, ctx.signal);
+  const canNarrow = list.createdTo && !full.some(([key]) => key === list.createdTo?.param);
   await showList(ctx, pages, {
     columns: list.columns,
     noun: list.noun,
     limit: input.page.limit,
     progress: input.page.all === true,
+    guard,
+    completeHint: canNarrow ? `add ${list.createdTo?.flag} ${startedAt} (when this one started)` : undefined,
   });
 }
 

@@ -5,9 +5,9 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { createListWriter, writeAllOrNothing } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { showDryRun } from '../../cli/present.js';
+import { changeWarning, showDryRun } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
-import { paginate } from '../../core/paginate.js';
+import { ExportGuard, guardedPages } from '../../core/export-guard.js';
 
 export interface ApiOptions {
   path: string;
@@ -121,11 +121,14 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
   const writer = createListWriter(ctx.io, { format, colour: false, width: 0 }, []);
   const perPage = query.get('per_page');
   const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
+  const guard = new ExportGuard();
   await writeAllOrNothing(writer, async () => {
-    for await (const page of paginate(client, path, [...query], options, ctx.signal)) {
+    for await (const page of guardedPages(client, path, [...query], options, guard, ctx.signal)) {
       await writer.writeMany(page.records);
     }
   });
+  const change = guard.change();
+  if (change) ctx.io.alert(changeWarning(`records at ${path}`, change));
 }
 
 /** An error body for a person: JSON on one line (its strings escaped), anything else folded into one safe line. */

@@ -23,6 +23,12 @@ const FLAGS = {
   sort_order: '--sort-order',
 };
 
+/** --all with no sort given: oldest first, a firm sort the API documents (new requests land on the last pages). */
+const EXPORT_SORT: [string, string][] = [
+  ['sort_by', 'created_at'],
+  ['sort_order', 'asc'],
+];
+
 export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): ErasureListOptions {
   const { createdFrom, createdTo } = options;
   if (createdFrom && createdTo && dateTimeMs(createdFrom) > dateTimeMs(createdTo))
@@ -39,7 +45,13 @@ export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): E
 }
 
 export async function listErasure(options: ErasureListOptions, ctx: Context): Promise<void> {
-  const list = { noun: 'erasure requests', path: paths.erasureRequests, columns: ERASURE_COLUMNS };
+  const list = {
+    noun: 'erasure requests',
+    path: paths.erasureRequests,
+    columns: ERASURE_COLUMNS,
+    exportSort: EXPORT_SORT,
+    createdTo: { param: 'created_at_to', flag: FLAGS.created_at_to },
+  };
   await listPaged(ctx, list, options.list, options.query);
 }
 
