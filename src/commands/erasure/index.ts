@@ -53,7 +53,8 @@ const list = defineCommand({
   description:
     'List data-erasure requests (GET /v1/data-erasure-requests), filtered by status and creation time and\n' +
     'sorted by created_at, verified_at, executed_at or status. The default sort is not shown in the API\n' +
-    'document; give --sort-by for a stable order across pages.',
+    'document; give --sort-by for a stable order across pages. --all with no sort given asks for the oldest\n' +
+    'first (created_at asc), so requests created during the export land on its last pages.',
   options: LIST_ERASURE_OPTIONS,
   examples: [
     'clinic erasure list --status pending_verification',
