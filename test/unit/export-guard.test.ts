@@ -1,5 +1,6 @@
 // The export guard: repeats of a shifting collection dropped, --limit still met, the change told; no extra requests.
 import { describe, expect, it } from 'vitest';
+import { changeWarning } from '../../src/cli/present.js';
 import { ExportGuard, guardedPages } from '../../src/core/export-guard.js';
 import type { ApiRequest, ApiResponse } from '../../src/core/http/client.js';
 import type { PageOptions } from '../../src/core/paginate.js';
@@ -107,5 +108,28 @@ describe('guardedPages', () => {
     const { ids } = await run(client, { limit: 35, perPage: 10 });
     expect(new Set(ids).size).toBe(ids.length);
     expect(queries.length).toBeLessThan(10);
+  });
+});
+
+describe('changeWarning', () => {
+  it('says what changed (more, fewer, repeats, unchecked ids) and how to get a complete export', () => {
+    expect(
+      changeWarning('customers', { totalAtStart: 10, totalAtEnd: 7, skipped: 1, unchecked: false }),
+    ).toBe(
+      'warning: the customers changed during this export: 10 at the start, 7 at the end (3 fewer); 1 record shown ' +
+        'again by the shift, skipped. What was written is valid but may miss records; for a complete export, run it again',
+    );
+    const grown = changeWarning(
+      'erasure requests',
+      { totalAtStart: 5, totalAtEnd: 9, skipped: 0, unchecked: true },
+      'add --created-to 2026-01-01T00:00:00.000Z (when this one started)',
+    );
+    expect(grown).toContain(': 5 at the start, 9 at the end (4 more); too many non-numeric ids');
+    expect(grown).toMatch(
+      /for a complete export, add --created-to \S+ \(when this one started\) or run it again$/,
+    );
+    expect(changeWarning('things', { skipped: 2, unchecked: false })).toContain(
+      'changed during this export: 2 records shown again by the shift, skipped.',
+    );
   });
 });
