@@ -52,7 +52,7 @@ function hostile(mode: Exclude<Mode, 'ok'>, res: ServerResponse): void {
 
 function answer(path: string, query: URLSearchParams, res: ServerResponse): void {
   const json = (value: unknown) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
   const endpoint: Endpoint | undefined =
     path === '/.well-known/openid-configuration'
       ? 'discovery'
@@ -91,7 +91,10 @@ interface Watched extends CliResult {
 /** `clinic --profile p ARGS`, sampling its peak memory from /proc until it exits. */
 function clinic(args: string[]): Promise<Watched> {
   return new Promise((resolve, reject) => {
-    const env = { ...baseEnv(configDir), BROWSER: `"${process.execPath}" "${FETCH_BROWSER}"` };
+    const env: Record<string, string | undefined> = {
+      ...baseEnv(configDir),
+      BROWSER: `"${process.execPath}" "${FETCH_BROWSER}"`,
+    };
     for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
     const started = Date.now();
     const child = spawn(process.execPath, [BIN, '--profile', 'p', ...args], { env, stdio: 'pipe' });
