@@ -190,7 +190,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       const load = async (settings: Settings) => {
         const { loadAuthorizationServer } = await import('../core/auth/oauth/authorization-server.js');
         const userAgent = `clinic/${ctx.version}`;
-        return loadAuthorizationServer({ ...(await oauthClientSettings(settings)), trace, userAgent });
+        const timeoutMs = globals.requestTimeoutMs;
+        return loadAuthorizationServer({
+          ...(await oauthClientSettings(settings)),
+          trace,
+          userAgent,
+          timeoutMs,
+          signal,
+        });
       };
       if (other) return load(other);
       authServer ??= ctx.settings().then(load);

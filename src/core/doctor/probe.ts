@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { ACCEPT_IDENTITY } from '../http/answer-encoding.js';
 import { isoTime } from './duration.js';
 
 export type ProbeStage = 'dns' | 'connect' | 'tls' | 'http';
@@ -79,7 +80,9 @@ export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswe
     let tls: ProbeAnswer['tls'];
     const requestOptions: RequestOptions = {
       method: 'GET',
-      headers: { accept: 'application/json', 'user-agent': options.userAgent },
+      // Only the status and headers are read (Node caps those at 16 KiB); the body is dropped unread, and asked
+      // for uncompressed all the same.
+      headers: { accept: 'application/json', 'user-agent': options.userAgent, ...ACCEPT_IDENTITY },
       agent: false,
       lookup: lookup as RequestOptions['lookup'],
     };

@@ -7,6 +7,7 @@ import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } 
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
+import { ACCEPT_IDENTITY, refuseEncodedAnswer } from './answer-encoding.js';
 import { LocalPacer, type Pacer } from './pacers.js';
 import {
   backoffMs,
@@ -32,6 +33,8 @@ export interface ApiRequest {
   headers?: Record<string, string>;
   /** A POST that changes nothing on the server (a channel authorization): retried like a GET. */
   repeatable?: boolean;
+  /** Largest answer read for this request, when smaller than the client's (a small document's own cap). */
+  maxBytes?: number;
 }
 
 export interface ApiResponse {
@@ -49,6 +52,7 @@ export interface PreparedRequest {
   form?: FormData;
   /** Whether a failure may be retried as for a GET (idempotent methods, or a request marked repeatable). */
   repeatable: boolean;
+  maxBytes?: number;
 }
 
 /** A 2xx answer whose body is left unread, to be streamed (downloads). */
@@ -112,6 +116,7 @@ export class HttpClient {
     const headers: Record<string, string> = {
       accept: 'application/json',
       'user-agent': this.options.userAgent,
+      ...ACCEPT_IDENTITY,
       ...lowerKeys(request.headers),
     };
     if (request.url === undefined && isTenantScoped(path) && headers['x-tenant'] === undefined) {
@@ -129,7 +134,8 @@ export class HttpClient {
     }
     const method = request.method.toUpperCase();
     const repeatable = request.form === undefined && (request.repeatable ?? isIdempotent(method));
-    return { method, url: url.toString(), headers, body, form: request.form, repeatable };
+    const { maxBytes } = request;
+    return { method, url: url.toString(), headers, body, form: request.form, repeatable, maxBytes };
   }
 
   /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
@@ -297,10 +303,17 @@ export class HttpClient {
       for (const [name, value] of Object.entries(redactHeaders(responseHeaders, secrets)))
         trace(`< ${name}: ${value}`);
     }
+    try {
+      refuseEncodedAnswer(response.headers, prepared.url);
+    } catch (error) {
+      response.body.destroy();
+      throw error;
+    }
     const success = response.statusCode >= 200 && response.statusCode < 300;
     if (stream && success)
       return { status: response.statusCode, headers: responseHeaders, body: response.body };
-    const text = await readCapped(response.body, prepared.url, this.options.maxBodyBytes ?? MAX_JSON_BYTES);
+    const cap = Math.min(prepared.maxBytes ?? Infinity, this.options.maxBodyBytes ?? MAX_JSON_BYTES);
+    const text = await readCapped(response.body, prepared.url, cap);
     return {
       status: response.statusCode,
       headers: responseHeaders,
@@ -341,7 +354,7 @@ function nestingDepth(text: string): number {
 }
 
 /** The body as text, refused past MAX_JSON_BYTES (a 600 MB answer must not take the machine's memory). */
-async function readCapped(
+export async function readCapped(
   body: AsyncIterable<Buffer> & { destroy(): void },
   url: string,
   max: number,
@@ -411,7 +424,7 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
-function describeNetworkError(error: unknown): string {
+export function describeNetworkError(error: unknown): string {
   const code = networkErrorCode(error);
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';

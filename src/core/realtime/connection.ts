@@ -3,9 +3,34 @@
 import type PusherNS from 'pusher-js';
 import type { Channel, Options } from 'pusher-js';
 import { lazyRequire } from '../lazy-require.js';
+import { MAX_REALTIME_MESSAGE_BYTES } from '../limits.js';
 import { CHAT_EVENTS, type ChatEventKind } from './events.js';
 
 const pusherClass = lazyRequire<typeof PusherNS.default>('pusher-js');
+
+type WebSocketClass = new (url: string, protocols?: string[], options?: { maxLength?: number }) => object;
+interface NodeRuntime {
+  getWebSocketAPI(): WebSocketClass;
+}
+const capped = new WeakSet<object>();
+
+/**
+ * pusher-js opens its WebSocket (faye-websocket) with no options, so one message may be 64 MiB, all buffered. Its
+ * runtime hands the WebSocket class out through getWebSocketAPI: the same class is handed out with a smaller
+ * maxLength, past which faye closes the connection (1009, "too large") instead of reading on; pusher-js reconnects.
+ */
+function capMessageSize(Pusher: typeof PusherNS.default): void {
+  const runtime = (Pusher as unknown as { Runtime: NodeRuntime }).Runtime;
+  if (capped.has(runtime)) return;
+  const WebSocket = runtime.getWebSocketAPI();
+  class CappedWebSocket extends WebSocket {
+    constructor(url: string, protocols?: string[]) {
+      super(url, protocols, { maxLength: MAX_REALTIME_MESSAGE_BYTES });
+    }
+  }
+  runtime.getWebSocketAPI = () => CappedWebSocket;
+  capped.add(runtime);
+}
 
 export interface RealtimeSettings {
   key: string;
@@ -74,6 +99,7 @@ export function connectChat(
     },
   };
   const Pusher = pusherClass();
+  capMessageSize(Pusher);
   const pusher = new Pusher(settings.key, options);
   pusher.connection.bind('state_change', ({ current, previous }: { current: string; previous: string }) =>
     on.state(current, previous),

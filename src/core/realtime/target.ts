@@ -3,6 +3,7 @@
 import type { Settings } from '../config/settings.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
+import { MAX_OAUTH_BYTES } from '../limits.js';
 import { requireSecureUrl } from '../secure-url.js';
 import type { RealtimeSettings } from './connection.js';
 
@@ -64,6 +65,7 @@ export function channelAuthorizer(client: HttpClient, authEndpoint: string, tena
       headers: { 'x-tenant': tenant },
       body: { socket_id: socketId, channel_name: channelName },
       repeatable: true, // a signature for this socket; asking twice changes nothing
+      maxBytes: MAX_OAUTH_BYTES, // an `auth` string: a few hundred bytes when honest
     });
     const auth = response.json<{ auth?: unknown }>()?.auth;
     if (typeof auth !== 'string') throw new NetworkError('the channel authorization answer has no auth');

@@ -1,6 +1,8 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
 import { NetworkError, UsageError } from '../../errors.js';
+import type { HttpTransport } from '../../http/transport.js';
+import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
 import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
 import { redactHeaders, redactUrl } from '../../redact.js';
 
@@ -10,15 +12,32 @@ export interface ServerSettings {
   /** Debug trace lines (already redacted). */
   trace?: (line: string) => void;
   userAgent?: string;
+  /** Deadline of each exchange with the server, body included, in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Aborts requests (Ctrl-C). */
+  signal?: AbortSignal;
+  /** The HTTP transport (default: a NodeTransport of its own). */
+  transport?: HttpTransport;
 }
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** http is allowed only for a server on this machine (the sandbox); anything else must be https. */
 export function checkAuthUrl(authUrl: string): URL {
   return requireSecureUrl(authUrl, 'auth_url');
 }
 
-/** openid-client's requests, with our User-Agent and the same redacted --debug trace as API requests. */
-function tracingFetch({ trace, userAgent }: ServerSettings) {
+/**
+ * openid-client's requests, with our User-Agent and the same redacted --debug trace as API requests, through the
+ * bounded fetch (capped, uncompressed, within a deadline, never redirected). Its failures reach the caller as
+ * openid-client's ClientError with our message, which openid-client passes on as it is (anything else it would
+ * wrap as "something went wrong").
+ */
+function tracingFetch(
+  { trace, userAgent }: ServerSettings,
+  send: BoundedFetch,
+  ClientError: typeof import('openid-client').ClientError,
+) {
   return async (url: string, init: RequestInit): Promise<Response> => {
     const headers = new Headers(init.headers);
     if (userAgent) headers.set('user-agent', userAgent);
@@ -27,7 +46,16 @@ function tracingFetch({ trace, userAgent }: ServerSettings) {
     if (trace)
       for (const [name, value] of Object.entries(redactHeaders(Object.fromEntries(headers))))
         trace(`> ${name}: ${value}`);
-    const response = await fetch(url, { ...init, headers });
+    let response: Response;
+    try {
+      response = await send(url, { ...init, headers });
+    } catch (error) {
+      trace?.(`< ${(error as Error).message}`);
+      if (!(error instanceof NetworkError)) throw error;
+      throw Object.assign(new ClientError(error.message, { cause: error }), {
+        code: 'CLINIC_OAUTH_EXCHANGE',
+      });
+    }
     trace?.(`< ${response.status} (${Math.round(performance.now() - started)} ms)`);
     if (trace) {
       const answer = redactHeaders(Object.fromEntries(response.headers));
@@ -41,7 +69,12 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   const client = await import('openid-client');
   const url = checkAuthUrl(settings.authUrl);
   const insecure = url.protocol === 'http:';
-  const fetcher = tracingFetch(settings);
+  const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transport = settings.transport ?? new (await import('../../http/transport.js')).NodeTransport();
+  const send = boundedFetch({ transport, timeoutMs, signal: settings.signal });
+  const fetcher = tracingFetch(settings, send, client.ClientError);
+  // openid-client's own deadline, a little later than ours so that ours (which names the server) speaks first.
+  const timeout = Math.ceil(timeoutMs / 1000) + 1;
   const execute = insecure ? [client.allowInsecureRequests] : [];
   const prepare = (config: Configuration) => {
     // http is allowed for a loopback server only: none of the addresses it names may lead elsewhere in clear text.
@@ -54,7 +87,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
       }
     }
     config[client.customFetch] = fetcher as never;
-    config.timeout = 30;
+    config.timeout = timeout;
     for (const step of execute) step(config);
     return config;
   };
@@ -63,9 +96,11 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
     discovered = await client.discovery(url, settings.clientId, undefined, client.None(), {
       execute,
       [client.customFetch]: fetcher as never,
-      timeout: 30,
+      timeout,
     });
   } catch (error) {
+    const ours = (error as { cause?: unknown }).cause;
+    if (ours instanceof NetworkError) throw ours;
     if (!isMissingDiscovery(error)) {
       throw new NetworkError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
     }

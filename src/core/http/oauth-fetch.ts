@@ -1,0 +1,107 @@
+// A fetch for openid-client over the project's own transport: the answer read whole, but capped, uncompressed,
+// within a deadline, and never redirected. Global fetch (undici) would inflate gzip/deflate/br and read any size.
+import type { HttpTransport } from './transport.js';
+import { NetworkError } from '../errors.js';
+import { MAX_OAUTH_BYTES } from '../limits.js';
+import { redactUrl } from '../redact.js';
+import { ACCEPT_IDENTITY, refuseEncodedAnswer } from './answer-encoding.js';
+import { describeNetworkError, readCapped } from './client.js';
+
+export interface BoundedFetchOptions {
+  transport: HttpTransport;
+  /** Largest answer read (default MAX_OAUTH_BYTES). */
+  maxBytes?: number;
+  /** Deadline of one whole exchange, body included, in ms (default 30 s). */
+  timeoutMs?: number;
+  /** Aborts the request (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+export type BoundedFetch = (url: string, init?: RequestInit) => Promise<Response>;
+
+/** Statuses whose Response may carry no body. */
+const NO_BODY = new Set([204, 205, 304]);
+
+/**
+ * What openid-client asks of a fetch: it sends `redirect: 'manual'` and treats a 3xx as an unexpected answer, so a
+ * redirect is handed back as it came (never followed, whatever `init.redirect` says). Every failure is a
+ * NetworkError naming the server.
+ */
+export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
+  const { transport, maxBytes = MAX_OAUTH_BYTES, timeoutMs = 30_000 } = options;
+  return async (href, init = {}) => {
+    const url = new URL(href);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of new Headers(init.headers)) headers[name] = value;
+    Object.assign(headers, ACCEPT_IDENTITY);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
+    const signals = [deadline.signal, options.signal, init.signal ?? undefined].filter(
+      (s): s is AbortSignal => s !== undefined,
+    );
+    const signal = AbortSignal.any(signals);
+    try {
+      const answer = await transport.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: (init.method ?? 'GET').toUpperCase(),
+        headers,
+        body: bodyText(init.body),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal,
+      });
+      try {
+        refuseEncodedAnswer(answer.headers, href);
+        const length = Number(answer.headers['content-length']);
+        if (length > maxBytes) throw tooLarge(href, maxBytes);
+      } catch (error) {
+        answer.body.destroy();
+        throw error;
+      }
+      const body = Buffer.from(await readCapped(answer.body, href, maxBytes), 'utf8');
+      return toResponse(answer.statusCode, answer.headers, body, href);
+    } catch (error) {
+      if (signal.aborted) {
+        const why = options.signal?.aborted
+          ? 'interrupted'
+          : `no complete answer within ${Math.round(timeoutMs / 100) / 10}s`;
+        throw new NetworkError(`${redactUrl(href)}: ${why}`);
+      }
+      if (error instanceof NetworkError) throw error;
+      throw new NetworkError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** openid-client sends forms as URLSearchParams and nothing as a stream; anything else is a mistake here. */
+function bodyText(body: RequestInit['body']): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  throw new TypeError('boundedFetch sends a string or URLSearchParams body only');
+}
+
+function toResponse(
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  body: Buffer,
+  href: string,
+): Response {
+  // A status a Response cannot carry (outside 200-599) is no OAuth answer either.
+  if (status < 200 || status > 599)
+    throw new NetworkError(`${redactUrl(href)} answered with HTTP status ${status}, which is not valid`);
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      out.append(name, one);
+  }
+  return new Response(NO_BODY.has(status) ? null : body, { status, headers: out });
+}
+
+const tooLarge = (href: string, max: number) =>
+  new NetworkError(
+    `the answer from ${redactUrl(href)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
+  );
