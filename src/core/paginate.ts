@@ -65,6 +65,15 @@ export async function* paginate<T = unknown>(
       const response = await pending;
       const { records, meta } = readPage<T>(response, path);
       checkPage(meta, page, path);
+      if (follow && records.length > 0) {
+        // A server that keeps offering a next page must still be sending new records.
+        const fingerprint = JSON.stringify(records);
+        if (fingerprint === previous)
+          throw new NetworkError(
+            `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
+          );
+        previous = fingerprint;
+      }
       seen += records.length;
       const lastPage = integer(meta.last_page);
       const more =
@@ -73,14 +82,11 @@ export async function* paginate<T = unknown>(
         (options.limit === undefined || seen < options.limit) &&
         (lastPage === undefined ? hasNext(response) : page < lastPage);
       if (more) {
-        // A server that always has a next page must still be sending new records, within its own total.
-        const fingerprint = JSON.stringify(records);
-        if (fingerprint === previous)
-          throw new NetworkError(
-            `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
-          );
-        previous = fingerprint;
-        checkCeiling(meta, page + 1, perPage, path);
+        const beyond = pastCeiling(meta, page + 1, perPage, path);
+        if (beyond) {
+          yield { records, meta, text: response.text };
+          throw beyond;
+        }
         pending = fetchPage(++page);
       }
       yield { records, meta, text: response.text };
@@ -101,15 +107,20 @@ function checkPage(meta: PageMeta, asked: number, path: string): void {
 }
 
 /** No page past what the server's own total and page size allow (a last_page of 1e9 for 40 records). */
-function checkCeiling(meta: PageMeta, next: number, asked: number | undefined, path: string): void {
+function pastCeiling(
+  meta: PageMeta,
+  next: number,
+  asked: number | undefined,
+  path: string,
+): NetworkError | undefined {
   const total = integer(meta.total);
   const size = integer(meta.per_page) ?? asked;
-  if (total === undefined || size === undefined || size < 1 || total < 0) return;
+  if (total === undefined || size === undefined || size < 1 || total < 0) return undefined;
   const pages = Math.max(1, Math.ceil(total / size));
-  if (next > pages)
-    throw new NetworkError(
-      `the server offers page ${next} of ${path} but its total of ${total} at ${size} per page makes ${pages}; stopping`,
-    );
+  if (next <= pages) return undefined;
+  return new NetworkError(
+    `the server offers page ${next} of ${path} but its total of ${total} at ${size} per page makes ${pages}; stopping`,
+  );
 }
 
 /** A whole number from the server's meta (Laravel sends numbers; a numeric string is read too). */
