@@ -1,4 +1,5 @@
-// Page-by-page iteration of the API's list endpoints: builds each page URL from its own query, stops at last_page.
+// Page-by-page iteration of the API's list endpoints: builds each page URL from its own query, stops at last_page,
+// and stops with an error when a server's pages could never end (a wrong page, a page repeated, past its own total).
 import { NetworkError } from './errors.js';
 import type { ApiResponse, HttpClient } from './http/client.js';
 
@@ -31,6 +32,7 @@ const MAX_PER_PAGE = 100;
 /**
  * Yields pages in order; with neither `all` nor `limit` only the one page asked for. While the caller writes a page
  * the next one is already being fetched: one page ahead, never more, so memory stays at two pages whatever the size.
+ * The signal aborts the request in flight too; a page fetched ahead and never asked for is abandoned.
  */
 export async function* paginate<T = unknown>(
   client: Pick<HttpClient, 'request'>,
@@ -43,32 +45,88 @@ export async function* paginate<T = unknown>(
   // Following pages: fewer, larger pages unless the user chose a size.
   const perPage =
     options.perPage ?? (follow ? Math.min(options.limit ?? MAX_PER_PAGE, MAX_PER_PAGE) : undefined);
+  const abandon = new AbortController();
+  const requestSignal = signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal;
   const fetchPage = (page: number) => {
     const params = new URLSearchParams(query.filter(([key]) => key !== 'page' && key !== 'per_page'));
     params.set('page', String(page));
     if (perPage !== undefined) params.set('per_page', String(perPage));
-    const pending = client.request({ method: 'GET', path, query: params });
+    const pending = client.request({ method: 'GET', path, query: params, signal: requestSignal });
     pending.catch(() => undefined); // a page fetched ahead and never asked for must not fail the run
     return pending;
   };
   let page = options.page ?? 1;
   let pending = fetchPage(page);
   let seen = 0;
-  for (;;) {
-    if (signal?.aborted) return;
-    const response = await pending;
-    const { records, meta } = readPage<T>(response, path);
-    seen += records.length;
-    const lastPage = typeof meta.last_page === 'number' ? meta.last_page : undefined;
-    const more =
-      follow &&
-      records.length > 0 &&
-      (options.limit === undefined || seen < options.limit) &&
-      (lastPage === undefined ? hasNext(response) : page < lastPage);
-    if (more) pending = fetchPage(++page);
-    yield { records, meta, text: response.text };
-    if (!more) return;
+  let previous: string | undefined;
+  try {
+    for (;;) {
+      if (signal?.aborted) return;
+      const response = await pending;
+      const { records, meta } = readPage<T>(response, path);
+      checkPage(meta, page, path);
+      if (follow && records.length > 0) {
+        // A server that keeps offering a next page must still be sending new records.
+        const fingerprint = JSON.stringify(records);
+        if (fingerprint === previous)
+          throw new NetworkError(
+            `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
+          );
+        previous = fingerprint;
+      }
+      seen += records.length;
+      const lastPage = integer(meta.last_page);
+      const more =
+        follow &&
+        records.length > 0 &&
+        (options.limit === undefined || seen < options.limit) &&
+        (lastPage === undefined ? hasNext(response) : page < lastPage);
+      if (more) {
+        const beyond = pastCeiling(meta, page + 1, perPage, path);
+        if (beyond) {
+          yield { records, meta, text: response.text };
+          throw beyond;
+        }
+        pending = fetchPage(++page);
+      }
+      yield { records, meta, text: response.text };
+      if (!more) return;
+    }
+  } finally {
+    abandon.abort();
   }
+}
+
+/** A page that says it is another page than the one asked for: following it would repeat or skip records. */
+function checkPage(meta: PageMeta, asked: number, path: string): void {
+  const current = integer(meta.current_page);
+  if (current !== undefined && current !== asked)
+    throw new NetworkError(
+      `the server answered page ${current} when asked for page ${asked} of ${path}; stopping`,
+    );
+}
+
+/** No page past what the server's own total and page size allow (a last_page of 1e9 for 40 records). */
+function pastCeiling(
+  meta: PageMeta,
+  next: number,
+  asked: number | undefined,
+  path: string,
+): NetworkError | undefined {
+  const total = integer(meta.total);
+  const size = integer(meta.per_page) ?? asked;
+  if (total === undefined || size === undefined || size < 1 || total < 0) return undefined;
+  const pages = Math.max(1, Math.ceil(total / size));
+  if (next <= pages) return undefined;
+  return new NetworkError(
+    `the server offers page ${next} of ${path} but its total of ${total} at ${size} per page makes ${pages}; stopping`,
+  );
+}
+
+/** A whole number from the server's meta (Laravel sends numbers; a numeric string is read too). */
+function integer(value: unknown): number | undefined {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) ? number : undefined;
 }
 
 /** Records of the pages, cut at `limit` even in the middle of a page. */

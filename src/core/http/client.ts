@@ -35,6 +35,8 @@ export interface ApiRequest {
   repeatable?: boolean;
   /** Largest answer read for this request, when smaller than the client's (a small document's own cap). */
   maxBytes?: number;
+  /** Aborts this request alone, in flight or waiting (the client's own signal still applies). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse {
@@ -151,19 +153,20 @@ export class HttpClient {
   private async exchange(request: ApiRequest, stream: boolean): Promise<ApiResponse | StreamedResponse> {
     const prepared = this.prepare(request);
     const { clock, maxRetries } = this.options;
+    const signal = eitherSignal(this.options.signal, request.signal);
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
     let renewed = false;
 
     for (let attempt = 0; ; attempt++) {
-      await this.waitForSlot();
+      await this.waitForSlot(signal);
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
-        answer = await this.send(prepared, headers, stream);
+        answer = await this.send(prepared, headers, stream, signal);
       } catch (error) {
-        if (this.options.signal?.aborted) throw new CancelledError('interrupted');
+        if (signal?.aborted) throw new CancelledError('interrupted');
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
-          await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt);
+          await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt, signal);
           continue;
         }
         throw toNetworkError(error, prepared);
@@ -188,7 +191,7 @@ export class HttpClient {
         !waitTooLong
       ) {
         const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
-        await this.wait(waitMs, `HTTP ${answer.status}`, attempt);
+        await this.wait(waitMs, `HTTP ${answer.status}`, attempt, signal);
         continue;
       }
       const path = new URL(prepared.url).pathname.replace(
@@ -207,7 +210,7 @@ export class HttpClient {
   }
 
   /** Waits until the rate-limit budget (this process's, or the profile's shared one) has room for a request. */
-  private async waitForSlot(): Promise<void> {
+  private async waitForSlot(signal: AbortSignal | undefined): Promise<void> {
     for (let told = false; ;) {
       const pause = await this.pacer.slot();
       if (pause <= 0) return;
@@ -220,36 +223,37 @@ export class HttpClient {
       if (!told && pause >= 1000)
         this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
       told ||= pause >= 1000;
-      await this.sleep(pause);
+      await this.sleep(pause, signal);
     }
   }
 
-  private async wait(ms: number, reason: string, attempt: number): Promise<void> {
+  private async wait(ms: number, reason: string, attempt: number, signal?: AbortSignal): Promise<void> {
     const seconds = Math.round(ms / 100) / 10;
     this.options.notice?.(
       `${reason}; retrying in ${seconds}s (retry ${attempt + 1} of ${this.options.maxRetries})`,
     );
-    await this.sleep(ms);
+    await this.sleep(ms, signal);
   }
 
-  private async sleep(ms: number): Promise<void> {
+  private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     try {
-      await this.options.clock.sleep(ms, this.options.signal);
+      await this.options.clock.sleep(ms, signal);
     } catch (error) {
-      throw this.options.signal?.aborted ? new CancelledError('interrupted') : error;
+      throw signal?.aborted ? new CancelledError('interrupted') : error;
     }
   }
 
   private async send(
     prepared: PreparedRequest,
     headers: Record<string, string>,
-    stream = false,
+    stream: boolean,
+    cancel: AbortSignal | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { timeoutMs = 60_000 } = this.options;
     // One deadline for the whole exchange (a body trickling a byte a second must not hang forever).
     const deadline = stream ? undefined : new AbortController();
     const timer = deadline && setTimeout(() => deadline.abort(), timeoutMs);
-    const signals = [this.options.signal, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signals = [cancel, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
     try {
       return await this.sendWithin(
         prepared,
@@ -258,7 +262,7 @@ export class HttpClient {
         signals.length ? AbortSignal.any(signals) : undefined,
       );
     } catch (error) {
-      if (deadline?.signal.aborted && !this.options.signal?.aborted)
+      if (deadline?.signal.aborted && !cancel?.aborted)
         throw Object.assign(new Error(`no complete answer within ${timeoutMs / 1000}s`), {
           code: 'CLINIC_DEADLINE',
         });
@@ -333,6 +337,11 @@ export class HttpClient {
       },
     };
   }
+}
+
+/** The client's signal and a request's own, as one (either aborts). */
+function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /** How deeply a JSON text nests arrays and objects, found in one pass without recursion. */

@@ -1,5 +1,6 @@
 // `chat tail` as a process: a realtime connection, gap fills over REST after every (re)subscription and after a
 // wake from sleep, every message exactly once; ends on --timeout, Ctrl-C, a refusal or a connection lost for good.
+// Printing waits for the output to drain; while it is not read, the queue stays bounded and REST recovers the rest.
 import { paths } from '../api/resources.js';
 import { CancelledError, NetworkError } from '../errors.js';
 import type { Clock } from '../clock.js';
@@ -7,7 +8,7 @@ import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
 import { type ChatEventKind, conversationOf, type TailEvent } from './events.js';
-import { ExactlyOnce } from './exactly-once.js';
+import { ExactlyOnce, type ExactlyOnceLimits } from './exactly-once.js';
 import { channelAuthorizer, chatChannel } from './target.js';
 
 export interface TailOptions {
@@ -26,6 +27,26 @@ export interface TailOptions {
   reconnectTimeoutMs: number;
   print(event: TailEvent): Promise<void>;
   status(line: string): void;
+  /** Events waiting to be printed (default MAX_QUEUED); tests make it small. */
+  maxQueued?: number;
+  /** The de-duplication's memory limits (tests make them small). */
+  limits?: Partial<ExactlyOnceLimits>;
+  /** The realtime client (default pusher-js); tests pass a fake. */
+  connect?: typeof connectChat;
+  /** Told the queue's length after each event is queued (tests check its bound). */
+  watchQueue?: (length: number) => void;
+}
+
+/** Events waiting to be printed; past it new messages are let go and fetched again over REST once printing resumes. */
+export const MAX_QUEUED = 1_000;
+
+type Work = { kind: 'created'; data: unknown } | { kind: 'event'; event: TailEvent } | FillWork;
+
+/** A fill over REST; a quiet one (catching up after messages were let go) is reported only when it found some. */
+interface FillWork {
+  kind: 'fill';
+  why: string;
+  quiet: boolean;
 }
 
 /** A wake from sleep shows as a tick that came this much later than due. */
@@ -34,18 +55,70 @@ const TICK_MS = 1_000;
 
 export function runChatTail(options: TailOptions): Promise<void> {
   const { client, clock, status } = options;
+  const maxQueued = options.maxQueued ?? MAX_QUEUED;
   const channelName = chatChannel(options.tenant);
-  let queue = Promise.resolve(); // events are printed one at a time, in arrival order
-  const enqueue = (work: () => Promise<void>) => {
-    queue = queue.then(work).catch((error: unknown) => fail(error));
-    return queue;
-  };
-  const once = new ExactlyOnce(
-    (log, source) => options.print({ kind: 'created', source, data: log }),
-    options.conversations,
-  );
+  // Events are printed one at a time, in arrival order, each print waiting for the output to drain.
+  const queue: Work[] = [];
+  let draining: Promise<void> | undefined;
+  let queuedFill: FillWork | undefined;
+  let ending = false;
+  let droppedOthers = 0;
+  // Aborts a fill in flight when the tail ends (--timeout, Ctrl-C, a failure), the request included.
+  const fills = new AbortController();
+  const fillSignal = AbortSignal.any([options.signal, fills.signal]);
+
+  const once = new ExactlyOnce((log, source) => options.print({ kind: 'created', source, data: log }), {
+    wanted: options.conversations,
+    fillDue: () => requestFill('catching up', true),
+    limits: options.limits,
+  });
   if (options.since !== undefined)
     for (const id of options.conversations ?? []) once.startAfter(id, options.since);
+
+  function push(work: Work) {
+    queue.push(work);
+    options.watchQueue?.(queue.length);
+    draining ??= drain();
+  }
+  async function drain() {
+    for (let work = queue.shift(); work !== undefined; work = queue.shift()) {
+      try {
+        await perform(work);
+      } catch (error) {
+        if (!(ending && error instanceof CancelledError)) fail(error);
+      }
+    }
+    draining = undefined; // in the same turn as the empty shift: a push after it starts a new drain
+  }
+  async function perform(work: Work) {
+    if (work.kind === 'created') return once.live(work.data);
+    if (work.kind === 'event') return options.print(work.event);
+    if (queuedFill === work) queuedFill = undefined;
+    if (ending) return; // the tail is over: what the queue holds is printed, no new request is made
+    const filled = await once.fill(fetchAfter, 'due');
+    if (filled > 0 || !work.quiet)
+      status(`filled ${filled} missed message${filled === 1 ? '' : 's'} (${work.why})`);
+  }
+  /** One fill waits in the queue at most: a later request joins it (and makes it speak, unless quiet too). */
+  function requestFill(why: string, quiet: boolean) {
+    if (queuedFill) {
+      if (queuedFill.quiet && !quiet) Object.assign(queuedFill, { why, quiet });
+      return;
+    }
+    queuedFill = { kind: 'fill', why, quiet };
+    push(queuedFill);
+  }
+  /** A live event: queued while there is room; a message past the limit is let go, to be fetched by REST later. */
+  function arrive(work: Work) {
+    if (queue.length < maxQueued) return push(work);
+    if (work.kind === 'created') {
+      once.letGo(work.data);
+    } else if (work.kind === 'event' && droppedOthers++ === 0) {
+      status(
+        'the output is not being read: deleted and read events are dropped until it is (REST cannot fetch them)',
+      );
+    }
+  }
 
   let connection: ChatConnection | undefined;
   let settle: { resolve: () => void; reject: (error: unknown) => void } | undefined;
@@ -61,16 +134,17 @@ export function runChatTail(options: TailOptions): Promise<void> {
       paths.messages(conversationId),
       query,
       { all: true },
-      options.signal,
+      fillSignal,
     ))
       yield* page.records;
+    // paginate stops quietly when aborted: a fill cut short must not count as complete.
+    if (fillSignal.aborted) throw new CancelledError('interrupted');
   };
-  const fill = (why: string) =>
-    enqueue(async () => {
-      const filled = await once.fill(fetchAfter);
-      if (filled > 0 || why !== 'start')
-        status(`filled ${filled} missed message${filled === 1 ? '' : 's'} (${why})`);
-    });
+  /** Every conversation seen or named (after a reconnect, a wake, or at the start with --since). */
+  const fill = (why: string) => {
+    once.markAllDue();
+    requestFill(why, why === 'start');
+  };
 
   function finish(error?: unknown) {
     if (!settle) return;
@@ -80,8 +154,16 @@ export function runChatTail(options: TailOptions): Promise<void> {
     clearTimeout(timeout);
     options.signal.removeEventListener('abort', onAbort);
     connection?.disconnect();
+    ending = true;
+    fills.abort();
+    if (droppedOthers > 1)
+      status(`${droppedOthers} deleted and read events were dropped: the output was not read`);
     // Whatever was accepted before the end is printed before the end.
-    void queue.then(() => (error === undefined ? resolve() : reject(error)));
+    void (async () => {
+      while (draining) await draining;
+      if (error === undefined) resolve();
+      else reject(error);
+    })();
   }
   const fail = (error: unknown) => finish(error);
   const onAbort = () => finish(new CancelledError('interrupted'));
@@ -90,7 +172,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     const now = clock.now();
     const late = now - lastTick - TICK_MS;
     lastTick = now;
-    if (late > SLEEP_GAP_MS) void fill(`woke after ${Math.round(late / 1000)}s`);
+    if (late > SLEEP_GAP_MS) fill(`woke after ${Math.round(late / 1000)}s`);
     if (downSince !== undefined && now - downSince > options.reconnectTimeoutMs)
       fail(
         new NetworkError(
@@ -105,7 +187,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     if (options.signal.aborted) return onAbort();
     options.signal.addEventListener('abort', onAbort);
     status(`connecting to the realtime server for ${channelName}`);
-    connection = connectChat(options.realtime, channelName, options.kinds, {
+    connection = (options.connect ?? connectChat)(options.realtime, channelName, options.kinds, {
       authorize: channelAuthorizer(client, options.authEndpoint, options.tenant),
       refused: (error) => fail(error),
       error: (code, message) => {
@@ -128,19 +210,16 @@ export function runChatTail(options: TailOptions): Promise<void> {
       subscribed: () => {
         subscriptions++;
         status(subscriptions === 1 ? `connected; listening on ${channelName}` : 'reconnected');
-        if (subscriptions > 1) void fill('after a reconnect');
-        else if (options.since !== undefined) void fill('start');
+        if (subscriptions > 1) fill('after a reconnect');
+        else if (options.since !== undefined) fill('start');
       },
       event: (kind, data) => {
-        if (kind === 'created') {
-          void enqueue(() => once.live(data));
-          return;
-        }
+        if (kind === 'created') return arrive({ kind: 'created', data });
         const event: TailEvent = { kind, source: 'realtime', data: (data ?? {}) as Record<string, unknown> };
         const conversation = conversationOf(event);
         if (options.conversations && (conversation === undefined || !options.conversations.has(conversation)))
           return;
-        void enqueue(() => options.print(event));
+        arrive({ kind: 'event', event });
       },
     });
   });
