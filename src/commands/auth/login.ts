@@ -44,7 +44,7 @@ function withKeychainAdvice(error: unknown): unknown {
     : error;
 }
 
-/** A name no profile can have (profile names start with a letter or digit). */
+/** A name no profile can have (profile names never start with '.'). */
 const PROBE_ACCOUNT = '.clinic-probe';
 
 /**
