@@ -193,7 +193,7 @@ __clinic_add() {
 # names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
 __clinic_profiles() {
   command -v clinic >/dev/null 2>&1 || return 0
-  local line valid='^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$'
+  local line valid='^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$'
   while IFS= read -r line; do
     [[ $line =~ $valid ]] && printf '%s\n' "${BASH_REMATCH[1]}"
   done < <(unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null)

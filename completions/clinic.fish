@@ -136,7 +136,7 @@ end
 # names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_profiles
     command -q clinic; or return 0
-    env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
+    env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
 end
 
 # clinic help: the commands under the ones given before the cursor (`clinic help erasure <TAB>`).

@@ -10,14 +10,14 @@ import { loginCommand, Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import {
   type ConfigData,
+  editConfigFile,
   loadConfig,
   type Profile,
-  saveConfig,
   updateProfile,
 } from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import type { OutputFormat } from '../core/config/keys.js';
-import { configDir, credentialsFile, type Env } from '../core/config/paths.js';
+import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
 import { Settings, selectProfile } from '../core/config/settings.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
@@ -59,7 +59,7 @@ export interface Context {
   /** Questions on the terminal; ask only where `io.canPrompt` (see confirm.ts). */
   readonly prompter: Prompter;
   output(): Promise<OutputSpec>;
-  /** Changes the config file (read afresh, written atomically) and drops what was cached from it. */
+  /** Changes the config file (read afresh under its lock, written atomically) and drops what was cached from it. */
   editConfig(change: (data: ConfigData) => void): Promise<void>;
   /** Changes one profile (default: the selected one), creating it if needed; returns its name. */
   editProfile(change: (profile: Profile) => void, name?: string): Promise<string>;
@@ -112,11 +112,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       userAgent: `clinic/${ctx.version}`,
       tokens: auth ? await ctx.session() : undefined,
       dispatcher,
-      // The API counts requests per user: every clinic process of this profile draws on one budget.
-      pacer: new SharedPacer(
-        join(configDir(deps.env), 'rate-limit', `${encodeURIComponent(settings.profile.name)}.json`),
-        clock,
-      ),
+      // The API counts requests per user: every clinic process of this profile and server draws on one budget.
+      pacer: new SharedPacer(rateLimitFile(deps.env, settings.profile.name, baseUrl), clock),
       clock,
       signal,
       maxRetries: maxRetries ?? globals.maxRetries,
@@ -225,9 +222,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       };
     },
     async editConfig(change) {
-      const data = await loadConfig(deps.env);
-      change(data);
-      await saveConfig(deps.env, data);
+      await editConfigFile(deps.env, change);
       forgetConfig();
     },
     async editProfile(change, name) {

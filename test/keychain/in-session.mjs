@@ -25,6 +25,21 @@ const clinic = (args, input) => {
 report.login = clinic(['--profile', 'sandbox', 'login', '--with-token'], process.env.TEST_TOKEN).code;
 report.status = JSON.parse(clinic(['--profile', 'sandbox', 'auth', 'status', '-o', 'json']).stdout);
 report.token = clinic(['--profile', 'sandbox', 'auth', 'token']).stdout.trim() === process.env.TEST_TOKEN;
+// doctor's probe writes, reads back and deletes an entry of its own: the keychain is usable, and no entry is left.
+const doctor = () => JSON.parse(clinic(['--profile', 'sandbox', 'doctor', '-o', 'json']).stdout);
+const keychainCheck = () => doctor().checks.find((check) => check.name === 'keychain');
+const { default: keytar } = await import('@napi-rs/keyring/keytar.js');
+const probes = async () =>
+  (await keytar.findCredentials('clinic-cli')).filter((c) => c.account.startsWith('clinic-doctor-probe-'))
+    .length;
+report.doctor = keychainCheck();
+report.probesLeft = await probes();
 report.logout = clinic(['--profile', 'sandbox', 'logout']).code;
 report.afterLogout = (await store.get('sandbox')) ?? null;
+if (process.env.LOCK_COMMAND) {
+  // Locked, the keychain still reads "nothing" but refuses (or never answers) a write: doctor must not say usable.
+  execFileSync('sh', ['-c', process.env.LOCK_COMMAND]);
+  report.lockedDoctor = keychainCheck();
+  report.lockedProbesLeft = await probes().catch(() => 'unknown');
+}
 process.stdout.write(JSON.stringify(report));

@@ -39,6 +39,10 @@ describe.skipIf(!available)('keychain through @napi-rs/keyring and gnome-keyring
       XDG_DATA_HOME: join(home, '.local/share'),
       TEST_TOKEN: world.sandbox.info.token,
       DISPLAY: '',
+      // Locks the login collection (as a screen lock would) for doctor's last look.
+      LOCK_COMMAND:
+        'dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets ' +
+        'org.freedesktop.Secret.Service.Lock array:objpath:/org/freedesktop/secrets/collection/login',
     };
     const script = `printf '%s' ci-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1 && exec "${process.execPath}" "${SCRIPT}"`;
     // Asynchronous: the sandbox answering the CLI runs in this process.
@@ -59,6 +63,17 @@ describe.skipIf(!available)('keychain through @napi-rs/keyring and gnome-keyring
       afterLogout: null,
     });
     expect(report.status.storage).toContain('OS keychain');
+    // doctor proved the keychain with an entry of its own, and left none behind.
+    expect(report.doctor).toMatchObject({ status: 'ok', usable: true });
+    expect(report.doctor.detail).toMatch(/^usable: /);
+    expect(report.probesLeft).toBe(0);
+    // Locked, it reads "nothing" as before, but doctor does not call it usable.
+    expect(report.lockedDoctor).toMatchObject({ status: 'warn', usable: false });
+    expect(report.lockedDoctor.detail).toMatch(
+      /^not available \(cannot store a test entry in the keychain: /,
+    );
+    expect(report.lockedDoctor.detail).not.toMatch(/DBus|freedesktop|napi/);
+    expect(report.lockedProbesLeft).toBe(0);
     expect(JSON.stringify(report.status)).not.toContain(world.sandbox.info.token);
   });
 });

@@ -99,9 +99,9 @@ const FILES: [string, string][] = [
   ],
   [
     '$CLINIC_CONFIG_DIR/rate-limit/',
-    'the rate-limit budget of each profile (PROFILE.json, with a .lock beside it while it is updated), shared by ' +
-      'every clinic process of that profile from its second request on, as the API counts requests per user; safe ' +
-      'to delete',
+    'the rate-limit budget of each profile and API server (PROFILE/ORIGIN.json, with a .lock beside it while it is ' +
+      'updated), shared by every clinic process of that profile and server from its second request on, as the API ' +
+      'counts requests per user; safe to delete',
   ],
   [
     '$XDG_CACHE_HOME/clinic/',

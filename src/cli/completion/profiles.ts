@@ -10,11 +10,11 @@ export const PROFILES_COMMAND = 'clinic config profiles -o ndjson --fields name 
  * The characters a profile name may begin with (checkProfileName in src/core/config/config-file.ts), spelled out: in
  * some locales a range such as A-Z matches other letters too.
  */
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const FIRST = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_';
 
 /**
  * A line of PROFILES_COMMAND's output that holds a valid profile name, the name in group 1: letters, digits, '.', '_'
- * or '-', first a letter or digit, up to 64. None of these is escaped in JSON or special in any shell's quoting, and
+ * or '-', first a letter, digit or '_' (`__proto__` is a name like any other), up to 64. None of these is escaped in JSON or special in any shell's quoting, and
  * the pattern reads the same as a POSIX ERE (bash, zsh) and a PCRE (fish). It holds no quote or backslash.
  */
-export const PROFILE_LINE = `^[{]"name":"([${ALNUM}][${ALNUM}_.-]{0,63})"[}]$`;
+export const PROFILE_LINE = `^[{]"name":"([${FIRST}][${FIRST}.-]{0,63})"[}]$`;

@@ -7,7 +7,7 @@ import {
   type StoreKind,
   type StoredCredentials,
 } from '../../core/auth/credential-store.js';
-import { NO_KEYCHAIN_ADVICE, storeForLogin } from '../../core/auth/store-choice.js';
+import { noKeychainMessage, storeForLogin } from '../../core/auth/store-choice.js';
 import { setPath } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
 import { type CommandInput, verb } from '../../cli/command.js';
@@ -39,12 +39,10 @@ export function parseLoginOptions({ options }: CommandInput<typeof LOGIN_OPTIONS
 
 /** No usable keychain: exit 3 and the two ways on; other errors as they are. */
 function withKeychainAdvice(error: unknown): unknown {
-  return error instanceof KeychainUnavailableError
-    ? new AuthError(`${error.message}: ${NO_KEYCHAIN_ADVICE}`)
-    : error;
+  return error instanceof KeychainUnavailableError ? new AuthError(noKeychainMessage(error.reason)) : error;
 }
 
-/** A name no profile can have (profile names start with a letter or digit). */
+/** A name no profile can have (profile names never start with '.'). */
 const PROBE_ACCOUNT = '.clinic-probe';
 
 /**

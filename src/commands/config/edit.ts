@@ -1,7 +1,7 @@
 // `clinic config set|unset|use-profile`: changes to the config file, through the context.
 
 import type { CommandRun } from '../../cli/command.js';
-import { checkProfileName, setPath } from '../../core/config/config-file.js';
+import { checkProfileName, profileOf, setPath } from '../../core/config/config-file.js';
 import { checkValue, keySpec } from '../../core/config/keys.js';
 
 export const set: CommandRun = async ({ args: [key = '', value = ''] }, ctx) => {
@@ -20,7 +20,7 @@ export const useProfile: CommandRun = async ({ args: [name = ''] }, ctx) => {
   checkProfileName(name);
   let known = false;
   await ctx.editConfig((data) => {
-    known = data.profiles[name] !== undefined;
+    known = profileOf(data, name) !== undefined;
     data.current_profile = name;
   });
   if (!known) ctx.io.err(`note: profile ${name} has no settings yet`);

@@ -1,6 +1,7 @@
 // `clinic config get|list|profiles`: reading the configuration.
 import type { CommandRun } from '../../cli/command.js';
 import { createListWriter } from '../../cli/output/render.js';
+import { own, profileOf } from '../../core/config/config-file.js';
 import { keySpec } from '../../core/config/keys.js';
 
 export const get: CommandRun = async ({ args: [key = ''] }, ctx) => {
@@ -34,13 +35,13 @@ export const profiles: CommandRun = async (_input, ctx) => {
   ]);
   const names = new Set([...Object.keys(data.profiles), settings.profile.name]);
   for (const name of [...names].sort()) {
-    const profile = data.profiles[name] ?? {};
+    const profile = profileOf(data, name) ?? {};
     await writer.write({
       name,
       selected: name === settings.profile.name,
       current: name === data.current_profile,
-      base_url: profile.base_url ?? null,
-      tenant: profile.tenant ?? null,
+      base_url: own(profile, 'base_url') ?? null,
+      tenant: own(profile, 'tenant') ?? null,
     });
   }
   await writer.end();

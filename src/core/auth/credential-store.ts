@@ -27,11 +27,22 @@ export interface CredentialStore {
   set(profile: string, credentials: StoredCredentials): Promise<void>;
   /** True when something was deleted. */
   delete(profile: string): Promise<boolean>;
+  /** Throws unless the store can keep a sign-in now (the keychain: a throwaway entry written, read, deleted). */
+  probe?(): Promise<void>;
 }
 
-/** No usable OS keychain (no Secret Service, locked, timed out, keyring binary missing). */
+/** No usable OS keychain (no Secret Service, locked, refused, timed out, keyring binary missing). */
 export class KeychainUnavailableError extends Error {
   override name = 'KeychainUnavailableError';
+  constructor(
+    message: string,
+    /** Why, in plain words (`access was denied`); the message when not given. */
+    readonly reason: string = message,
+    /** The keychain library's own text, for --debug only. */
+    readonly detail?: string,
+  ) {
+    super(message);
+  }
 }
 
 export function parseCredentials(text: string | null | undefined): StoredCredentials | undefined {

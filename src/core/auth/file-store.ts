@@ -1,4 +1,6 @@
 // Tokens in $CLINIC_CONFIG_DIR/credentials.json (mode 0600, never through a symlink): an explicit choice only.
+// The map is keyed by profile name, the user's data: it has no prototype, so `constructor` or `__proto__` is a name.
+import { dict, isRecord, own } from '../config/config-file.js';
 import {
   type ModeNotice,
   readPrivateFile,
@@ -22,7 +24,7 @@ export class FileStore implements CredentialStore {
   }
 
   async get(profile: string): Promise<StoredCredentials | undefined> {
-    const entry = (await this.read())[profile];
+    const entry = own(await this.read(), profile);
     return entry ? parseCredentials(JSON.stringify(entry)) : undefined;
   }
 
@@ -35,7 +37,7 @@ export class FileStore implements CredentialStore {
 
   async delete(profile: string): Promise<boolean> {
     return this.change((all) => {
-      if (!(profile in all)) return false;
+      if (!Object.hasOwn(all, profile)) return false;
       delete all[profile];
       return true;
     });
@@ -60,10 +62,12 @@ export class FileStore implements CredentialStore {
     } catch {
       parsed = undefined;
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    if (!isRecord(parsed)) {
       // Never "repair" it by writing over other profiles' sign-ins.
       throw new UnsafeFileError(`${this.path} is not a JSON object; fix it or delete it and log in again`);
     }
-    return parsed as FileShape;
+    const all = dict<StoredCredentials>();
+    for (const [profile, entry] of Object.entries(parsed)) all[profile] = entry as StoredCredentials;
+    return all;
   }
 }

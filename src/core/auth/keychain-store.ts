@@ -9,6 +9,8 @@ import {
 
 export const KEYCHAIN_SERVICE = 'clinic-cli';
 const CALL_TIMEOUT_MS = 3000;
+/** The account of doctor's throwaway entry: no profile name starts with 'clinic-doctor-probe-' plus a random tail. */
+export const PROBE_ACCOUNT_PREFIX = 'clinic-doctor-probe-';
 
 interface Keytar {
   getPassword(service: string, account: string): Promise<string | null>;
@@ -31,12 +33,30 @@ export function keychainMissingReason(
   return `the keychain library is not available on this machine: ${why}`;
 }
 
+/**
+ * What a keychain library error means, in words for a user of clinic (its own text, D-Bus names and all, is kept
+ * for --debug).
+ */
+export function keychainErrorInWords(message: string): string {
+  if (/AccessDenied|access (is )?denied|permission denied|not permitted|not authori[sz]ed/i.test(message))
+    return 'access was denied';
+  if (/locked|dismissed|cancell?ed/i.test(message)) return 'the keychain is locked';
+  if (/D-?Bus|DISPLAY|ServiceUnknown|NameHasNoOwner|freedesktop|secret service|secure storage/i.test(message))
+    return 'no keychain service (Secret Service) can be reached';
+  return 'the keychain reported an error';
+}
+
 /** The keyring's platform binary is an optional package: when it is missing, there is simply no keychain. */
 const loadKeytar: KeytarLoader = async () => {
   try {
     return await import('@napi-rs/keyring/keytar.js');
   } catch (error) {
-    throw new KeychainUnavailableError(keychainMissingReason((error as Error).message));
+    const { message } = error as Error;
+    throw new KeychainUnavailableError(
+      keychainMissingReason(message),
+      'the keychain library is not installed on this machine',
+      message.split('\n')[0],
+    );
   }
 };
 
@@ -62,15 +82,60 @@ export class KeychainStore implements CredentialStore {
     return this.call('delete', (k) => k.deletePassword(KEYCHAIN_SERVICE, profile));
   }
 
+  /**
+   * Proves the keychain can keep a sign-in, as reading alone does not (a read of a missing entry succeeds where a
+   * write is refused): writes a throwaway entry under a distinct account, reads it back and deletes it, all within
+   * one time limit. The entry is deleted whatever happened before.
+   */
+  async probe(): Promise<void> {
+    const account = `${PROBE_ACCOUNT_PREFIX}${globalThis.crypto.randomUUID()}`;
+    const secret = globalThis.crypto.randomUUID();
+    const step = async <T>(what: string, action: () => Promise<T>): Promise<T> => {
+      try {
+        return await action();
+      } catch (error) {
+        throw this.unusable(what, error);
+      }
+    };
+    await this.call('use', async (k) => {
+      try {
+        await step('store a test entry in', () => k.setPassword(KEYCHAIN_SERVICE, account, secret));
+        const back = await step('read a test entry back from', () =>
+          k.getPassword(KEYCHAIN_SERVICE, account),
+        );
+        if (back !== secret)
+          throw new KeychainUnavailableError(
+            'the keychain gave back something other than the test entry written to it',
+          );
+      } catch (error) {
+        await k.deletePassword(KEYCHAIN_SERVICE, account).catch(() => false);
+        throw error;
+      }
+      const deleted = await step('delete a test entry from', () =>
+        k.deletePassword(KEYCHAIN_SERVICE, account),
+      );
+      if (!deleted)
+        throw new KeychainUnavailableError(
+          'the keychain could not find the test entry written to it to delete it',
+        );
+    });
+  }
+
+  private unusable(what: string, error: unknown): KeychainUnavailableError {
+    if (error instanceof KeychainUnavailableError) return error;
+    const detail = (error as Error).message.split('\n')[0] ?? '';
+    const reason = keychainErrorInWords(detail);
+    return new KeychainUnavailableError(`cannot ${what} the keychain: ${reason}`, reason, detail);
+  }
+
   private async call<T>(what: string, action: (keytar: Keytar) => Promise<T>): Promise<T> {
     this.keytar ??= Promise.resolve().then(() => this.load());
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
+      const late = `the keychain did not answer within ${this.timeoutMs / 1000}s`;
       timer = setTimeout(
         () =>
-          reject(
-            new KeychainUnavailableError(`the keychain did not answer within ${this.timeoutMs / 1000}s`),
-          ),
+          reject(new KeychainUnavailableError(late, `it did not answer within ${this.timeoutMs / 1000}s`)),
         this.timeoutMs,
       );
       timer.unref();
@@ -78,10 +143,7 @@ export class KeychainStore implements CredentialStore {
     try {
       return await Promise.race([this.keytar.then(action), timeout]);
     } catch (error) {
-      if (error instanceof KeychainUnavailableError) throw error;
-      throw new KeychainUnavailableError(
-        `cannot ${what} the keychain: ${(error as Error).message.split('\n')[0]}`,
-      );
+      throw this.unusable(what, error);
     } finally {
       clearTimeout(timer);
     }

@@ -16,7 +16,11 @@ export function storeForLogin(insecureStorage: boolean, env: Env): StoreKind {
   return forced === 'file' ? 'file' : 'keychain';
 }
 
-export const NO_KEYCHAIN_ADVICE =
-  'no usable OS keychain; nothing was stored. Either log in again with --insecure-storage ' +
-  '(or CLINIC_CREDENTIAL_STORE=file) to keep the token in a 0600 file under the config directory, ' +
-  'or set CLINIC_TOKEN for scripts and cron jobs';
+/** Login's one sentence when the keychain cannot keep the sign-in: why, in plain words, and the two ways on. */
+export function noKeychainMessage(reason: string): string {
+  return (
+    `the OS keychain cannot keep the sign-in (${reason}), so nothing was stored: log in again with ` +
+    '--insecure-storage (or CLINIC_CREDENTIAL_STORE=file) to keep the token in a 0600 file under the config ' +
+    'directory, or set CLINIC_TOKEN for scripts and cron jobs'
+  );
+}

@@ -1,6 +1,9 @@
 // Where clinic keeps its files: $CLINIC_CONFIG_DIR, else $XDG_CONFIG_HOME/clinic, else ~/.config/clinic.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { lazyRequire } from '../lazy-require.js';
+
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 export type Env = Record<string, string | undefined>;
 
@@ -12,3 +15,15 @@ export function configDir(env: Env): string {
 
 export const configFile = (env: Env): string => join(configDir(env), 'config.json');
 export const credentialsFile = (env: Env): string => join(configDir(env), 'credentials.json');
+
+/**
+ * The rate-limit budget shared by the processes of one profile against one API origin: a window learnt from one
+ * server never holds back requests to another (`--base-url`). Names stay readable; an origin too long for a file
+ * name is replaced by its hash.
+ */
+export function rateLimitFile(env: Env, profile: string, baseUrl: string): string {
+  const origin = new URL(baseUrl).origin;
+  let name = encodeURIComponent(origin);
+  if (name.length > 200) name = crypto().createHash('sha256').update(origin).digest('hex');
+  return join(configDir(env), 'rate-limit', encodeURIComponent(profile), `${name}.json`);
+}

@@ -1,6 +1,14 @@
 // Effective settings: command-line flag > environment variable > selected profile > built-in default.
 import { UsageError } from '../errors.js';
-import { type ConfigData, checkProfileName, getPath, type Profile } from './config-file.js';
+import {
+  type ConfigData,
+  checkProfileName,
+  dict,
+  getPath,
+  own,
+  type Profile,
+  profileOf,
+} from './config-file.js';
 import { CONFIG_KEYS, DEFAULTS, keySpec } from './keys.js';
 import type { Env } from './paths.js';
 
@@ -19,9 +27,10 @@ export interface ProfileChoice {
 
 /** `--profile` > `CLINIC_PROFILE` > `current_profile` in the file > `default`. */
 export function selectProfile(flag: string | undefined, env: Env, data: ConfigData): ProfileChoice {
-  if (flag) return { name: checkProfileName(flag), source: 'flag' };
+  // `--profile ''` is refused, never taken for "no choice" (an empty variable is unset, as for every CLINIC_*).
+  if (flag !== undefined) return { name: checkProfileName(flag), source: 'flag' };
   if (env.CLINIC_PROFILE) return { name: checkProfileName(env.CLINIC_PROFILE), source: 'env' };
-  if (data.current_profile) return { name: data.current_profile, source: 'config' };
+  if (data.current_profile) return { name: checkProfileName(data.current_profile), source: 'config' };
   return { name: 'default', source: 'default' };
 }
 
@@ -35,11 +44,11 @@ export class Settings {
   ) {}
 
   get profileData(): Profile {
-    return this.data.profiles[this.profile.name] ?? {};
+    return profileOf(this.data, this.profile.name) ?? dict();
   }
 
   get profileExists(): boolean {
-    return this.data.profiles[this.profile.name] !== undefined;
+    return profileOf(this.data, this.profile.name) !== undefined;
   }
 
   /** The effective value of a key, checked; a bad flag or env value is a usage error naming where it came from. */
@@ -53,7 +62,7 @@ export class Settings {
       ['flag', this.flags[key], `--${key.replace(/_/g, '-')}`],
       ['env', this.env[spec.env] || undefined, spec.env],
       ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
-      ['default', DEFAULTS[key], 'default'],
+      ['default', own(DEFAULTS, key), 'default'],
     ];
     for (const [source, raw, origin] of candidates) {
       if (raw === undefined) continue;

@@ -27,7 +27,7 @@ export interface DoctorDeps {
   readonly env: Env;
   readonly clock: Clock;
   readonly version: string;
-  readonly globals: { readonly requestTimeoutMs: number };
+  readonly globals: { readonly requestTimeoutMs: number; readonly debug?: boolean };
   /** Aborted on Ctrl-C: the running check stops, and doctor reports the checks done so far. */
   readonly signal?: AbortSignal;
   config(): Promise<ConfigData>;

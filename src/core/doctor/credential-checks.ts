@@ -11,8 +11,8 @@ const clip = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : t
 
 export const keychainCheck: Check = {
   name: 'keychain',
-  // The keychain store gives up after 3 s itself.
-  limitMs: () => 4000,
+  // The keychain store gives up after 3 s itself: once for the write-read-delete probe, once for the profile's entry.
+  limitMs: () => 7000,
   async run(deps, found) {
     const name = 'keychain';
     // Runs even for a profile missing from the file: the keychain belongs to the machine.
@@ -30,6 +30,8 @@ export const keychainCheck: Check = {
           ? "this profile's tokens are there"
           : 'login will keep tokens there';
     try {
+      // Reading alone proves little: a locked or refusing keychain reads "nothing" and then refuses login's write.
+      await store.probe?.();
       const entry = await store.get(profile);
       return ok(
         name,
@@ -37,7 +39,9 @@ export const keychainCheck: Check = {
         { usable: true, needed },
       );
     } catch (error) {
-      const message = error instanceof KeychainUnavailableError ? error.message : reason(error);
+      let message = error instanceof KeychainUnavailableError ? error.message : reason(error);
+      if (deps.globals.debug && error instanceof KeychainUnavailableError && error.detail)
+        message += ` (the keychain library said: ${error.detail})`;
       found.keychainBroken = message;
       const facts = { usable: false, needed };
       if (needed)
