@@ -7,6 +7,7 @@ import { createListWriter, writeAllOrNothing } from '../../cli/output/render.js'
 import { sanitize } from '../../cli/output/sanitize.js';
 import { showDryRun } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { pathProblem } from '../../core/http/request-url.js';
 import { paginate } from '../../core/paginate.js';
 
 export interface ApiOptions {
@@ -43,9 +44,15 @@ async function fieldValue(raw: string, typed: boolean): Promise<unknown> {
 
 export async function parseApiOptions(args: string[], options: Record<string, unknown>): Promise<ApiOptions> {
   const path = args[0] ?? '';
-  if (!path || /^[a-z]+:\/\//i.test(path)) {
+  if (!path || /^[a-z][a-z0-9+.-]*:/i.test(path)) {
     throw new UsageError(`PATH must be relative to base_url, e.g. /v1/account (got '${path}')`);
   }
+  // The query is split off here and sent as parameters; the rest must be a plain path below base_url (checked
+  // again, with base_url, where the request is built).
+  const problem =
+    pathProblem(path.split('?', 1)[0] ?? '') ?? (path.includes('#') ? "a fragment ('#')" : undefined);
+  if (problem)
+    throw new UsageError(`PATH must be a path below base_url, e.g. /v1/account: it holds ${problem}`);
   const fields: [string, unknown][] = [];
   for (const [flag, typed] of [
     ['field', true],
@@ -91,8 +98,9 @@ async function readInput(file: string, ctx: Context): Promise<unknown> {
 }
 
 export async function callApi(options: ApiOptions, ctx: Context): Promise<void> {
-  const [pathOnly = '', queryString = ''] = options.path.split('?', 2);
-  const query = new URLSearchParams(queryString);
+  const at = options.path.indexOf('?');
+  const pathOnly = at < 0 ? options.path : options.path.slice(0, at);
+  const query = new URLSearchParams(at < 0 ? '' : options.path.slice(at + 1));
   const sendsBody = options.method !== 'GET' && options.method !== 'HEAD' && options.method !== 'DELETE';
   let body: unknown;
   if (options.input !== undefined) body = await readInput(options.input, ctx);
