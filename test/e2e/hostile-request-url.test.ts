@@ -76,6 +76,24 @@ describe('clinic api: a path that would leave base_url', () => {
   });
 });
 
+describe('clinic api -H: headers that say where the request goes', () => {
+  it('Host and framing headers, and line breaks in a value, are refused before anything is sent', async () => {
+    const before = api.requests.length;
+    for (const header of [
+      `Host: 127.0.0.1:${other.port}`,
+      'Transfer-Encoding: chunked',
+      `X-A: b\r\nHost: 127.0.0.1:${other.port}`,
+      'Bad Name: x',
+    ]) {
+      const result = await clinic(['api', '/v1/account', '-H', header]);
+      expect({ header, code: result.code }).toEqual({ header, code: 2 });
+      expect(result.stderr).toMatch(/^error: -H/);
+    }
+    expect(api.requests.slice(before)).toEqual([]);
+    expect(other.requests).toEqual([]);
+  });
+});
+
 describe('realtime.auth_endpoint on another origin', () => {
   it('is refused with exit 2 naming the setting, and the token goes nowhere', async () => {
     const result = await clinic(['chat', 'tail', '--timeout', '2'], {

@@ -20,6 +20,11 @@ export interface ApiOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/** Headers that say where the request goes or how it is framed: never from the command line. */
+const FIXED_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade'];
 
 /** -F values are typed: numbers, true/false/null become JSON; @file reads a file. -f values stay strings. */
 export function typedValue(raw: string): unknown {
@@ -68,7 +73,13 @@ export async function parseApiOptions(args: string[], options: Record<string, un
   for (const header of (options.header as string[] | undefined) ?? []) {
     const at = header.indexOf(':');
     if (at <= 0) throw new UsageError(`-H expects 'Name: value', got '${header}'`);
-    headers[header.slice(0, at).trim().toLowerCase()] = header.slice(at + 1).trim();
+    const name = header.slice(0, at).trim().toLowerCase();
+    const value = header.slice(at + 1).trim();
+    if (!HEADER_NAME.test(name) || CONTROL.test(value))
+      throw new UsageError(`-H: '${name}' is not a header name, or its value holds a control character`);
+    // Host picks the site behind a shared address: the request, and the token, would go to another one.
+    if (FIXED_HEADERS.includes(name)) throw new UsageError(`-H: the ${name} header is set by clinic`);
+    headers[name] = value;
   }
   const hasBody = options.input !== undefined || fields.length > 0;
   const method = String(options.method ?? (hasBody && !options.paginate ? 'POST' : 'GET')).toUpperCase();

@@ -25,7 +25,7 @@ export function apiBase(baseUrl: string): ApiBase {
  * What makes a path unfit to join to base_url, or undefined. Each of these would let a URL parser, a proxy or the
  * server read the path as something other than segments below base_url: control characters (tabs and line breaks
  * are silently dropped by the URL parser, so `/.\t./` becomes `/../`), backslashes (read as `/` in http URLs),
- * encoded slashes and backslashes (decoded by some servers), empty segments (`//host` is a host to a resolver),
+ * encoded slashes, backslashes and control characters (decoded by some servers: `..%2f`, `..%00`), empty segments (`//host` is a host to a resolver),
  * `;` (`/..;/` climbs on some servers), and a query or fragment inside the path.
  */
 export function pathProblem(path: string): string | undefined {
@@ -33,6 +33,7 @@ export function pathProblem(path: string): string | undefined {
   if (/[\u0000-\u001f\u007f]/.test(path)) return 'a control character (tab, line break…)';
   if (path.includes('\\')) return 'a backslash';
   if (/%(2f|5c)/i.test(path)) return 'an encoded slash or backslash';
+  if (/%([01][0-9a-f]|7f)/i.test(path)) return 'an encoded control character';
   if (path.includes('//')) return 'an empty segment (//)';
   if (path.includes(';')) return "a ';'";
   if (path.includes('?')) return 'a query (give it apart from the path)';
