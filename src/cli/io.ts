@@ -2,6 +2,7 @@
 // only where a terminal is there to see them.
 import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
+import { redactSecrets } from '../core/redact.js';
 import { sanitizeLines } from './output/sanitize.js';
 
 export interface Streams {
@@ -73,9 +74,9 @@ export class IO implements Sink {
     });
   }
 
-  /** A line on stderr; no control character ever reaches the terminal through it. */
+  /** A line on stderr; no control character, and no secret of this run (see redact.ts), ever reaches it. */
   err(line: string): void {
-    this.streams.stderr.write(`${sanitizeLines(line)}\n`);
+    this.streams.stderr.write(`${sanitizeLines(redactSecrets(line))}\n`);
   }
 
   /** A line on stderr that --quiet never silences: for what a script must hear (output written may be incomplete). */

@@ -2,6 +2,7 @@
 import { ApiError, AuthError, CliError } from '../core/errors.js';
 import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
+import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
 import { sanitize } from './output/sanitize.js';
 
 export interface ErrorReportOptions {
@@ -45,9 +46,9 @@ function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | und
   );
 }
 
-/** Human lines for stderr. */
+/** Human lines for stderr: no control character, no secret of this run, whatever the server put where. */
 export function errorLines(error: unknown, options: ErrorReportOptions): string[] {
-  return rawErrorLines(error, options).map(sanitize);
+  return rawErrorLines(error, options).map((line) => sanitize(redactSecrets(line)));
 }
 
 function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
@@ -80,7 +81,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   return lines;
 }
 
-/** The machine-readable form: {"error":{"status","code","message","errors"}}. */
+/** The machine-readable form: {"error":{"status","code","message","errors"}}, secrets of this run hidden. */
 export function errorJson(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const payload =
@@ -101,5 +102,5 @@ export function errorJson(error: unknown): string {
           message,
           errors: null,
         };
-  return JSON.stringify({ error: { ...payload, exit_code: toExitCode(error) } });
+  return JSON.stringify(redactSecretsDeep({ error: { ...payload, exit_code: toExitCode(error) } }));
 }

@@ -60,3 +60,64 @@ export function redactBodyText(text: string): string {
     return text.replace(/(bearer\s+)[\w.~+/=-]+/gi, `$1${REDACTED}`);
   }
 }
+
+/**
+ * The secrets of this run (access and refresh tokens, CLINIC_TOKEN), registered where they are obtained and hidden
+ * from every line written to stderr, whatever the server echoed them in: as they are, URL-encoded or JSON-escaped,
+ * in any letter case. Shorter values are not registered: hiding them would garble ordinary text.
+ */
+const MIN_SECRET_LENGTH = 8;
+const secrets = new Set<string>();
+let secretPattern: RegExp | undefined;
+
+export function registerSecret(...values: (string | undefined)[]): void {
+  let added = false;
+  for (const value of values) {
+    if (value === undefined || value.length < MIN_SECRET_LENGTH || secrets.has(value)) continue;
+    secrets.add(value);
+    added = true;
+  }
+  if (added) secretPattern = patternOf(secrets);
+}
+
+/** Text with every registered secret, in any of its printed forms, replaced by `***`. */
+export function redactSecrets(text: string): string {
+  return secretPattern ? text.replace(secretPattern, REDACTED) : text;
+}
+
+/** A JSON-like value with every string in it (keys too) passed through redactSecrets. */
+export function redactSecretsDeep(value: unknown): unknown {
+  if (!secretPattern) return value;
+  if (typeof value === 'string') return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(redactSecretsDeep);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [redactSecrets(key), redactSecretsDeep(inner)]),
+  );
+}
+
+function patternOf(values: Iterable<string>): RegExp {
+  const forms = new Set<string>();
+  for (const value of values) {
+    const json = JSON.stringify(value).slice(1, -1);
+    for (const form of [
+      value,
+      encodeURIComponent(value),
+      new URLSearchParams({ v: value }).toString().slice(2), // form encoding: space as +, ~ as %7E…
+      json,
+      json.replaceAll('/', '\\/'), // PHP's json_encode escapes slashes
+      asciiJson(json),
+      asciiJson(json).replaceAll('/', '\\/'),
+    ])
+      forms.add(form);
+  }
+  // Longest first, so a form that contains another is hidden whole.
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(alternatives.join('|'), 'gi');
+}
+
+/** JSON with every non-ASCII character as \uXXXX (as PHP and Python write it by default). */
+const asciiJson = (json: string) =>
+  json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

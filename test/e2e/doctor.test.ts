@@ -145,13 +145,12 @@ describe('clinic doctor on a healthy sandbox profile', () => {
 describe('clinic doctor on broken profiles', () => {
   it('an unreachable base_url fails with the fix, and the checks that need the API are skipped', async () => {
     const port = await closedPort();
-    const { code, stdout, stderr } = await world.clinic([
-      '--base-url',
-      `http://127.0.0.1:${port}/api`,
-      'doctor',
-      '-o',
-      'json',
-    ]);
+    // The realtime authorization follows base_url (one on another origin would fail the realtime check).
+    const env = { CLINIC_REALTIME_AUTH_ENDPOINT: `http://127.0.0.1:${port}/api/broadcasting/auth` };
+    const { code, stdout, stderr } = await world.clinic(
+      ['--base-url', `http://127.0.0.1:${port}/api`, 'doctor', '-o', 'json'],
+      { env },
+    );
     expect(code).toBe(1);
     const r = report(stdout);
     expect(r.ok).toBe(false);

@@ -8,6 +8,7 @@ import { sanitize } from '../../cli/output/sanitize.js';
 import { changeWarning, showDryRun } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
+import { pathProblem } from '../../core/http/request-url.js';
 
 export interface ApiOptions {
   path: string;
@@ -19,6 +20,11 @@ export interface ApiOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+/** Headers that say where the request goes or how it is framed: never from the command line. */
+const FIXED_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade'];
 
 /** -F values are typed: numbers, true/false/null become JSON; @file reads a file. -f values stay strings. */
 export function typedValue(raw: string): unknown {
@@ -43,9 +49,15 @@ async function fieldValue(raw: string, typed: boolean): Promise<unknown> {
 
 export async function parseApiOptions(args: string[], options: Record<string, unknown>): Promise<ApiOptions> {
   const path = args[0] ?? '';
-  if (!path || /^[a-z]+:\/\//i.test(path)) {
+  if (!path || /^[a-z][a-z0-9+.-]*:/i.test(path)) {
     throw new UsageError(`PATH must be relative to base_url, e.g. /v1/account (got '${path}')`);
   }
+  // The query is split off here and sent as parameters; the rest must be a plain path below base_url (checked
+  // again, with base_url, where the request is built).
+  const problem =
+    pathProblem(path.split('?', 1)[0] ?? '') ?? (path.includes('#') ? "a fragment ('#')" : undefined);
+  if (problem)
+    throw new UsageError(`PATH must be a path below base_url, e.g. /v1/account: it holds ${problem}`);
   const fields: [string, unknown][] = [];
   for (const [flag, typed] of [
     ['field', true],
@@ -61,7 +73,13 @@ export async function parseApiOptions(args: string[], options: Record<string, un
   for (const header of (options.header as string[] | undefined) ?? []) {
     const at = header.indexOf(':');
     if (at <= 0) throw new UsageError(`-H expects 'Name: value', got '${header}'`);
-    headers[header.slice(0, at).trim().toLowerCase()] = header.slice(at + 1).trim();
+    const name = header.slice(0, at).trim().toLowerCase();
+    const value = header.slice(at + 1).trim();
+    if (!HEADER_NAME.test(name) || CONTROL.test(value))
+      throw new UsageError(`-H: '${name}' is not a header name, or its value holds a control character`);
+    // Host picks the site behind a shared address: the request, and the token, would go to another one.
+    if (FIXED_HEADERS.includes(name)) throw new UsageError(`-H: the ${name} header is set by clinic`);
+    headers[name] = value;
   }
   const hasBody = options.input !== undefined || fields.length > 0;
   const method = String(options.method ?? (hasBody && !options.paginate ? 'POST' : 'GET')).toUpperCase();
@@ -91,8 +109,9 @@ async function readInput(file: string, ctx: Context): Promise<unknown> {
 }
 
 export async function callApi(options: ApiOptions, ctx: Context): Promise<void> {
-  const [pathOnly = '', queryString = ''] = options.path.split('?', 2);
-  const query = new URLSearchParams(queryString);
+  const at = options.path.indexOf('?');
+  const pathOnly = at < 0 ? options.path : options.path.slice(0, at);
+  const query = new URLSearchParams(at < 0 ? '' : options.path.slice(at + 1));
   const sendsBody = options.method !== 'GET' && options.method !== 'HEAD' && options.method !== 'DELETE';
   let body: unknown;
   if (options.input !== undefined) body = await readInput(options.input, ctx);

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { AuthError, NetworkError, UsageError } from '../errors.js';
 import { withLock } from '../lock.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
+import { registerSecret } from '../redact.js';
 import { expiresSoon } from './expiry.js';
 import { toStoredCredentials } from './oauth/token-response.js';
 
@@ -27,6 +28,7 @@ export async function refreshCredentials(
   return withLock(join(deps.lockDir, `${deps.profile}.refresh`), async () => {
     const current = await deps.store.get(deps.profile);
     if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
+    registerSecret(current.access_token, current.refresh_token); // a peer's pair, never echoed on stderr
     const peerRefreshed = current.access_token !== seen.access_token;
     if (!force && peerRefreshed && !expiresSoon(current, deps.clock.now())) return current;
     if (!current.refresh_token) {

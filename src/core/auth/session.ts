@@ -9,6 +9,7 @@ import {
   type StoredCredentials,
   type StoreKind,
 } from './credential-store.js';
+import { registerSecret } from '../redact.js';
 import { expiresSoon } from './expiry.js';
 
 export type StoreFactory = (kind: StoreKind) => CredentialStore;
@@ -42,6 +43,7 @@ export class Session implements TokenSource {
   /** CLINIC_TOKEN, used as is: never refreshed, never stored. */
   get envToken(): string | undefined {
     const token = this.env.CLINIC_TOKEN?.trim();
+    registerSecret(token);
     return token ? token : undefined;
   }
 
@@ -55,6 +57,7 @@ export class Session implements TokenSource {
     if (!kind) return undefined;
     try {
       this.cached ??= await this.stores(kind).get(this.profile);
+      registerSecret(this.cached?.access_token, this.cached?.refresh_token);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       throw new AuthError(error.message, 'unlock the keychain, or set CLINIC_TOKEN for this run');
@@ -107,6 +110,7 @@ export class Session implements TokenSource {
 
   private async refresh(seen: StoredCredentials, force: boolean): Promise<StoredCredentials> {
     this.cached = await (this.refresher as Refresher)(seen, force);
+    registerSecret(this.cached.access_token, this.cached.refresh_token);
     return this.cached;
   }
 }

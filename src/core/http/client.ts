@@ -5,9 +5,10 @@ import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } from '../errors.js';
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
-import { redactBodyText, redactHeaders, redactUrl } from '../redact.js';
+import { redactBodyText, redactHeaders, redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY, refuseEncodedAnswer } from './answer-encoding.js';
+import { apiBase, type ApiBase, buildRequestUrl, type RequestUrl, sameOriginUrl } from './request-url.js';
 import { LocalPacer, type Pacer } from './pacers.js';
 import {
   backoffMs,
@@ -48,7 +49,13 @@ export interface ApiResponse {
 
 export interface PreparedRequest {
   method: string;
+  /** The whole address, as it is sent (see request-url.ts). */
   url: string;
+  /** Its origin and request target, handed to the transport as they are: never resolved again. */
+  origin: string;
+  target: string;
+  /** The path below base_url, e.g. `/v1/customers` (for messages and hints). */
+  path: string;
   headers: Record<string, string>;
   body?: string;
   form?: FormData;
@@ -103,17 +110,20 @@ export function isTenantScoped(path: string): boolean {
 
 export class HttpClient {
   private readonly pacer: Pacer;
+  private readonly base: ApiBase;
 
   constructor(private readonly options: HttpClientOptions) {
     this.pacer = options.pacer ?? new LocalPacer(options.clock);
+    this.base = apiBase(options.baseUrl);
   }
 
-  /** Builds the request without auth; checks the tenant rule, so bad input fails before anything is sent. */
+  /** Builds the request without auth; checks the address and the tenant rule, so bad input fails before anything is sent. */
   prepare(request: ApiRequest): PreparedRequest {
-    const path = request.path.startsWith('/') ? request.path : `/${request.path}`;
-    const url = new URL(request.url ?? this.options.baseUrl.replace(/\/+$/, '') + path);
     const query = request.query instanceof URLSearchParams ? request.query : toSearchParams(request.query);
-    for (const [key, value] of query) url.searchParams.append(key, value);
+    const { url, path } =
+      request.url === undefined
+        ? buildRequestUrl(this.base, request.path, query)
+        : absoluteRequestUrl(this.base, request.url, query);
 
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -136,8 +146,18 @@ export class HttpClient {
     }
     const method = request.method.toUpperCase();
     const repeatable = request.form === undefined && (request.repeatable ?? isIdempotent(method));
-    const { maxBytes } = request;
-    return { method, url: url.toString(), headers, body, form: request.form, repeatable, maxBytes };
+    return {
+      method,
+      url: url.href,
+      origin: url.origin,
+      target: url.pathname + url.search,
+      path,
+      headers,
+      body,
+      form: request.form,
+      repeatable,
+      maxBytes: request.maxBytes,
+    };
   }
 
   /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
@@ -194,10 +214,7 @@ export class HttpClient {
         await this.wait(waitMs, `HTTP ${answer.status}`, attempt, signal);
         continue;
       }
-      const path = new URL(prepared.url).pathname.replace(
-        new URL(this.options.baseUrl).pathname.replace(/\/+$/, ''),
-        '',
-      );
+      const { path } = prepared;
       if (answer.status >= 300 && answer.status < 400) {
         // Never followed: the token must not travel to wherever the server points.
         const where = answer.headers.location ? ` to ${redactUrl(answer.headers.location)}` : '';
@@ -282,6 +299,7 @@ export class HttpClient {
     const started = clock.now();
     const token = headers.authorization?.replace(/^Bearer\s+/i, '');
     const secrets = token ? [token] : [];
+    registerSecret(token); // whatever supplied it (a sign-in, CLINIC_TOKEN, login's check): never echoed on stderr
     trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
     if (trace) {
       for (const [name, value] of Object.entries(redactHeaders(headers, secrets)))
@@ -289,10 +307,9 @@ export class HttpClient {
       if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
       if (prepared.form) trace('> (multipart/form-data body)');
     }
-    const target = new URL(prepared.url);
     const response = await dispatcher.request({
-      origin: target.origin,
-      path: target.pathname + target.search,
+      origin: prepared.origin,
+      path: prepared.target,
       method: prepared.method,
       headers,
       body: prepared.form ?? prepared.body,
@@ -412,6 +429,14 @@ function readStream(body: NodeStream, url: string, max: number): Promise<string>
   });
 }
 
+/** An absolute address (realtime.auth_endpoint): base_url's origin only, used as it is plus the query. */
+function absoluteRequestUrl(base: ApiBase, address: string, query: URLSearchParams): RequestUrl {
+  const url = sameOriginUrl(base, address);
+  for (const [key, value] of query) url.searchParams.append(key, value);
+  const below = url.pathname.startsWith(`${base.prefix}/`);
+  return { url, path: below ? url.pathname.slice(base.prefix.length) : url.pathname };
+}
+
 function toSearchParams(
   query: Record<string, string | number | boolean | undefined> | undefined,
 ): URLSearchParams {
@@ -445,7 +470,7 @@ export function describeNetworkError(error: unknown): string {
 
 function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
   if (error instanceof ApiError || error instanceof NetworkError) return error;
-  const target = new URL(prepared.url).origin;
+  const target = prepared.origin;
   const unsure = prepared.method === 'POST' || prepared.method === 'PATCH';
   const reason = describeNetworkError(error);
   const lost = unsure && reason !== 'connection refused' && reason !== 'host not found';

@@ -8,7 +8,9 @@ import type { Readable } from 'node:stream';
 import type { FormData } from 'undici';
 
 export interface TransportRequest {
+  /** `scheme://host[:port]`, no path. */
   origin: string;
+  /** The request target, sent as it is (already built and checked: see request-url.ts); starts with `/`. */
   path: string;
   method: string;
   headers: Record<string, string>;
@@ -34,6 +36,15 @@ export interface HttpTransport {
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8 };
 const timedOut = (what: string) => Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' });
 
+/**
+ * A request's path, checked to be a request target and nothing more: it is sent as it is, on a connection to the
+ * origin, never resolved against it (`new URL('//other-host/x', origin)` would be other-host).
+ */
+function checkedPath(path: string): string {
+  if (!path.startsWith('/')) throw new Error(`the request path must start with '/': '${path}'`);
+  return path;
+}
+
 export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent(AGENT_OPTIONS);
   /** node:https (and with it TLS) loads on the first https request only: the sandbox never needs it. */
@@ -50,7 +61,8 @@ export class NodeTransport implements HttpTransport {
     const { headersTimeout = 60_000, bodyTimeout = 60_000, signal } = options;
     return new Promise<TransportResponse>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const req = send(new URL(options.path, options.origin), {
+      const req = send(new URL(options.origin), {
+        path: checkedPath(options.path),
         method: options.method,
         headers: options.headers,
         agent: secure ? this.https!.agent : this.http,
@@ -86,9 +98,12 @@ export class NodeTransport implements HttpTransport {
   }
 
   private async multipart(options: TransportRequest): Promise<TransportResponse> {
-    const { request } = await import('undici');
-    const { origin, path, headersTimeout, bodyTimeout, signal, method, headers, body } = options;
-    return request(new URL(path, origin), {
+    const { getGlobalDispatcher } = await import('undici');
+    const { headersTimeout, bodyTimeout, signal, method, headers, body } = options;
+    // The dispatcher takes the origin and the path apart and sends the path as it is, as above.
+    return getGlobalDispatcher().request({
+      origin: options.origin,
+      path: checkedPath(options.path),
       method: method as 'POST',
       headers,
       body: body as FormData,

@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
+import { apiBase, sameOriginUrl } from '../http/request-url.js';
 import { requireSecureUrl } from '../secure-url.js';
 import type { RealtimeSettings } from './connection.js';
 
@@ -41,7 +42,15 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
   const endpoint =
     settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
   if (!endpoint) throw new UsageError(`no realtime.auth_endpoint or base_url for profile '${profile}'`);
-  return { realtime, authEndpoint: requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString() };
+  const authEndpoint = requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString();
+  // The token goes with every authorization: to base_url's origin only (the HTTP client refuses it too).
+  if (baseUrl)
+    sameOriginUrl(
+      apiBase(requireSecureUrl(baseUrl, 'base_url').href),
+      authEndpoint,
+      'realtime.auth_endpoint',
+    );
+  return { realtime, authEndpoint };
 }
 
 /** The WebSocket address pusher-js connects to, for messages (the app key is public). */
