@@ -3,7 +3,7 @@
 import type { Settings } from '../config/settings.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
-import { requireSecureUrl } from '../secure-url.js';
+import { requireSecureRealtime, requireSecureUrl } from '../secure-url.js';
 import type { RealtimeSettings } from './connection.js';
 
 export interface RealtimeTarget {
@@ -36,6 +36,8 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
     port: port ? Number(port) : undefined,
     tls: settings.get('realtime.tls') !== 'false',
   };
+  // Before anything connects: the WebSocket itself, and the hosted cluster's too, goes to this host.
+  requireSecureRealtime(socketHost(realtime), realtime.tls, tlsOrigin(settings));
   const baseUrl = settings.get('base_url');
   const endpoint =
     settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
@@ -43,10 +45,21 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
   return { realtime, authEndpoint: requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString() };
 }
 
+/** The host the socket goes to: realtime.host, else hosted Pusher's for the cluster (as pusher-js picks it). */
+const socketHost = (realtime: RealtimeSettings) =>
+  realtime.host ?? `ws-${realtime.cluster ?? 'mt1'}.pusher.com`;
+
+/** Where realtime.tls=false came from, in words for the refusal. */
+function tlsOrigin(settings: Settings): string {
+  const { source } = settings.describe('realtime.tls');
+  if (source === 'env') return 'CLINIC_REALTIME_TLS=false';
+  return `realtime.tls=false (profile ${settings.profile.name})`;
+}
+
 /** The WebSocket address pusher-js connects to, for messages (the app key is public). */
 export function realtimeAddress({ realtime }: RealtimeTarget): string {
   const scheme = realtime.tls ? 'wss' : 'ws';
-  const host = realtime.host ?? `ws-${realtime.cluster ?? 'mt1'}.pusher.com`;
+  const host = socketHost(realtime);
   const port = realtime.port ?? (realtime.tls ? 443 : 80);
   return `${scheme}://${host}:${port}/app/${realtime.key}`;
 }
