@@ -119,7 +119,7 @@ export function requireBoundTo(credentials: StoredCredentials, refusal: Refusal)
   throw new AuthError(
     `the sign-in of profile ${refusal.profile} ${where}, but ${refusal.key} is now ${wanted ?? refusal.url} ` +
       `(from ${refusal.from}); it was not ${what}`,
-    refusal.loginHint,
+    `${refusal.loginHint} (to sign in at ${wanted ?? refusal.url})`,
   );
 }
 
