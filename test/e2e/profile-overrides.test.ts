@@ -45,7 +45,7 @@ beforeEach(async () => {
   stranger.requests.length = 0;
 });
 
-const revocations = () => [world.sandbox.oauth.revocations, second.oauth.revocations];
+const revocations = (): [number, number] => [world.sandbox.oauth.revocations, second.oauth.revocations];
 const stored = async () => JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8'));
 
 describe('logout --all-profiles', () => {
