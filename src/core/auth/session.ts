@@ -46,6 +46,8 @@ export const notLoggedInHint = (profile: ProfileChoice) =>
 
 export class Session implements TokenSource {
   private cached?: StoredCredentials;
+  /** The sign-in last found bound to the base_url in use. */
+  private checked?: StoredCredentials;
   /** CLINIC_TOKEN, used as is: never refreshed, never stored, bound to nothing (its user chose the address). */
   readonly envToken: string | undefined;
 
@@ -103,7 +105,10 @@ export class Session implements TokenSource {
     let credentials = await this.stored();
     if (!credentials)
       throw new AuthError(`not logged in (profile ${this.profile})`, notLoggedInHint(this.settings.profile));
-    requireApiOrigin(credentials, this.settings, this.signInHint());
+    if (this.checked !== credentials) {
+      requireApiOrigin(credentials, this.settings, this.signInHint());
+      this.checked = credentials; // once per sign-in read, not on each of a bulk run's requests
+    }
     if (expiresSoon(credentials, this.clock.now())) {
       if (!credentials.refresh_token || !this.refresher) {
         throw new AuthError(
