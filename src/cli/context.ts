@@ -175,9 +175,18 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
               server: () => ctx.authServer(),
               clock,
               loginHint: `run: ${loginCommand(settings.profile)}`,
+              settings,
             },
             seen,
             force,
+          );
+        },
+        async (bound) => {
+          const { recordBinding } = await import('../core/auth/binding.js');
+          const kind = settings.get('credential_store') as StoreKind;
+          await recordBinding(
+            { profile, store: ctx.store(kind), lockDir: join(configDir(deps.env), 'locks') },
+            bound,
           );
         },
       );

@@ -1,4 +1,4 @@
-// Where a bearer token may travel: https anywhere, clear-text http only to this machine (the sandbox).
+// Where a bearer token or patient data may travel: https/wss anywhere, clear text only to this machine (the sandbox).
 import { UsageError } from './errors.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
@@ -19,5 +19,17 @@ export function requireSecureUrl(text: string, name: string): URL {
   if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
   throw new UsageError(
     `${name} must use https (http only for 127.0.0.1, localhost or [::1]): the token would travel in clear text to '${url.host}'`,
+  );
+}
+
+/**
+ * A realtime connection without TLS carries patient messages in clear text: allowed only to a loopback host, like
+ * http for base_url. `host` is where the socket goes (realtime.host, or hosted Pusher's cluster host).
+ */
+export function requireSecureRealtime(host: string, tls: boolean, tlsFrom: string): void {
+  if (tls || isLoopbackHost(host)) return;
+  throw new UsageError(
+    `${tlsFrom} turns TLS off, but realtime in clear text is allowed only to 127.0.0.1, localhost or [::1]: ` +
+      `patient messages would travel unencrypted to '${host}'; set realtime.tls to true`,
   );
 }

@@ -184,14 +184,21 @@ describe('loose file modes', () => {
     const config = join(dir, 'loose');
     await mkdir(config, { recursive: true });
     await chmod(config, 0o755);
-    await writeFile(join(config, 'config.json'), '{"profiles":{"default":{"tenant":"7"}}}', { mode: 0o644 });
+    const profile = JSON.stringify({ profiles: { default: { tenant: '7', base_url: BASE_URL } } });
+    await writeFile(join(config, 'config.json'), profile, { mode: 0o644 });
     await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', { mode: 0o644 });
     await chmod(join(config, 'config.json'), 0o644);
     await chmod(join(config, 'credentials.json'), 0o644);
     queueReplies(agent, seen, 'GET', '/api/v1/account', [
       { status: 200, body: { success: true, data: { id: 1 } } },
     ]);
-    const looseEnv = { ...env, CLINIC_CONFIG_DIR: config, CLINIC_TOKEN: '', CLINIC_CREDENTIAL_STORE: 'file' };
+    const looseEnv = {
+      ...env,
+      CLINIC_CONFIG_DIR: config,
+      CLINIC_TOKEN: undefined,
+      CLINIC_BASE_URL: undefined,
+      CLINIC_CREDENTIAL_STORE: 'file',
+    };
     const result = await runInProcess(['account', '-o', 'json'], {
       env: looseEnv,
       dispatcher: agent,

@@ -4,7 +4,7 @@ import type { CredentialStore, StoredCredentials, StoreKind } from '../../src/co
 import { Session } from '../../src/core/auth/session.js';
 import type { ConfigData } from '../../src/core/config/config-file.js';
 import { Settings } from '../../src/core/config/settings.js';
-import { AuthError } from '../../src/core/errors.js';
+import { AuthError, UsageError } from '../../src/core/errors.js';
 import { FAKE_START, fakeClock } from './fake-clock.js';
 
 function memoryStore(kind: StoreKind, entries: Record<string, StoredCredentials> = {}) {
@@ -78,9 +78,10 @@ describe('Session', () => {
     expect(s.opened).toEqual([]);
   });
 
-  it('an empty CLINIC_TOKEN is ignored', async () => {
-    const s = sessionFor({}, { CLINIC_TOKEN: '   ' });
-    await expect(s.session.accessToken()).rejects.toBeInstanceOf(AuthError);
+  it('a blank CLINIC_TOKEN is a usage error, never a fall-back to the store', () => {
+    expect(() => sessionFor({ credential_store: 'file' }, { CLINIC_TOKEN: '   ' }, ['file'])).toThrow(
+      UsageError,
+    );
   });
 
   it('reads the token from the store the profile records', async () => {

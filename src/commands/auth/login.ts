@@ -7,6 +7,7 @@ import {
   type StoreKind,
   type StoredCredentials,
 } from '../../core/auth/credential-store.js';
+import { signInOrigins } from '../../core/auth/binding.js';
 import { noKeychainMessage, storeForLogin } from '../../core/auth/store-choice.js';
 import { setPath } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
@@ -150,7 +151,9 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
         .catch(() => 'the signed-in user'));
   }
   const before = await previousUser(kind, settings.profile.name, ctx);
-  const location = await keep({ ...credentials, user: who }, options, ctx);
+  // Bound to the servers it was obtained from (flags and CLINIC_* included: those are where it came from).
+  const origins = signInOrigins(settings);
+  const location = await keep({ ...credentials, user: who, origins }, options, ctx);
   ctx.io.err(`logged in as ${sanitize(who)} (profile ${settings.profile.name}); token in ${location}`);
   if (before !== undefined && before !== who) {
     ctx.io.err(

@@ -1,7 +1,8 @@
 // `clinic logout`: revokes an OAuth sign-in at the server when it offers revocation, then deletes it locally.
+import { adoptLegacy, signInOrigins } from '../../core/auth/binding.js';
 import type { StoredCredentials, StoreKind } from '../../core/auth/credential-store.js';
 import { setPath } from '../../core/config/config-file.js';
-import { Settings } from '../../core/config/settings.js';
+import type { Settings } from '../../core/config/settings.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { LOGOUT_OPTIONS } from './index.js';
@@ -37,6 +38,16 @@ async function revoke(credentials: StoredCredentials, settings: Settings, ctx: C
   }
 }
 
+/**
+ * The settings to revoke a sign-in with: those in use when their auth_url is the one it came from, else the
+ * profile's own (CLINIC_AUTH_URL pointing elsewhere), else none: the refresh token is never sent to another server.
+ */
+function revocationSettings(credentials: StoredCredentials, settings: Settings): Settings | undefined {
+  const madeAt = adoptLegacy(credentials, settings).origins?.auth_url;
+  if (madeAt === undefined) return undefined;
+  return [settings, settings.own()].find((candidate) => signInOrigins(candidate).auth_url === madeAt);
+}
+
 export async function logout(options: LogoutOptions, ctx: Context): Promise<void> {
   const [data, current] = await Promise.all([ctx.config(), ctx.settings()]);
   const names = options.allProfiles ? Object.keys(data.profiles) : [current.profile.name];
@@ -51,10 +62,20 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
     const store = ctx.store(kind);
     const credentials = await store.get(name).catch(() => undefined);
     if (credentials?.kind === 'oauth') {
-      const settings = new Settings({ name, source: 'flag' }, data, ctx.env);
-      await revoke(credentials, settings, ctx, options.endSession).catch((error: Error) =>
-        ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
-      );
+      // Each profile with its own settings: overrides given for the selected one never reach the others.
+      const settings = revocationSettings(credentials, current.forProfile(name));
+      if (settings) {
+        await revoke(credentials, settings, ctx, options.endSession).catch((error: Error) =>
+          ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
+        );
+      } else {
+        const made =
+          adoptLegacy(credentials, current.forProfile(name)).origins?.auth_url ?? 'an unrecorded server';
+        ctx.io.err(
+          `warning: not revoked: the sign-in of profile ${name} was made at ${made}, which its auth_url no longer ` +
+            'names; deleting locally',
+        );
+      }
     }
     try {
       await store.delete(name);

@@ -1,5 +1,11 @@
 // What a stored sign-in looks like, and the interface every place that keeps one implements.
 
+/** The origins (`https://host:port`) of the base_url and auth_url a sign-in was obtained for (see binding.ts). */
+export interface SignInOrigins {
+  base_url?: string;
+  auth_url?: string;
+}
+
 export interface StoredCredentials {
   /** `pat` for a personal access token given with --with-token, `oauth` for a browser login. */
   kind: 'pat' | 'oauth';
@@ -15,6 +21,8 @@ export interface StoredCredentials {
   id_token?: string;
   /** Who signed in (`Name <email>`), to notice a login that lands in another account. */
   user?: string;
+  /** Where the sign-in may be used; absent in sign-ins stored before this was recorded. */
+  origins?: SignInOrigins;
 }
 
 export type StoreKind = 'keychain' | 'file';
@@ -49,8 +57,21 @@ export function parseCredentials(text: string | null | undefined): StoredCredent
   if (!text) return undefined;
   try {
     const value = JSON.parse(text) as StoredCredentials;
-    return typeof value?.access_token === 'string' ? value : undefined;
+    if (typeof value?.access_token !== 'string') return undefined;
+    const { origins, ...rest } = value;
+    const clean = cleanOrigins(origins);
+    return clean ? { ...rest, origins: clean } : rest;
   } catch {
     return undefined;
   }
+}
+
+/** Only string origins count: anything else in the entry leaves that origin unbound (and the token unsent). */
+function cleanOrigins(value: unknown): SignInOrigins | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { base_url: base, auth_url: auth } = value as Record<string, unknown>;
+  const origins: SignInOrigins = {};
+  if (typeof base === 'string') origins.base_url = base;
+  if (typeof auth === 'string') origins.auth_url = auth;
+  return origins;
 }

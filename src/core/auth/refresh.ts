@@ -3,10 +3,12 @@
 import { join } from 'node:path';
 import type { Configuration } from 'openid-client';
 import type { Clock } from '../clock.js';
+import type { Settings } from '../config/settings.js';
 import { AuthError, NetworkError, UsageError } from '../errors.js';
 import { withLock } from '../lock.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { registerSecret } from '../redact.js';
+import { adoptLegacy, requireAuthOrigin } from './binding.js';
 import { expiresSoon } from './expiry.js';
 import { toStoredCredentials } from './oauth/token-response.js';
 
@@ -18,6 +20,8 @@ export interface RefreshDeps {
   clock: Clock;
   /** What to tell the user when only a new sign-in helps, e.g. `run: clinic login`. */
   loginHint: string;
+  /** The settings in use: the refresh token goes only to the auth_url origin the sign-in came from. */
+  settings: Settings;
 }
 
 export async function refreshCredentials(
@@ -26,8 +30,9 @@ export async function refreshCredentials(
   force = false,
 ): Promise<StoredCredentials> {
   return withLock(join(deps.lockDir, `${deps.profile}.refresh`), async () => {
-    const current = await deps.store.get(deps.profile);
-    if (!current) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
+    const stored = await deps.store.get(deps.profile);
+    if (!stored) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
+    const current = adoptLegacy(stored, deps.settings);
     registerSecret(current.access_token, current.refresh_token); // a peer's pair, never echoed on stderr
     const peerRefreshed = current.access_token !== seen.access_token;
     if (!force && peerRefreshed && !expiresSoon(current, deps.clock.now())) return current;
@@ -37,6 +42,8 @@ export async function refreshCredentials(
         deps.loginHint,
       );
     }
+    // Before the sign-in server is even looked up: CLINIC_AUTH_URL or an edited auth_url must not collect it.
+    requireAuthOrigin(current, deps.settings, deps.loginHint);
     const client = await import('openid-client');
     let tokens;
     try {

@@ -10,6 +10,7 @@ import {
   type StoreKind,
 } from './credential-store.js';
 import { registerSecret } from '../redact.js';
+import { adoptLegacy, requireApiOrigin } from './binding.js';
 import { expiresSoon } from './expiry.js';
 
 export type StoreFactory = (kind: StoreKind) => CredentialStore;
@@ -18,33 +19,53 @@ export type StoreFactory = (kind: StoreKind) => CredentialStore;
 export type Refresher = (seen: StoredCredentials, force: boolean) => Promise<StoredCredentials>;
 
 /** The login command for this profile: `--profile NAME` only when the profile was chosen by that flag. */
-export function loginCommand(profile: ProfileChoice): string {
-  return profile.source === 'flag' ? `clinic --profile ${profile.name} login` : 'clinic login';
+export function loginCommand(profile: ProfileChoice, options = ''): string {
+  const profileFlag = profile.source === 'flag' ? ` --profile ${profile.name}` : '';
+  return `clinic${profileFlag}${options ? ` ${options}` : ''} login`;
 }
+
+/** CLINIC_TOKEN when set: set but empty (an empty secret file in a cron job) is a mistake, never "use the store". */
+function readEnvToken(env: Record<string, string | undefined>): string | undefined {
+  const raw = env.CLINIC_TOKEN;
+  if (raw === undefined) return undefined;
+  const token = raw.trim();
+  if (token === '')
+    throw new UsageError(
+      'CLINIC_TOKEN is set but empty: give it a token, or unset it to use the stored sign-in',
+    );
+  // Whatever it holds goes into a header: one token of visible ASCII, no spaces, line breaks or control characters.
+  if (!/^[\x21-\x7e]+$/.test(token))
+    throw new UsageError('CLINIC_TOKEN must be one token without spaces or control characters');
+  return token;
+}
+
+/** Keeps the origins an old sign-in was bound to on first use (see binding.ts recordBinding). */
+export type BindingKeeper = (bound: StoredCredentials) => Promise<void>;
 
 export const notLoggedInHint = (profile: ProfileChoice) =>
   `run: ${loginCommand(profile)} (or pipe a personal access token to it with --with-token, or set CLINIC_TOKEN)`;
 
 export class Session implements TokenSource {
   private cached?: StoredCredentials;
+  /** The sign-in last found bound to the base_url in use. */
+  private checked?: StoredCredentials;
+  /** CLINIC_TOKEN, used as is: never refreshed, never stored, bound to nothing (its user chose the address). */
+  readonly envToken: string | undefined;
 
   constructor(
     private readonly settings: Settings,
-    private readonly env: Record<string, string | undefined>,
+    env: Record<string, string | undefined>,
     private readonly stores: StoreFactory,
     private readonly clock: Clock,
     private readonly refresher?: Refresher,
-  ) {}
+    private readonly keepBinding?: BindingKeeper,
+  ) {
+    this.envToken = readEnvToken(env);
+    registerSecret(this.envToken);
+  }
 
   get profile(): string {
     return this.settings.profile.name;
-  }
-
-  /** CLINIC_TOKEN, used as is: never refreshed, never stored. */
-  get envToken(): string | undefined {
-    const token = this.env.CLINIC_TOKEN?.trim();
-    registerSecret(token);
-    return token ? token : undefined;
   }
 
   /** The store this profile's sign-in lives in: CLINIC_CREDENTIAL_STORE, else where login put it. */
@@ -55,14 +76,31 @@ export class Session implements TokenSource {
   async stored(): Promise<StoredCredentials | undefined> {
     const kind = this.storeKind();
     if (!kind) return undefined;
+    if (this.cached) return this.cached;
+    let credentials;
     try {
-      this.cached ??= await this.stores(kind).get(this.profile);
-      registerSecret(this.cached?.access_token, this.cached?.refresh_token);
+      credentials = await this.stores(kind).get(this.profile);
+      registerSecret(credentials?.access_token, credentials?.refresh_token);
     } catch (error) {
       if (!(error instanceof KeychainUnavailableError)) throw error;
       throw new AuthError(error.message, 'unlock the keychain, or set CLINIC_TOKEN for this run');
     }
+    this.cached = credentials && (await this.bound(credentials));
     return this.cached;
+  }
+
+  /** An old sign-in (no origins recorded) is bound now to the profile's own base_url and auth_url, and kept so. */
+  private async bound(credentials: StoredCredentials): Promise<StoredCredentials> {
+    const bound = adoptLegacy(credentials, this.settings);
+    if (bound !== credentials) await this.keepBinding?.(bound).catch(() => undefined); // kept next time, then
+    return bound;
+  }
+
+  /** How to sign in at the base_url in use (with --base-url when the flag chose it). */
+  private signInHint(): string {
+    const { value, source } = this.settings.describe('base_url');
+    const flag = source === 'flag' && value ? `--base-url ${value}` : '';
+    return `run: ${loginCommand(this.settings.profile, flag)}`;
   }
 
   async accessToken(): Promise<string> {
@@ -70,6 +108,10 @@ export class Session implements TokenSource {
     let credentials = await this.stored();
     if (!credentials)
       throw new AuthError(`not logged in (profile ${this.profile})`, notLoggedInHint(this.settings.profile));
+    if (this.checked !== credentials) {
+      requireApiOrigin(credentials, this.settings, this.signInHint());
+      this.checked = credentials; // once per sign-in read, not on each of a bulk run's requests
+    }
     if (expiresSoon(credentials, this.clock.now())) {
       if (!credentials.refresh_token || !this.refresher) {
         throw new AuthError(

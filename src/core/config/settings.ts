@@ -43,6 +43,20 @@ export class Settings {
     private readonly flags: Readonly<Record<string, string | undefined>> = {},
   ) {}
 
+  /**
+   * Another profile's settings: its own values and the defaults only. Flags and CLINIC_* overrides are given for
+   * the selected profile, so they never follow a command (logout --all-profiles…) to the others.
+   */
+  forProfile(name: string): Settings {
+    if (name === this.profile.name) return this;
+    return new Settings({ name, source: 'flag' }, this.data, {});
+  }
+
+  /** This profile as its file has it: no flag, no environment override (what an old sign-in is bound to). */
+  own(): Settings {
+    return new Settings(this.profile, this.data, {});
+  }
+
   get profileData(): Profile {
     return profileOf(this.data, this.profile.name) ?? dict();
   }

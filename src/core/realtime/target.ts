@@ -5,7 +5,7 @@ import { NetworkError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
 import { apiBase, sameOriginUrl } from '../http/request-url.js';
-import { requireSecureUrl } from '../secure-url.js';
+import { requireSecureRealtime, requireSecureUrl } from '../secure-url.js';
 import type { RealtimeSettings } from './connection.js';
 
 export interface RealtimeTarget {
@@ -38,6 +38,8 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
     port: port ? Number(port) : undefined,
     tls: settings.get('realtime.tls') !== 'false',
   };
+  // Before anything connects: the WebSocket itself, and the hosted cluster's too, goes to this host.
+  requireSecureRealtime(socketHost(realtime), realtime.tls, tlsOrigin(settings));
   const baseUrl = settings.get('base_url');
   const endpoint =
     settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
@@ -53,10 +55,21 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
   return { realtime, authEndpoint };
 }
 
+/** The host the socket goes to: realtime.host, else hosted Pusher's for the cluster (as pusher-js picks it). */
+const socketHost = (realtime: RealtimeSettings) =>
+  realtime.host ?? `ws-${realtime.cluster ?? 'mt1'}.pusher.com`;
+
+/** Where realtime.tls=false came from, in words for the refusal. */
+function tlsOrigin(settings: Settings): string {
+  const { source } = settings.describe('realtime.tls');
+  if (source === 'env') return 'CLINIC_REALTIME_TLS=false';
+  return `realtime.tls=false (profile ${settings.profile.name})`;
+}
+
 /** The WebSocket address pusher-js connects to, for messages (the app key is public). */
 export function realtimeAddress({ realtime }: RealtimeTarget): string {
   const scheme = realtime.tls ? 'wss' : 'ws';
-  const host = realtime.host ?? `ws-${realtime.cluster ?? 'mt1'}.pusher.com`;
+  const host = socketHost(realtime);
   const port = realtime.port ?? (realtime.tls ? 443 : 80);
   return `${scheme}://${host}:${port}/app/${realtime.key}`;
 }

@@ -28,5 +28,7 @@ export function toStoredCredentials(
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : previous?.scopes,
     token_type: tokens.token_type ?? previous?.token_type,
     id_token: tokens.id_token ?? previous?.id_token,
+    // A refreshed pair is for the same servers as the one it replaces.
+    ...(previous?.origins ? { origins: previous.origins } : {}),
   };
 }
