@@ -38,6 +38,18 @@ const ACCOUNT = {
 function answer(request: FakeRequest) {
   const path = request.path.split('?')[0];
   if (path === '/api/v1/account') return { body: { success: true, data: ACCOUNT } };
+  if (path === '/api/v1/data-erasure-requests/5')
+    return {
+      body: {
+        success: true,
+        data: {
+          id: { toString: 1 },
+          status: 'processing',
+          customer_id: { valueOf: 1 },
+          state_allows: { cancel: false },
+        },
+      },
+    };
   if (path === '/api/v1/customers/1') return { body: { success: true, data: HOSTILE_CUSTOMER } };
   if (path === '/api/v1/customers')
     return {
@@ -65,7 +77,8 @@ function onTerminal(configDir: string, args: string[]): Promise<{ code: number |
   });
 }
 
-const noCrash = (stderr: string) => expect(stderr).not.toMatch(/TypeError|Cannot convert|is not a function|\n\s+at /);
+const noCrash = (stderr: string) =>
+  expect(stderr).not.toMatch(/TypeError|Cannot convert|is not a function|\n\s+at /);
 
 describe('hostile values from a fake API', () => {
   let api: FakeApi;
@@ -134,10 +147,10 @@ describe('hostile values from a fake API', () => {
     expect(result.stdout).toContain('{"toString":1}');
     const json = await clinic(['tenants', 'list', '-o', 'json']);
     expect(JSON.parse(json.stdout)).toEqual([
-      { ...ACCOUNT.tenants[0], current: true },
-      { ...ACCOUNT.tenants[1], current: false },
-      { ...ACCOUNT.tenants[2], current: false },
-      { ...ACCOUNT.tenants[3], current: false },
+      { ...(ACCOUNT.tenants[0] as object), current: true },
+      { ...(ACCOUNT.tenants[1] as object), current: false },
+      { ...(ACCOUNT.tenants[2] as object), current: false },
+      { ...(ACCOUNT.tenants[3] as object), current: false },
       null,
       'a string',
     ]);
@@ -145,8 +158,11 @@ describe('hostile values from a fake API', () => {
 
   it('tenants use: works by id whatever the slug; a slug that cannot match is refused; never a crash', async () => {
     const profileTenant = async () =>
-      (JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as { profiles: { fake: { tenant: string } } })
-        .profiles.fake.tenant;
+      (
+        JSON.parse(await readFile(join(configDir, 'config.json'), 'utf8')) as {
+          profiles: { fake: { tenant: string } };
+        }
+      ).profiles.fake.tenant;
 
     const byId = await clinic(['tenants', 'use', '3']);
     noCrash(byId.stderr);
@@ -167,7 +183,9 @@ describe('hostile values from a fake API', () => {
       const refused = await clinic(['tenants', 'use', wanted]);
       noCrash(refused.stderr);
       expect(refused.code).toBe(5);
-      expect(refused.stderr).toContain(`error: no tenant '${wanted}' in your account; yours: 1, 2 (northside), 3,`);
+      expect(refused.stderr).toContain(
+        `error: no tenant '${wanted}' in your account; yours: 1, 2 (northside), 3,`,
+      );
     }
 
     const noId = await clinic(['tenants', 'use', 'weird']);
@@ -178,12 +196,61 @@ describe('hostile values from a fake API', () => {
   });
 
   it('account and auth status: a name that is {"toString":1}', async () => {
-    for (const args of [['account', '-o', 'table'], ['auth', 'status', '-o', 'table']]) {
+    for (const args of [
+      ['account', '-o', 'table'],
+      ['auth', 'status', '-o', 'table'],
+    ]) {
       const result = await clinic(args);
       noCrash(result.stderr);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('toString');
       expect(result.stdout).not.toMatch(CONTROL);
+    }
+  });
+
+  it('erasure: a request whose id is {"toString":1} is shown, and an action it does not allow refused (exit 6)', async () => {
+    const shown = await clinic(['erasure', 'get', '5', '-o', 'table']);
+    noCrash(shown.stderr);
+    expect(shown.code).toBe(0);
+    const refused = await clinic(['erasure', 'cancel', '5', '--reason', 'x', '--yes']);
+    noCrash(refused.stderr);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('cancel is not allowed while the request is processing');
+  });
+
+  it('login --with-token names a user whose name is {"toString":1}', async () => {
+    const result = await runCli(configDir, ['login', '--with-token', '--insecure-storage'], {
+      input: 'clinic_pat_hostileLOGIN0123456789abcdef\n',
+    });
+    noCrash(result.stderr);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('logged in as {"toString":1} <ada@example.com>');
+  });
+});
+
+describe('an account answer that is no object', () => {
+  it('auth status, account, tenants list: shown or refused, never a crash', async () => {
+    const api = await startFakeApi({
+      answer: (request) =>
+        request.path.startsWith('/api/v1/account') ? { body: { success: true, data: null } } : undefined,
+    });
+    try {
+      const configDir = await api.configDir();
+      for (const args of [
+        ['auth', 'status', '-o', 'json'],
+        ['account', '-o', 'table'],
+        ['tenants', 'list'],
+      ]) {
+        const result = await runCli(configDir, args, { env: TOKEN });
+        noCrash(result.stderr);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      }
+      const use = await runCli(configDir, ['tenants', 'use', '1'], { env: TOKEN });
+      noCrash(use.stderr);
+      expect(use.code).toBe(5);
+      expect(use.stderr).toContain("error: no tenant '1' in your account; yours: none");
+    } finally {
+      await api.close();
     }
   });
 });
@@ -208,10 +275,14 @@ describe('chat tail with hostile payloads (sandbox realtime)', () => {
     });
 
   function tail(args: string[]): { child: ChildProcess; lines: string[]; stderr: () => string } {
-    const child = spawn(process.execPath, [BIN, '--profile', 'sandbox', 'chat', 'tail', '-o', 'table', ...args], {
-      env: baseEnv(world.configDir) as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, '--profile', 'sandbox', 'chat', 'tail', '-o', 'table', ...args],
+      {
+        env: baseEnv(world.configDir) as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const lines: string[] = [];
     let stderr = '';
     createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
@@ -243,7 +314,14 @@ describe('chat tail with hostile payloads (sandbox realtime)', () => {
 
   it('the same message filled over REST (--since) prints too', async () => {
     const sent = postHostile();
-    const t = tail(['--conversation', String(conversation()), '--since', String(sent.id - 1), '--timeout', '3']);
+    const t = tail([
+      '--conversation',
+      String(conversation()),
+      '--since',
+      String(sent.id - 1),
+      '--timeout',
+      '3',
+    ]);
     const code = await new Promise<number | null>((resolve) => t.child.once('exit', resolve));
     noCrash(t.stderr());
     expect(code).toBe(0);

@@ -19,7 +19,16 @@ import type { TailEvent } from '../../src/core/realtime/events.js';
 /** C0 but the line feed, DEL, C1 and the bidi controls: none may reach a terminal. */
 // eslint-disable-next-line no-control-regex -- the point of the test
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
-const HOSTILE_KEYS = ['toString', 'valueOf', '__proto__', 'constructor', 'toJSON', 'then', 'hasOwnProperty', 'length'];
+const HOSTILE_KEYS = [
+  'toString',
+  'valueOf',
+  '__proto__',
+  'constructor',
+  'toJSON',
+  'then',
+  'hasOwnProperty',
+  'length',
+];
 /** Names the renderers look for, so hostile values land where a column or a mark reads them. */
 const KNOWN_KEYS = [
   'id', 'first_name', 'last_name', 'email', 'created_at', 'customer', 'customer_id', 'is_masked', 'is_lead_stage',
@@ -34,7 +43,9 @@ const CONTROLS = [
 
 const hostileText = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
-  fc.array(fc.oneof(fc.constantFrom(...CONTROLS), fc.string({ maxLength: 4 })), { maxLength: 8 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(fc.constantFrom(...CONTROLS), fc.string({ maxLength: 4 })), { maxLength: 8 })
+    .map((parts) => parts.join('')),
 );
 const key = fc.oneof(fc.constantFrom(...HOSTILE_KEYS), fc.constantFrom(...KNOWN_KEYS), hostileText);
 /** Number literals as a server may write them: huge, tiny, past a double's range (1e400 parses as Infinity). */
@@ -58,7 +69,10 @@ const hostileJson: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) => (
 })).node;
 
 /** Any JSON value: fast-check's own, or one with hostile keys and text; records are mostly objects. */
-const anyValue = fc.oneof(fc.jsonValue(), hostileJson.map((text) => JSON.parse(text) as unknown));
+const anyValue = fc.oneof(
+  fc.jsonValue(),
+  hostileJson.map((text) => JSON.parse(text) as unknown),
+);
 const anyRecord = fc.oneof(
   { weight: 4, arbitrary: fc.array(fc.tuple(key, anyValue), { maxLength: 10 }).map(objectOf) },
   { weight: 1, arbitrary: anyValue },
@@ -102,7 +116,10 @@ const terminal = (format: OutputSpec['format'], width: number): OutputSpec => ({
 
 function expectSafe(text: string): void {
   const found = CONTROL.exec(text);
-  expect(found, `control character U+${found?.[0].codePointAt(0)?.toString(16)} in ${JSON.stringify(text)}`).toBeNull();
+  expect(
+    found,
+    `control character U+${found?.[0].codePointAt(0)?.toString(16)} in ${JSON.stringify(text)}`,
+  ).toBeNull();
 }
 
 const RUNS = { numRuns: 100 };
@@ -136,27 +153,36 @@ describe('the one stringifier', () => {
 });
 
 describe('every renderer takes any record', () => {
-  it.each(COLUMN_SETS)('a %s table at widths 40, 80, 200: one line per record, no control character', async (_, columns) => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(anyRecord, { minLength: 1, maxLength: 4 }), async (records) => {
-        for (const width of WIDTHS) {
-          const table = await renderTable(records, columns, { colour: false, width });
-          expectSafe(table);
-          // top border, header, a line per record, bottom border: a value cannot forge a line
-          expect(table.split('\n')).toHaveLength(records.length + 4);
-        }
-      }),
-      RUNS,
-    );
-  });
+  it.each(COLUMN_SETS)(
+    'a %s table at widths 40, 80, 200: one line per record, no control character',
+    async (_, columns) => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(anyRecord, { minLength: 1, maxLength: 4 }), async (records) => {
+          for (const width of WIDTHS) {
+            const table = await renderTable(records, columns, { colour: false, width });
+            expectSafe(table);
+            // top border, header, a line per record, bottom border: a value cannot forge a line
+            expect(table.split('\n')).toHaveLength(records.length + 4);
+          }
+        }),
+        RUNS,
+      );
+    },
+  );
 
   it('a table of the columns the records themselves have (--fields), at every width', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(anyRecord, { minLength: 1, maxLength: 3 }), async (records) => {
-        const fields = columnsFor(records[0], undefined).filter((c) => /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(c));
+        const fields = columnsFor(records[0], undefined).filter((c) =>
+          /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(c),
+        );
         for (const width of WIDTHS) {
           const out = capture();
-          const writer = createListWriter(out.sink, { ...terminal('table', width), fields: fields.length ? fields : ['id'] }, []);
+          const writer = createListWriter(
+            out.sink,
+            { ...terminal('table', width), fields: fields.length ? fields : ['id'] },
+            [],
+          );
           await writer.writeMany(records);
           await writer.end();
           expectSafe(out.text());
