@@ -226,6 +226,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
         fields: globals.fields,
         csvRaw: globals.csvRaw,
+        terminal: io.stdoutIsTTY,
         colour: io.colour,
         width: io.columns,
       };

@@ -65,7 +65,9 @@ export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
   { flags: '--raw', description: "print the server's JSON body untouched" },
   {
     flags: '--csv-raw',
-    description: "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas",
+    description:
+      "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas, and on a terminal " +
+      'control characters kept (by default CSV on a terminal is sanitized like a table)',
   },
   {
     flags: '--debug',

@@ -3,7 +3,10 @@
 // Written here rather than with csv-stringify: its arrays and objects for every cell made V8 grow its young
 // generation during long exports (a 100,000-record CSV export peaked 26% above a 10,000-record one; this: flat).
 // Reading CSV stays with csv-parse, which also checks this writer in the property tests.
-import { cellText, valueAt } from './fields.js';
+// On a terminal (unless --csv-raw) every cell, header included, is sanitized like a table's and rows end in LF: a
+// server value cannot send escape sequences to the terminal; into a pipe or a file the data stay exact.
+import { cellText, ownField, valueAt } from './fields.js';
+import { sanitize } from './sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 /** Plainly a number (-12.5, +3) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. */
@@ -18,37 +21,45 @@ const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 const quoted = (cell: string): string => (NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
 
-function row(cells: string[], raw: boolean): string {
+function row(cells: string[], raw: boolean, terminal: boolean): string {
+  const safe = terminal && !raw;
   let line = '';
   for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i] as string;
+    const cell = safe ? sanitize(cells[i] as string) : (cells[i] as string);
     line += `${i ? ',' : ''}${quoted(raw ? cell : neutralizeFormula(cell))}`;
   }
-  return `${line}\r\n`;
+  return `${line}${safe ? '\n' : '\r\n'}`;
 }
 
-export function csvRow(cells: string[], raw = false): string {
-  return row(cells, raw);
+/** One row; `raw` keeps cells exact (--csv-raw), `terminal` makes them safe to show (stdout is a terminal). */
+export function csvRow(cells: string[], raw = false, terminal = false): string {
+  return row(cells, raw, terminal);
 }
 
-export function csvRecord(record: unknown, columns: string[], raw = false): string {
-  return csvRecords([record], columns, raw);
+export function csvRecord(record: unknown, columns: string[], raw = false, terminal = false): string {
+  return csvRecords([record], columns, raw, terminal);
 }
 
 /** The rows of many records (a page at a time: one write per page). */
-export function csvRecords(records: readonly unknown[], columns: string[], raw = false): string {
+export function csvRecords(
+  records: readonly unknown[],
+  columns: string[],
+  raw = false,
+  terminal = false,
+): string {
   let text = '';
   for (const record of records)
     text += row(
       columns.map((column) => cellText(valueAt(record, column) ?? flatValue(record, column))),
       raw,
+      terminal,
     );
   return text;
 }
 
-/** A dotted column may also be a literal key containing dots. */
+/** A dotted column may also be a literal key containing dots; a record that is no object is its `value` column. */
 function flatValue(record: unknown, column: string): unknown {
-  return typeof record === 'object' && record !== null
-    ? (record as Record<string, unknown>)[column]
-    : undefined;
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    return column === 'value' ? record : undefined;
+  return ownField(record, column);
 }

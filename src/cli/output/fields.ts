@@ -1,5 +1,6 @@
 // Dotted field paths: `--fields a,b.c` picking, and flattening nested records into dotted columns.
 import { UsageError } from '../../core/errors.js';
+import { textOf } from './text.js';
 
 const FIELD = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
@@ -21,10 +22,20 @@ export function parseFields(text: string): string[] {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A record's own field: never one inherited from Object.prototype (`toString`, `constructor`, `__proto__`). */
+export function ownField(record: unknown, key: string): unknown {
+  return isPlainObject(record) && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** Sets an own field, also `__proto__`, which a plain assignment would take as the object's prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function valueAt(record: unknown, path: string): unknown {
   let node: unknown = record;
   for (const part of path.split('.')) {
-    if (!isPlainObject(node)) return undefined;
+    if (!isPlainObject(node) || !Object.hasOwn(node, part)) return undefined;
     node = node[part];
   }
   return node;
@@ -38,10 +49,15 @@ export function pickFields(record: unknown, fields: string[]): Record<string, un
     const last = parts.pop() as string;
     let node = out;
     for (const part of parts) {
-      if (!isPlainObject(node[part])) node[part] = {};
-      node = node[part] as Record<string, unknown>;
+      const next = ownField(node, part);
+      if (isPlainObject(next)) node = next;
+      else {
+        const created = {};
+        setOwn(node, part, created);
+        node = created;
+      }
     }
-    node[last] = valueAt(record, field) ?? null;
+    setOwn(node, last, valueAt(record, field) ?? null);
   }
   return out;
 }
@@ -53,13 +69,13 @@ export function flatten(
   out: Record<string, unknown> = {},
 ): Record<string, unknown> {
   if (!isPlainObject(record)) {
-    out[prefix || 'value'] = record;
+    setOwn(out, prefix || 'value', record);
     return out;
   }
   for (const [key, value] of Object.entries(record)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (isPlainObject(value) && Object.keys(value).length > 0) flatten(value, path, out);
-    else out[path] = value;
+    else setOwn(out, path, value);
   }
   return out;
 }
@@ -75,9 +91,5 @@ export function columnsFor(sample: unknown, fields: string[] | undefined): strin
   });
 }
 
-/** A cell's text: empty for null, JSON for arrays and objects. */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
+/** A cell's text: empty for null, JSON for arrays and objects (see textOf: no method of the value is called). */
+export const cellText = textOf;

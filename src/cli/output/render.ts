@@ -12,8 +12,10 @@ export interface Sink {
 export interface OutputSpec {
   format: OutputFormat;
   fields?: string[];
-  /** --csv-raw: cells exactly as they are, formulas included. */
+  /** --csv-raw: cells exactly as they are, formulas included, even on a terminal. */
   csvRaw?: boolean;
+  /** stdout is a terminal: CSV is made safe to show, like a table (JSON and NDJSON stay exact data). */
+  terminal?: boolean;
   colour: boolean;
   width: number;
 }
@@ -57,10 +59,10 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
       let header = '';
       if (!csvColumns) {
         csvColumns = columnsFor(records[0], spec.fields);
-        header = csv.csvRow(csvColumns, spec.csvRaw);
+        header = csv.csvRow(csvColumns, spec.csvRaw, spec.terminal);
       }
       count += records.length;
-      return sink.write(header + csv.csvRecords(records, csvColumns, spec.csvRaw));
+      return sink.write(header + csv.csvRecords(records, csvColumns, spec.csvRaw, spec.terminal));
     }
     let text = '';
     for (const record of records) text += format(record);
@@ -75,7 +77,7 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
     if (spec.format === 'csv' && count === 0 && spec.fields) {
       // No record to take columns from: the header of the fields asked for keeps the file well-formed.
       const { csvRow } = await import('./csv.js');
-      await sink.write(csvRow(spec.fields, spec.csvRaw));
+      await sink.write(csvRow(spec.fields, spec.csvRaw, spec.terminal));
     }
     if (spec.format === 'table') {
       const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
@@ -103,7 +105,8 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
     case 'csv': {
       const { csvRecord, csvRow } = await import('./csv.js');
       const columns = columnsFor(record, spec.fields);
-      return sink.write(csvRow(columns, spec.csvRaw) + csvRecord(record, columns, spec.csvRaw));
+      const { csvRaw, terminal } = spec;
+      return sink.write(csvRow(columns, csvRaw, terminal) + csvRecord(record, columns, csvRaw, terminal));
     }
     case 'table':
       return sink.write(

@@ -1,5 +1,7 @@
 // The one filter for server text shown to a human: no control characters (C0, C1, DEL) or bidi overrides reach the
 // terminal, and line breaks fold into spaces so a value cannot forge extra lines. JSON output never passes here.
+// A value that is not text (a server's object where a string was expected) is made text first, never called.
+import { textOf } from './text.js';
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
@@ -8,7 +10,7 @@ const TABS = /\t/g;
 
 /** Text of several lines (a body, our own multi-line message), each line safe; the line breaks stay. */
 export function sanitizeLines(text: string): string {
-  return text
+  return textOf(text)
     .split('\n')
     .map((line) => line.replace(TABS, '  ').replace(CONTROLS, '?'))
     .join('\n');
@@ -16,5 +18,5 @@ export function sanitizeLines(text: string): string {
 
 /** One line of text, safe for a terminal. */
 export function sanitize(text: string): string {
-  return text.replace(LINE_BREAKS, ' ').replace(TABS, ' ').replace(CONTROLS, '?');
+  return textOf(text).replace(LINE_BREAKS, ' ').replace(TABS, ' ').replace(CONTROLS, '?');
 }

@@ -2,6 +2,7 @@
 import { cellText, valueAt } from './fields.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
+import { clip } from './text.js';
 
 export interface Column {
   header: string;
@@ -28,10 +29,7 @@ async function newTable(head: string[], style: TableStyle, colWidths?: number[])
   });
 }
 
-function truncate(text: string, max: number): string {
-  const line = sanitize(text);
-  return line.length > max ? `${line.slice(0, Math.max(1, max - 1))}…` : line;
-}
+const truncate = (text: string, max: number): string => clip(sanitize(text), max);
 
 const paint = (on: boolean, text: string) => (on && text ? `\u001b[33m${text}\u001b[39m` : text);
 

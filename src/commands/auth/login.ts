@@ -1,4 +1,6 @@
 // `clinic login`: the browser sign-in (Authorization Code + PKCE, loopback redirect) or a token from stdin.
+import { ownField } from '../../cli/output/fields.js';
+import { textOf } from '../../cli/output/text.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { dataOf, getAccountRequest } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
@@ -81,6 +83,10 @@ async function readToken(ctx: Context): Promise<string> {
 }
 
 /** The user behind a token, from GET /v1/account; a 401 means the token is no good. */
+/** `Ada Admin <ada@example.com>`, whatever the server sent as name and email (never calls a method of them). */
+const userText = (account: unknown): string =>
+  `${textOf(ownField(account, 'name'))} <${textOf(ownField(account, 'email'))}>`;
+
 async function accountFor(token: string, ctx: Context): Promise<Account> {
   const client = await ctx.http({ auth: false });
   try {
@@ -138,7 +144,7 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
     const token = await readToken(ctx);
     const account = await accountFor(token, ctx);
     credentials = { kind: 'pat', access_token: token, token_type: 'bearer' };
-    who = `${account.name} <${account.email}>`;
+    who = userText(account);
   } else {
     const { browserSignIn } = await import('./browser-sign-in.js');
     const signedIn = await browserSignIn(options.browser, ctx);
@@ -147,7 +153,7 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
     who =
       signedIn.who ??
       (await accountFor(credentials.access_token, ctx)
-        .then((a) => `${a.name} <${a.email}>`)
+        .then(userText)
         .catch(() => 'the signed-in user'));
   }
   const before = await previousUser(kind, settings.profile.name, ctx);

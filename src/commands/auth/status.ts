@@ -2,6 +2,7 @@
 
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
+import { ownField } from '../../cli/output/fields.js';
 import { writeResource } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
 import { notLoggedInHint } from '../../core/auth/session.js';
@@ -21,7 +22,8 @@ export async function authStatus(ctx: Context): Promise<void> {
   await writeResource(ctx.io, await ctx.output(), {
     profile: settings.profile.name,
     base_url: settings.get('base_url') ?? null,
-    user: { id: account.id, name: account.name, email: account.email },
+    // Whatever the server sent, even an account that is no object: the renderers take any value.
+    user: { id: ownField(account, 'id'), name: ownField(account, 'name'), email: ownField(account, 'email') },
     tenant: settings.get('tenant') ?? null,
     token_source: session.envToken
       ? 'CLINIC_TOKEN'

@@ -1,11 +1,13 @@
 // `clinic chat tail`: live chat events, printed line by line as they arrive (NDJSON, or one human line each).
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { sanitize } from '../../cli/output/sanitize.js';
 import { UsageError } from '../../core/errors.js';
 import { realtimeTarget } from '../../core/realtime/target.js';
-import { type ChatEventKind, shortName, type TailEvent } from '../../core/realtime/events.js';
+import { type ChatEventKind, shortName } from '../../core/realtime/events.js';
+import { humanLine } from './human-line.js';
 import type { TAIL_OPTIONS } from './index.js';
+
+export { humanLine };
 
 export interface TailCommandOptions {
   conversations?: Set<number>;
@@ -25,28 +27,6 @@ export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailComma
     timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
     reconnectTimeoutMs: (options.reconnectTimeout ?? 120) * 1000,
   };
-}
-
-const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
-
-/** One human line: time, conversation, sender, status, body, cut to the terminal's width. */
-export function humanLine(event: TailEvent, width: number, now: Date): string {
-  const { data } = event;
-  let line: string;
-  if (event.kind === 'created') {
-    const time = text(data.created_at).slice(11, 19) || now.toISOString().slice(11, 19);
-    const sender = `${text(data.sender_type)}${data.sender_id === undefined ? '' : ` ${text(data.sender_id)}`}`;
-    const fill = event.source === 'rest' ? ' (missed)' : '';
-    const media = data.media_type ? `[${text(data.media_type)}] ` : '';
-    line = `${time}  #${text(data.conversation_id)}  ${sender}  ${text(data.status)}${fill}  ${media}${text(data.body)}`;
-  } else if (event.kind === 'deleted') {
-    const by = data.deletedByUserName ? ` by ${text(data.deletedByUserName)}` : '';
-    line = `${now.toISOString().slice(11, 19)}  #${text(data.conversationId)}  message ${text(data.chatLogId)} deleted${by}`;
-  } else {
-    line = `${now.toISOString().slice(11, 19)}  #${text(data.conversation_id)}  read`;
-  }
-  const clean = sanitize(line);
-  return clean.length > width ? `${clean.slice(0, Math.max(1, width - 1))}…` : clean;
 }
 
 export async function tailChat(options: TailCommandOptions, ctx: Context): Promise<void> {

@@ -1,10 +1,10 @@
 // How customers look in a table.
 import { cellText, valueAt } from '../../cli/output/fields.js';
 import type { Column } from '../../cli/output/table.js';
+import { joinText } from '../../cli/output/text.js';
 
 const fullName = (record: unknown) =>
-  [valueAt(record, 'first_name'), valueAt(record, 'last_name')].filter((part) => part != null).join(' ') ||
-  '—';
+  joinText([valueAt(record, 'first_name'), valueAt(record, 'last_name')]) || '—';
 
 export const CUSTOMER_COLUMNS: Column[] = [
   { header: 'ID', path: 'id' },

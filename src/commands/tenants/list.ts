@@ -4,6 +4,7 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { createListWriter } from '../../cli/output/render.js';
 import { getAccount } from '../../core/api/resources.js';
+import { tenantId, tenantsOf } from './account-tenants.js';
 
 export const TENANT_COLUMNS = [
   { header: 'ID', path: 'id' },
@@ -13,14 +14,19 @@ export const TENANT_COLUMNS = [
   { header: 'CURRENT', path: 'current' },
 ];
 
+/** A tenant as listed: its fields as the server sent them, and whether it is the profile's tenant. */
+export function listedTenant(tenant: unknown, current: string | undefined): unknown {
+  if (typeof tenant !== 'object' || tenant === null || Array.isArray(tenant)) return tenant;
+  const id = tenantId(tenant);
+  return { ...tenant, current: id !== undefined && id === current };
+}
+
 export async function listTenants(ctx: Context): Promise<void> {
   const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
-  const account = await getAccount(client);
+  const tenants = tenantsOf(await getAccount(client));
   const current = settings.get('tenant');
   const writer = createListWriter(ctx.io, await ctx.output(), TENANT_COLUMNS);
-  for (const tenant of account.tenants ?? []) {
-    await writer.write({ ...tenant, current: String(tenant.id) === current });
-  }
+  await writer.writeMany(tenants.map((tenant) => listedTenant(tenant, current)));
   await writer.end();
 }
 

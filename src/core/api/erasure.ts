@@ -50,6 +50,7 @@ export function checkAllowed(request: ErasureRequest, action: ErasureAction): vo
   if (request.state_allows[action] === true) return;
   const status = request.status.replace(/_/g, ' ');
   throw new ConflictError(
-    `${action} is not allowed while the request is ${status} (erasure request ${request.id})`,
+    // The id as the server sent it only when it is a number: a template literal would run an object's toString.
+    `${action} is not allowed while the request is ${status} (erasure request ${typeof request.id === 'number' ? request.id : '?'})`,
   );
 }
