@@ -38,7 +38,7 @@ export function formatOf(file: string, format: BulkFormat | undefined): BulkForm
 }
 
 /** A copy of `value` whose objects have no prototype, so no key of the input means anything to JavaScript. */
-export function plainData(value: unknown): unknown {
+function plainData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainData);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = Object.create(null);

@@ -133,7 +133,8 @@ async function onceSource(name: string, input: Readable, signal: AbortSignal): P
       try {
         for await (const chunk of input as AsyncIterable<Buffer | string>) {
           const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-          await spool.write(bytes).catch((error: NodeJS.ErrnoException) => {
+          // writeFile, not write: it writes the whole chunk however many write(2) calls that takes.
+          await spool.writeFile(bytes).catch((error: NodeJS.ErrnoException) => {
             throw new OutcomeError(
               `cannot copy ${name} to a temporary file (${error.code ?? error.message})`,
             );
