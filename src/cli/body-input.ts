@@ -57,11 +57,22 @@ export function applySet(body: JsonObject, assignment: string): void {
   const parts = key.split('.');
   const last = parts.pop() as string;
   let node = body;
+  // Own properties only, read and written as data: `__proto__`, `constructor` or `toString` are names like any
+  // other, sent as given (never the object's prototype, nor Object.prototype itself).
   for (const part of parts) {
-    if (typeof node[part] !== 'object' || node[part] === null || Array.isArray(node[part])) node[part] = {};
-    node = node[part] as JsonObject;
+    const inner = Object.hasOwn(node, part) ? node[part] : undefined;
+    if (typeof inner === 'object' && inner !== null && !Array.isArray(inner)) node = inner as JsonObject;
+    else {
+      const child: JsonObject = {};
+      setOwn(node, part, child);
+      node = child;
+    }
   }
-  node[last] = value;
+  setOwn(node, last, value);
+}
+
+function setOwn(node: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 export async function readBody(flags: BodyFlags, io: IO): Promise<JsonObject> {

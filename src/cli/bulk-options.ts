@@ -10,7 +10,10 @@ export const BULK_OPTIONS = [
     'ndjson',
     'csv',
   ] as const),
-  option.file('--journal <file>', 'journal of the run (default FILE.journal; required with --from -)'),
+  option.file(
+    '--journal <file>',
+    'journal of the run (default FILE.journal; required with --from - and other pipes)',
+  ),
   option.flag(
     '--resume',
     'go on from the journal: skip lines already done, report possibly-sent ones unknown',

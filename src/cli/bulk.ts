@@ -1,10 +1,5 @@
 // Runs a bulk command (`--from FILE`) for the user: checks, confirmation, journal lock, results on stdout,
 // progress and a summary on stderr, and the exit code of the whole.
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import {
   type BulkCounts,
   type CheckedInput,
@@ -14,6 +9,7 @@ import {
   runBulk,
 } from '../core/bulk/run.js';
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
+import { openSource } from '../core/bulk/source.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
 import type { OutputFormat } from '../core/config/keys.js';
 import { withRunLock } from '../core/lock.js';
@@ -83,15 +79,14 @@ export async function runBulkCommand(
   const question = DESTRUCTIVE[schema.command];
   if (question) ensureConfirmable(ctx, `${schema.command} --from`); // before anything is read or sent
   const format = formatOf(bulk.from, bulk.format);
-  const spool = bulk.from === '-' ? await spoolStdin(ctx) : undefined;
+  const source = await openSource(bulk.from, () => ctx.io.streams.stdin, ctx.signal);
   try {
-    const input = await checkInput({
-      schema,
-      file: spool?.file ?? bulk.from,
-      name: bulk.from === '-' ? 'stdin' : bulk.from,
-      format,
-      amend,
-    });
+    // What is read once (stdin, a pipe, a FIFO, a device) has no file to keep a journal beside.
+    if (!source.regular && bulk.journal === undefined)
+      throw new UsageError(
+        `--from ${bulk.from} is not a regular file (a pipe, FIFO or device): give --journal FILE, so that the run can be resumed`,
+      );
+    const input = await checkInput({ schema, source, format, amend });
     if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input);
     if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
     const journalPath = bulk.journal ?? `${bulk.from}.journal`;
@@ -100,7 +95,7 @@ export async function runBulkCommand(
       new UsageError(`${journalPath} is in use by another clinic run; wait for it to finish`);
     await withRunLock(journalPath, busy, () => send(ctx, input, bulk, journalPath));
   } finally {
-    if (spool) await rm(spool.dir, { recursive: true, force: true });
+    await source.close();
   }
 }
 
@@ -185,12 +180,4 @@ async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> 
   ctx.io.err(
     `dry run: ${input.name} holds ${input.records} valid records${more ? ` (${more} more not shown)` : ''}; nothing was sent`,
   );
-}
-
-/** Standard input read once into a private temporary file, so it can be checked, then sent. */
-async function spoolStdin(ctx: Context): Promise<{ dir: string; file: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'clinic-bulk-'));
-  const file = join(dir, 'stdin');
-  await pipeline(ctx.io.streams.stdin, createWriteStream(file, { mode: 0o600 }));
-  return { dir, file };
 }

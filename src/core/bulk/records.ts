@@ -1,18 +1,21 @@
-// Records of a bulk input file (NDJSON or CSV), streamed with the line each starts on; a bad one stops the read
-// with the file and line. Constant memory whatever the file's size.
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
+// Records of a bulk input (NDJSON or CSV), streamed with the line each starts on; a bad one stops the read with the
+// file and line. Constant memory whatever the input's size: no line or record may be longer than MAX_RECORD_BYTES.
+import { Readable, pipeline } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
 
 const csvParse = lazyRequire<typeof import('csv-parse')>('csv-parse');
+type CsvOptions = import('csv-parse').Options;
 
 export type BulkFormat = 'ndjson' | 'csv';
 
+/** The longest NDJSON line or CSV record: a longer one (a file with no line breaks) is refused, not buffered. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+const LIMIT_TEXT = `longer than ${MAX_RECORD_BYTES / 1024 / 1024} MiB, the most a record may be`;
+
 export interface InputRecord {
   line: number;
+  /** Null-prototype: every key of the input is an own data property, `__proto__` and `constructor` included. */
   record: Record<string, unknown>;
 }
 
@@ -34,13 +37,58 @@ export function formatOf(file: string, format: BulkFormat | undefined): BulkForm
   );
 }
 
+/** A copy of `value` whose objects have no prototype, so no key of the input means anything to JavaScript. */
+function plainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainData);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [key, inner] of Object.entries(value)) copy[key] = plainData(inner);
+  return copy;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-async function* ndjsonRecords(input: Readable, name: string): AsyncGenerator<InputRecord> {
-  let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line++;
+const bytesOf = (chunk: Buffer | string) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+/** The lines of `input` (split on LF, a CR before it dropped), each at most MAX_RECORD_BYTES long with its CR. */
+async function* linesOf(
+  input: AsyncIterable<Buffer | string>,
+  name: string,
+): AsyncGenerator<{ line: number; text: string }> {
+  let parts: Buffer[] = [];
+  let length = 0;
+  let line = 1;
+  const take = () => {
+    const text = Buffer.concat(parts, length).toString('utf8');
+    parts = [];
+    length = 0;
+    return { line: line++, text: text.endsWith('\r') ? text.slice(0, -1) : text };
+  };
+  for await (const chunk of input) {
+    let bytes = bytesOf(chunk);
+    for (;;) {
+      const end = bytes.indexOf(0x0a);
+      const piece = end === -1 ? bytes : bytes.subarray(0, end);
+      length += piece.length;
+      // Checked before the line ends: a file with no line break at all is refused after 1 MiB, not after all of it.
+      if (length > MAX_RECORD_BYTES) throw new BulkInputError(name, line, `the line is ${LIMIT_TEXT}`);
+      parts.push(piece);
+      if (end === -1) break;
+      yield take();
+      bytes = bytes.subarray(end + 1);
+    }
+  }
+  if (length > 0) yield take();
+}
+
+async function* ndjsonRecords(
+  input: AsyncIterable<Buffer | string>,
+  name: string,
+): AsyncGenerator<InputRecord> {
+  for await (const { line, text: raw } of linesOf(input, name)) {
+    // A byte order mark before the first record is dropped, as CSV's is.
+    const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -49,59 +97,82 @@ async function* ndjsonRecords(input: Readable, name: string): AsyncGenerator<Inp
       throw new BulkInputError(name, line, `not valid JSON (${(error as Error).message})`);
     }
     if (!isObject(value)) throw new BulkInputError(name, line, 'the record is not a JSON object');
-    yield { line, record: value };
+    yield { line, record: plainData(value) as Record<string, unknown> };
   }
 }
 
-async function* csvRecords(input: Readable, name: string): AsyncGenerator<InputRecord> {
-  const parser = input.pipe(
-    csvParse().parse({ columns: true, info: true, skip_empty_lines: true, bom: true, relax_quotes: false }),
-  );
+async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string): AsyncGenerator<InputRecord> {
   // csv-parse's info.lines is where a record ends, but it counts a CRLF inside a quoted field as two lines:
-  // undo that drift, then step back over the record's own line breaks to the line it starts on.
+  // undo that drift, then step back over the record's own line breaks to the line it starts on. Worked out as
+  // csv-parse reads each record (on_record), ahead of this loop, so that an error knows where the last record ended.
   let drift = 0;
   const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  let header: string[] | undefined;
+  /** After the last record read: the line it ends on, and the blank lines skipped so far. */
+  let last = { line: 0, emptyLines: 0 };
+  const located = (record: string[], info: { lines: number; empty_lines: number }) => {
+    const text = record.join('');
+    const breaks = count(text, /\r\n|\r|\n/g);
+    drift += count(text, /[\r\n]/g) - breaks;
+    const line = info.lines - drift - breaks;
+    last = { line: info.lines - drift, emptyLines: info.empty_lines };
+    if (header !== undefined) return { line, record };
+    header = checkedHeader(record, name, line);
+    return null; // the header is no record
+  };
+  const parser = pipeline(
+    Readable.from(input),
+    csvParse().parse({
+      skip_empty_lines: true,
+      bom: true,
+      relax_quotes: false,
+      max_record_size: MAX_RECORD_BYTES,
+      // Rows as arrays: the records are built below, with no prototype, from a header checked for repeated names.
+      on_record: located as unknown as CsvOptions['on_record'], // returns { line, record }, not a row
+    }),
+    () => undefined, // errors reach the loop below through the parser
+  );
   try {
-    for await (const { info, record } of parser as AsyncIterable<{
-      info: { lines: number };
-      record: Record<string, string>;
-    }>) {
-      const text = Object.values(record).join('');
-      const breaks = count(text, /\r\n|\r|\n/g);
-      drift += count(text, /[\r\n]/g) - breaks;
-      yield { line: info.lines - drift - breaks, record };
+    for await (const { line, record } of parser as AsyncIterable<{ line: number; record: string[] }>) {
+      const built: Record<string, unknown> = Object.create(null);
+      (header as string[]).forEach((column, index) => (built[column] = record[index]));
+      yield { line, record: built };
     }
   } catch (error) {
-    const { lines, message } = error as { lines?: number; message: string };
     if (error instanceof UsageError) throw error;
-    throw new BulkInputError(name, lines, message.replace(/ on line \d+$/, ''));
+    const { code, lines, empty_lines, message } = error as {
+      code?: string;
+      lines?: number;
+      empty_lines?: number;
+      message: string;
+    };
+    // The record that is too long starts after the last one read and the blank lines since.
+    if (code === 'CSV_MAX_RECORD_SIZE')
+      throw new BulkInputError(
+        name,
+        last.line + 1 + (empty_lines ?? last.emptyLines) - last.emptyLines,
+        `the record is ${LIMIT_TEXT}`,
+      );
+    throw new BulkInputError(name, lines, message.replace(/ (on|at) line \d+$/, ''));
   }
 }
 
-/** Streams the records of `input` (a file path's stream, or stdin); `name` is what messages call it. */
-export function readRecords(input: Readable, format: BulkFormat, name: string): AsyncGenerator<InputRecord> {
+/** The column names, each given once: a repeated one would silently lose all but one of its values. */
+function checkedHeader(columns: string[], name: string, line: number): string[] {
+  const seen = new Set<string>();
+  for (const column of columns) {
+    if (seen.has(column))
+      throw new BulkInputError(name, line, `the column ${JSON.stringify(column)} is given twice`);
+    seen.add(column);
+  }
+  return columns;
+}
+
+/** Streams the records of `input` (a file's bytes, or stdin's); `name` is what messages call it. */
+export function readRecords(
+  input: AsyncIterable<Buffer | string>,
+  format: BulkFormat,
+  name: string,
+): AsyncGenerator<InputRecord> {
   return format === 'csv' ? csvRecords(input, name) : ndjsonRecords(input, name);
-}
-
-/** Opens a file for reading, with the usage errors a user understands. */
-export async function openInput(file: string): Promise<Readable> {
-  let info;
-  try {
-    info = await stat(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new BulkInputError(
-      file,
-      undefined,
-      code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`,
-    );
-  }
-  if (info.isDirectory()) throw new BulkInputError(file, undefined, 'is a directory, not a file');
-  try {
-    await (await open(file, 'r')).close();
-  } catch (error) {
-    throw new BulkInputError(file, undefined, `cannot read it (${(error as NodeJS.ErrnoException).code})`);
-  }
-  const stream = createReadStream(file);
-  return stream;
 }

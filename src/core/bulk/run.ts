@@ -1,28 +1,27 @@
 // A bulk run: the whole input checked first, then one request per record in file order, each journaled before it
 // leaves; a lost answer is `unknown` and never re-sent blindly; answers that doom every further request stop the run.
 import { createHash } from 'node:crypto';
-import { stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
 import { resolve } from 'node:path';
-import { ApiError, CancelledError, NetworkError, UsageError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import { ApiError, CancelledError, NetworkError, OutcomeError, UsageError } from '../errors.js';
+import type { ApiRequest, HttpClient } from '../http/client.js';
 import { Journal, type JournalContents, type LineState, type Outcome, readJournal } from './journal.js';
-import { type BulkFormat, BulkInputError, openInput, readRecords } from './records.js';
+import { type BulkFormat, BulkInputError, readRecords } from './records.js';
 import { type BulkSchema, checkRecord } from './schemas.js';
+import type { BulkSource } from './source.js';
 import { collectEvery } from '../memory.js';
 
 export interface BulkInput {
   schema: BulkSchema;
-  /** A readable file (stdin is spooled to one first). */
-  file: string;
-  /** What messages call it: the path, or `stdin`. */
-  name: string;
+  /** The input, opened (source.ts). */
+  source: BulkSource;
   format: BulkFormat;
   /** Applied to every record before it is checked (`--set`). */
   amend: (record: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface CheckedInput extends BulkInput {
+  /** What messages call the input: the path, or `stdin`. */
+  name: string;
   records: number;
   size: number;
   sha256: string;
@@ -52,35 +51,48 @@ export interface BulkCounts {
 
 /** Reads the whole input once: every record parsed and checked, counted and hashed, nothing kept. */
 export async function checkInput(input: BulkInput): Promise<CheckedInput> {
+  const { source } = input;
   const hash = createHash('sha256');
-  const hashing = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  let size = 0;
+  async function* hashed() {
+    for await (const chunk of source.firstPass()) {
       hash.update(chunk);
-      done(null, chunk);
-    },
-  });
+      size += chunk.length;
+      yield chunk;
+    }
+  }
   let records = 0;
   // From the first pass on: V8 would otherwise grow its young generation while it parses a large file (core/memory.ts).
   const tidy = collectEvery(1000);
-  const stream = (await openInput(input.file)).pipe(hashing);
-  for await (const { line, record } of readRecords(stream, input.format, input.name)) {
+  for await (const { line, record } of readRecords(hashed(), input.format, source.name)) {
     tidy();
     const checked = checkRecord(input.schema, input.amend(record));
-    if ('problem' in checked) throw new BulkInputError(input.name, line, checked.problem);
+    if ('problem' in checked) throw new BulkInputError(source.name, line, checked.problem);
     records++;
   }
-  if (records === 0) throw new BulkInputError(input.name, undefined, 'no records: the file is empty');
-  return { ...input, records, size: (await stat(input.file)).size, sha256: hash.digest('hex') };
+  if (records === 0) throw new BulkInputError(source.name, undefined, 'no records: the file is empty');
+  return { ...input, name: source.name, records, size, sha256: hash.digest('hex') };
 }
 
-/** Each checked record with its request, in file order (a second streaming pass). */
+/** Each checked record with its request, in file order: a second pass over the bytes the first one checked. */
 export async function* plannedRequests(input: CheckedInput) {
-  for await (const { line, record } of readRecords(await openInput(input.file), input.format, input.name)) {
+  let seen = 0;
+  for await (const { line, record } of readRecords(
+    input.source.reread(input.size),
+    input.format,
+    input.name,
+  )) {
     const checked = checkRecord(input.schema, input.amend(record));
-    if ('problem' in checked) throw new BulkInputError(input.name, line, checked.problem);
+    if ('problem' in checked) throw changedInput(input, `line ${line}: ${checked.problem}`);
+    if (++seen > input.records) throw changedInput(input, `more than the ${input.records} records checked`);
     yield { line, request: input.schema.request(checked.record) };
   }
 }
+
+/** The input read again is not what was checked (a file rewritten in place between the two passes): exit 1. */
+export class InputChangedError extends OutcomeError {}
+const changedInput = (input: CheckedInput, what: string) =>
+  new InputChangedError(`${input.name} changed after it was checked (${what}): the rest of it was not sent`);
 
 export type JournalMode = 'new' | 'resume' | 'restart';
 
@@ -113,7 +125,7 @@ export async function prepareJournal(
     journal: 'clinic-bulk' as const,
     version: 1 as const,
     command: input.schema.command,
-    input: input.name === 'stdin' ? 'stdin' : resolve(input.file),
+    input: input.source.regular ? resolve(input.name) : input.name,
     format: input.format,
     size: input.size,
     sha256: input.sha256,
@@ -185,26 +197,15 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     await options.onResult(row, counts);
   };
 
-  const tidy = collectEvery(1000); // constant memory however long the file (core/memory.ts)
-  for await (const { line, request } of plannedRequests(input)) {
-    tidy();
-    // Ctrl-C: leave at once; the journal says where to resume.
-    if (options.signal.aborted || stoppedBy instanceof CancelledError) break;
-    if (stoppedBy !== undefined) {
-      await emit({ line, status: 'not_attempted', message: 'not sent: the run stopped before this record' });
-      continue;
-    }
+  /** Sends one record, unless the journal says it is done or possibly sent; sets stoppedBy when the run must stop. */
+  const sendOne = async (line: number, request: ApiRequest): Promise<void> => {
     const earlier: LineState | undefined = previous?.lines.get(line);
-    if (earlier?.state === 'ok' || earlier?.state === 'error') {
-      await emit(rowOf(line, earlier));
-      continue;
-    }
+    if (earlier?.state === 'ok' || earlier?.state === 'error') return emit(rowOf(line, earlier));
     if ((earlier?.state === 'sending' || earlier?.state === 'unknown') && !options.retryUnknown) {
       const message =
         'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
       await journal.outcome(line, { state: 'unknown', message });
-      await emit({ line, status: 'unknown', message });
-      continue;
+      return emit({ line, status: 'unknown', message });
     }
     await journal.sending(line);
     let outcome: Outcome;
@@ -242,6 +243,34 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     }
     await journal.outcome(line, outcome);
     await emit(rowOf(line, outcome));
+  };
+
+  const tidy = collectEvery(1000); // constant memory however long the file (core/memory.ts)
+  try {
+    for await (const { line, request } of plannedRequests(input)) {
+      tidy();
+      // Ctrl-C: leave at once; the journal says where to resume.
+      if (options.signal.aborted || stoppedBy instanceof CancelledError) break;
+      if (stoppedBy !== undefined) {
+        await emit({
+          line,
+          status: 'not_attempted',
+          message: 'not sent: the run stopped before this record',
+        });
+        continue;
+      }
+      await sendOne(line, request);
+    }
+  } catch (error) {
+    if (!(error instanceof InputChangedError)) throw error;
+    stoppedBy = error; // what was sent is reported; the rest is not sent
   }
+  if (stoppedBy === undefined && options.signal.aborted) stoppedBy = new CancelledError('interrupted');
+  // Every record checked is sent (or skipped by --resume), or the run fails saying how many were not.
+  if (stoppedBy === undefined && counts.done < counts.total)
+    stoppedBy = new InputChangedError(
+      `only ${counts.done} of the ${counts.total} records checked were read again to be sent: ${input.name} ` +
+        'changed after it was checked, and the rest of it was not sent',
+    );
   return { counts, unknownLines, stoppedBy };
 }
