@@ -2,6 +2,7 @@
 // and stops with an error when a server's pages could never end (a wrong page, a page repeated, past its own total).
 import { NetworkError } from './errors.js';
 import type { ApiResponse, HttpClient } from './http/client.js';
+import { IdSet } from './id-set.js';
 
 export interface PageOptions {
   /** First page to fetch (default 1). */
@@ -59,6 +60,7 @@ export async function* paginate<T = unknown>(
   let pending = fetchPage(page);
   let seen = 0;
   let previous: string | undefined;
+  const ids = follow ? new IdSet() : undefined;
   try {
     for (;;) {
       if (signal?.aborted) return;
@@ -73,6 +75,11 @@ export async function* paginate<T = unknown>(
             `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
           );
         previous = fingerprint;
+        // Nor pages seen before in another order (A, B, A, B…), or the same ids with a field changed.
+        if (!bringsNewIds(records, ids!))
+          throw new NetworkError(
+            `the server sent page ${page} of ${path} with no record that earlier pages had not; stopping`,
+          );
       }
       seen += records.length;
       const lastPage = integer(meta.last_page);
@@ -95,6 +102,19 @@ export async function* paginate<T = unknown>(
   } finally {
     abandon.abort();
   }
+}
+
+/** Whether a page adds an id not seen on an earlier page; true for a page whose records carry no ids to compare. */
+function bringsNewIds(records: readonly unknown[], ids: IdSet): boolean {
+  let carried = false;
+  let fresh = false;
+  for (const record of records) {
+    const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
+    if (typeof id !== 'number' && typeof id !== 'string') continue;
+    carried = true;
+    if (ids.add(id)) fresh = true;
+  }
+  return fresh || !carried;
 }
 
 /** A page that says it is another page than the one asked for: following it would repeat or skip records. */

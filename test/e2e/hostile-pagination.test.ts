@@ -72,6 +72,30 @@ describe('endless pages end with exit 1', () => {
     );
     expect(lines(stdout)).toHaveLength(2);
   });
+
+  it('links.next only, pages alternating A, B, A, B (api --paginate, customers list --all): exit 1', async () => {
+    // Each page is the one asked for and differs from the one before; only ids seen before give it away.
+    fake = await startFakeRealtime((path, query) =>
+      path === '/v1/customers'
+        ? {
+            data: customers(2 - (Number(query.get('page')) % 2)),
+            meta: { current_page: Number(query.get('page')) },
+            links: { next: 'x' },
+          }
+        : undefined,
+    );
+    for (const args of [
+      ['api', '/v1/customers', '--paginate', '-o', 'ndjson'],
+      ['customers', 'list', '--all', '-o', 'ndjson'],
+    ]) {
+      const { code, stdout, stderr } = await clinic(args);
+      expect(code, stderr).toBe(1);
+      expect(lines(stderr)[0]).toBe(
+        'error: the server sent page 3 of /v1/customers with no record that earlier pages had not; stopping',
+      );
+      expect(lines(stdout).map((line) => JSON.parse(line).id)).toEqual([1, 2, 3, 4]);
+    }
+  });
 });
 
 interface Tail {
@@ -143,6 +167,20 @@ describe('a chat tail fill that never ends', () => {
     expect(code, t.stderr()).toBe(130);
     // By itself, not by the second-chance exit the CLI takes 2 s after a Ctrl-C that did not end the run.
     expect(Date.now() - interrupted).toBeLessThan(1_800);
+  });
+
+  it('a fill whose pages alternate A, B, A, B (links.next only): exit 1 at once, not a request loop', async () => {
+    fake = await startFakeRealtime((path, query) => {
+      if (!path.endsWith('/messages')) return undefined;
+      const id = 110 + (Number(query.get('page')) % 2);
+      return { data: [{ id, conversation_id: 5, body: 'x' }], links: { next: 'x' } };
+    });
+    const t = tail([...since, '--timeout', '20']);
+    const { code, ms } = await t.exit;
+    expect(code, t.stderr()).toBe(1);
+    expect(ms).toBeLessThan(10_000);
+    expect(t.stderr()).toMatch(/with no record that earlier pages had not; stopping/);
+    expect(fake.requests.filter((r) => r.includes('/messages')).length).toBeLessThan(10);
   });
 
   it('a fill answered with page 1 for every page: exit 1 saying so, no message twice', async () => {

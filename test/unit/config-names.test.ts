@@ -159,6 +159,13 @@ describe('credentials.json keyed by such names', () => {
     },
   );
 
+  it.each(OBJECT_NAMES)('%s as the first sign-in of all (no credentials.json yet) is kept', async (name) => {
+    const path = join(tmp.path, 'first', 'credentials.json');
+    await new FileStore(path).set(name, token(name));
+    expect(await new FileStore(path).get(name)).toEqual(token(name));
+    expect(Object.hasOwn(JSON.parse(await readFile(path, 'utf8')), name)).toBe(true);
+  });
+
   it('a hand-edited __proto__ entry is an entry, not a prototype', async () => {
     const path = join(tmp.path, 'credentials.json');
     await writeFile(path, '{"__proto__": {"kind": "pat", "access_token": "p"}}', { mode: 0o600 });

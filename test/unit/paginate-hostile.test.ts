@@ -68,6 +68,36 @@ describe('endless pages end', () => {
     expect((error as Error).message).toMatch(/same records for page 2 of \/v1\/customers as for page 1/);
   });
 
+  it('links.next only, pages alternating A, B, A, B: stops at the first page that brings no new id', async () => {
+    const { client, asked } = server((page) => ({
+      data: records(2 - (page % 2)),
+      meta: { current_page: page },
+      links: { next: 'x' },
+    }));
+    const { ids, error } = await readAll(client);
+    expect(ids).toEqual([1, 2, 3, 4]);
+    expect((error as Error).message).toBe(
+      'the server sent page 3 of /v1/customers with no record that earlier pages had not; stopping',
+    );
+    expect(asked.length).toBeLessThanOrEqual(4);
+  });
+
+  it('links.next only, the same id on every page with a field changing: stops at page 2', async () => {
+    const { client } = server((page) => ({ data: [{ id: 7, page }], links: { next: 'x' } }));
+    const { ids, error } = await readAll(client);
+    expect(ids).toEqual([7]);
+    expect((error as Error).message).toMatch(/page 2 of \/v1\/customers with no record that earlier pages/);
+  });
+
+  it('records without ids are followed as long as they change (nothing to compare but the whole page)', async () => {
+    const { client } = server((page) => ({
+      data: [{ name: `n${page}` }],
+      links: { next: page < 5 ? 'x' : null },
+    }));
+    const { error } = await readAll(client);
+    expect(error).toBeUndefined();
+  });
+
   it('a last page repeating the one before is not printed either', async () => {
     const { client } = server((page) => ({
       data: records(1),

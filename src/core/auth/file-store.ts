@@ -55,7 +55,7 @@ export class FileStore implements CredentialStore {
 
   private async read(): Promise<FileShape> {
     const text = await readPrivateFile(this.path, this.notice);
-    if (!text?.trim()) return {};
+    if (!text?.trim()) return dict<StoredCredentials>();
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
