@@ -1,7 +1,7 @@
 // A server that echoes the token back in every field of its error answers (message, errors, code, next step,
 // headers; as it is, URL-encoded, JSON-escaped): nothing of it reaches stderr, in table or JSON mode, with or
 // without --debug, and after a failed or a successful refresh. Data on stdout stays exactly as the server sent it.
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -188,6 +188,25 @@ describe('CLINIC_TOKEN echoed by error answers', () => {
     expect(result.code).toBe(9);
     expect(result.stderr).toMatch(/retrying/);
     expectClean(result.stderr, [TOKEN], '503 with a retry');
+  });
+
+  it("doctor's report and a bulk run's result lines and journal carry no echoed token either", async () => {
+    answer = (_req, res) => reply(res, 422, echoBody(422, [TOKEN]), [TOKEN]);
+    for (const flags of [
+      ['-o', 'table'],
+      ['-o', 'json'],
+    ]) {
+      const doctor = await clinic([...flags, 'doctor']);
+      expect(doctor.stdout, `doctor ${flags[1]}`).toMatch(/account/);
+      expectClean(doctor.stdout + doctor.stderr, [TOKEN], `doctor ${flags[1]}`);
+    }
+    const input = join(root, 'echo.ndjson');
+    await writeFile(input, '{"first_name":"Ada","last_name":"L"}\n{"first_name":"Bo","last_name":"M"}\n');
+    const bulk = await clinic(['customers', 'create', '--from', input, '--restart']);
+    expect(bulk.code).toBe(1);
+    expect(bulk.stdout).toMatch(/"status":"error"/);
+    expectClean(bulk.stdout + bulk.stderr, [TOKEN], 'bulk results');
+    expectClean(await readFile(`${input}.journal`, 'utf8'), [TOKEN], 'bulk journal');
   });
 
   it('data on stdout is left as the server sent it, and auth token still prints the token', async () => {

@@ -1,5 +1,5 @@
 // The registry of this run's secrets: every printed form of a registered token is hidden from stderr text, the
-// error lines and the JSON error object; short values are never registered; stdout data is not its business.
+// error lines and the JSON error object, however short; stdout data is not its business.
 import { describe, expect, it } from 'vitest';
 import { errorJson, errorLines } from '../../src/cli/report-error.js';
 import { ApiError } from '../../src/core/errors.js';
@@ -27,9 +27,10 @@ describe('redactSecrets', () => {
     expect(redactSecrets('nothing secret here: reg1stry/Token')).toBe('nothing secret here: reg1stry/Token');
   });
 
-  it('does not register values too short to be a token (they would garble ordinary text)', () => {
-    registerSecret('abc', '', undefined);
-    expect(redactSecrets('abc is fine')).toBe('abc is fine');
+  it('hides a short token too (7 characters); an empty value registers nothing', () => {
+    registerSecret('s3cr3t7', '', undefined);
+    expect(redactSecrets('invalid token s3cr3t7')).toBe(`invalid token ${REDACTED}`);
+    expect(redactSecrets('plain text')).toBe('plain text');
   });
 
   it('hides secrets in keys and values of a JSON value', () => {

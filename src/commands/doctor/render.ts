@@ -5,6 +5,7 @@ import { createListWriter, type OutputSpec, type Sink, writeResource } from '../
 import { sanitize } from '../../cli/output/sanitize.js';
 import type { CheckResult, CheckStatus } from '../../core/doctor/check.js';
 import type { DoctorReport } from '../../core/doctor/run-checks.js';
+import { redactSecrets, redactSecretsDeep } from '../../core/redact.js';
 
 const COLOURS: Record<CheckStatus, [string, string]> = {
   ok: ['\u001b[32m', '\u001b[39m'],
@@ -29,7 +30,8 @@ export function humanLine(result: CheckResult, style: LineStyle): string {
   const status = result.status.padEnd(6);
   const painted = style.colour ? `${COLOURS[result.status][0]}${status}${COLOURS[result.status][1]}` : status;
   const fix = result.fix && result.status !== 'ok' ? ` → ${result.fix}` : '';
-  return `${painted}${result.name.padEnd(NAME_WIDTH)} ${sanitize(tilde(result.detail + fix))}`;
+  // Doctor's report is what people paste into a ticket: no token a server echoed goes with it.
+  return `${painted}${result.name.padEnd(NAME_WIDTH)} ${sanitize(redactSecrets(tilde(result.detail + fix)))}`;
 }
 
 /** The machine-readable form of one check: name, status, detail, fix when there is one, then its facts. */
@@ -38,7 +40,7 @@ export function checkRecord(result: CheckResult): Record<string, unknown> {
   const record: Record<string, unknown> = { name, status, detail };
   if (fix !== undefined) record.fix = fix;
   for (const [key, value] of Object.entries(facts ?? {})) if (!(key in record)) record[key] = value;
-  return record;
+  return redactSecretsDeep(record) as Record<string, unknown>;
 }
 
 /** The columns of csv (and of a table asked for with -o table --fields …): the facts are for JSON. */

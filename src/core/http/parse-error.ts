@@ -1,5 +1,6 @@
 // Turns any non-2xx answer into an ApiError, whichever of the API's four error body shapes it carries.
 import { ApiError, type FieldError } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 
 type Json = Record<string, unknown>;
 
@@ -59,6 +60,9 @@ export function parseApiError(
   retryAfter?: number,
   request?: { method: string; path: string },
 ): ApiError {
+  // A token the server echoes is gone from the error itself, so no use of it (stderr, doctor, bulk results and
+  // journals) can show it.
+  bodyText = redactSecrets(bodyText);
   let body: unknown = bodyText;
   try {
     body = bodyText === '' ? undefined : JSON.parse(bodyText);
