@@ -16,10 +16,12 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** Error codes that mean the record refuses writes (read-only), whatever HTTP status carries them. */
+/**
+ * Error codes that mean the record refuses writes (read-only), whatever HTTP status carries them. Only the API's own
+ * error codes: LEAD_NOT_ASSIGNED is a `record_state` reason, and a write on another rep's lead is a plain 403 (exit 4).
+ */
 export const READ_ONLY_CODES: Record<string, string> = {
   CUSTOMER_ERASED: "the customer's data was erased, so the record is read-only",
-  LEAD_NOT_ASSIGNED: 'the lead is assigned to another salesperson, so the record is read-only for you',
 };
 
 /** What a read-only code means, if `code` is one (own keys only: a server's `valueOf` is no such code). */

@@ -1,5 +1,5 @@
 // Every command of the contract's table end to end against the sandbox, with its error paths: 404 in both shapes,
-// 422, 428, 403, CUSTOMER_ERASED and LEAD_NOT_ASSIGNED.
+// 422, 428, 403 (a role, a scope, another rep's lead) and CUSTOMER_ERASED.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,7 +75,7 @@ describe('reads', () => {
 });
 
 describe('writes', () => {
-  it('leads notes add, and its refusals: CUSTOMER_ERASED and LEAD_NOT_ASSIGNED exit 6, 422 exits 7', async () => {
+  it("leads notes add, and its refusals: CUSTOMER_ERASED exits 6, another rep's lead (plain 403) 4, 422 7", async () => {
     const note = await json([
       'leads',
       'notes',
@@ -100,8 +100,10 @@ describe('writes', () => {
       ['leads', 'notes', 'add', String(t1.leads.assignedToAnotherUser), '--content', 'x'],
       as(salesperson),
     );
-    expect(other.code).toBe(6);
-    expect(other.stderr).toContain('assigned to another salesperson');
+    expect(other.code).toBe(4);
+    expect(other.stderr.split('\n')[0]).toMatch(
+      /^error: This lead is assigned to another salesperson\. \(HTTP 403\)$/,
+    );
     const invalid = await world.clinic([
       'leads',
       'notes',

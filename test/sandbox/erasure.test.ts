@@ -161,12 +161,15 @@ describe('GET /v1/data-erasure-requests', () => {
         .map((r) => r.id)
         .sort(),
     );
+    // A bare date is that day's midnight (UTC) for either bound, as Laravel reads it (date-filters.test.ts).
     const day = from.slice(0, 10);
-    const sameDay = await allRequests(`&created_at_from=${day}&created_at_to=${day}`);
+    const nextDay = new Date(Date.parse(day) + 86_400_000).toISOString().slice(0, 10);
+    const sameDay = await allRequests(`&created_at_from=${day}&created_at_to=${nextDay}`);
     expect(sameDay.map((r) => r.id)).toContain(frozen[2].id);
     const shifted = encodeURIComponent(`${day}T01:00:00+01:00`);
+    const nextShifted = encodeURIComponent(`${nextDay}T01:00:00+01:00`);
     expect(
-      (await allRequests(`&created_at_from=${shifted}&created_at_to=${shifted}`)).map((r) => r.id),
+      (await allRequests(`&created_at_from=${shifted}&created_at_to=${nextShifted}`)).map((r) => r.id),
     ).toContain(frozen[2].id);
   });
 

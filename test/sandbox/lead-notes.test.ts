@@ -1,4 +1,4 @@
-// POST /v1/leads/{id}/notes: the LeadNote shape, validation, CUSTOMER_ERASED, LEAD_NOT_ASSIGNED and 404s.
+// POST /v1/leads/{id}/notes: the LeadNote shape, validation, CUSTOMER_ERASED, another rep's lead (plain 403) and 404s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
 import { call } from './client.js';
@@ -55,20 +55,13 @@ describe('adding a note', () => {
 });
 
 describe('refusals', () => {
-  it("answers 403 LEAD_NOT_ASSIGNED to a salesperson on another user's lead", async () => {
-    const result = await addNote(
-      leads.assignedToAnotherUser,
-      { content: 'Not mine.' },
-      { token: salesperson },
-    );
-    expect(result.status).toBe(403);
-    expect(result.body).toEqual({
-      success: false,
-      error_code: 'LEAD_NOT_ASSIGNED',
-      message: 'This lead is assigned to another salesperson.',
-      errors: null,
-      data: null,
-    });
+  it("answers a plain 403 (the document's 403 shape, no error_code) to a salesperson on another user's lead", async () => {
+    // Valid, invalid and missing bodies alike: the refusal comes before validation, as Laravel authorizes first.
+    for (const json of [{ content: 'Not mine.' }, { content: '' }, { content: 'x', user_id: 'abc' }]) {
+      const result = await addNote(leads.assignedToAnotherUser, json, { token: salesperson });
+      expect(result.status).toBe(403);
+      expect(result.body).toEqual({ message: 'This lead is assigned to another salesperson.' });
+    }
     // The admin may.
     expect((await addNote(leads.assignedToAnotherUser, { content: 'Fine.' })).status).toBe(201);
   });

@@ -151,7 +151,6 @@ describe('writes', () => {
   it.each([
     ['CUSTOMER_ERASED', 422, "the customer's data was erased"],
     ['CUSTOMER_ERASED', 409, "the customer's data was erased"],
-    ['LEAD_NOT_ASSIGNED', 403, 'assigned to another salesperson'],
   ])('a write refused with %s (HTTP %i) exits 6 and says why', async (code, status, why) => {
     queueReplies(agent, seen, 'POST', '/api/v1/leads/12/notes', [
       { status, body: { success: false, error_code: code, message: 'Refused.', errors: null, data: null } },
@@ -159,6 +158,26 @@ describe('writes', () => {
     const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
     expect(result.code).toBe(6);
     expect(result.stderr.split('\n')[0]).toContain(why);
+  });
+
+  it.each([
+    [{ message: 'This lead is assigned to another salesperson.' }],
+    // LEAD_NOT_ASSIGNED is a record_state reason in the API, not an error code: carried by a 403 it stays a 403.
+    [
+      {
+        success: false,
+        error_code: 'LEAD_NOT_ASSIGNED',
+        message: 'This lead is assigned to another salesperson.',
+      },
+    ],
+  ])("a note refused on another rep's lead (403 %j) exits 4 with the server's reason", async (body) => {
+    queueReplies(agent, seen, 'POST', '/api/v1/leads/12/notes', [{ status: 403, body }]);
+    const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
+    expect(result.code).toBe(4);
+    expect(result.stderr.split('\n')[0]).toMatch(
+      /^error: This lead is assigned to another salesperson\. \(HTTP 403/,
+    );
+    expect(result.stderr).not.toContain('read-only');
   });
 
   it('form-templates update sends only the fields given', async () => {

@@ -81,7 +81,7 @@ describe('error mapper', () => {
         const error = parseApiError(status, bodyText);
         const code = toExitCode(error);
         expect([1, 3, 4, 5, 6, 7, 8, 9]).toContain(code);
-        const readOnly = error.code === 'CUSTOMER_ERASED' || error.code === 'LEAD_NOT_ASSIGNED';
+        const readOnly = error.code === 'CUSTOMER_ERASED';
         const expected = readOnly
           ? 6
           : (({ 401: 3, 403: 4, 404: 5, 409: 6, 422: 7, 428: 8, 429: 9, 503: 9 } as Record<number, number>)[

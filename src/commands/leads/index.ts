@@ -15,8 +15,8 @@ const add = defineCommand({
   summary: 'add a note to a lead',
   description:
     'Add a note to a lead (POST /v1/leads/{id}/notes, body {"content", "user_id"}). A lead whose customer was\n' +
-    'erased (CUSTOMER_ERASED) or that is assigned to another salesperson (LEAD_NOT_ASSIGNED) is read-only:\n' +
-    'the write is refused with exit 6.\n' +
+    'erased (CUSTOMER_ERASED) is read-only: the write is refused with exit 6. A lead assigned to another\n' +
+    'salesperson (record_state LEAD_NOT_ASSIGNED) refuses your notes with a 403: exit 4.\n' +
     'With --from, each record gives lead_id, content and optionally user_id (no LEAD_ID argument then).\n' +
     BULK_HELP,
   args: [{ name: 'lead-id', description: 'lead id (not with --from)', optional: true }],

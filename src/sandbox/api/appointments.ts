@@ -23,7 +23,7 @@ function listAppointments(ctx: TenantContext) {
   const pageRequest = readPageRequest(ctx.query, errors);
   const status = readChoice(ctx.query, 'status', APPOINTMENT_STATUSES, errors);
   const from = readDateTime(ctx.query, 'from', errors);
-  const to = readDateTime(ctx.query, 'to', errors, { upperBound: true });
+  const to = readDateTime(ctx.query, 'to', errors);
   checkOrder(from, to, ['from', 'to'], errors);
   throwIfInvalid(errors);
 

@@ -16,7 +16,7 @@ export function listErasureRequests(ctx: TenantContext) {
   const pageRequest = readPageRequest(ctx.query, errors);
   const status = readChoice(ctx.query, 'status', ERASURE_STATUSES, errors);
   const from = readDateTime(ctx.query, 'created_at_from', errors);
-  const to = readDateTime(ctx.query, 'created_at_to', errors, { upperBound: true });
+  const to = readDateTime(ctx.query, 'created_at_to', errors);
   checkOrder(from, to, ['created_at_from', 'created_at_to'], errors);
   const sortBy = readChoice(ctx.query, 'sort_by', SORT_FIELDS, errors) ?? 'created_at';
   const sortOrder = readChoice(ctx.query, 'sort_order', ['asc', 'desc'] as const, errors) ?? 'desc';

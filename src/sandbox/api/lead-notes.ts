@@ -1,7 +1,7 @@
 // POST /v1/leads/{id}/notes: a note on a lead, refused on an erased person's lead and on another rep's lead.
 import type { LeadNoteRecord, LeadRecord } from '../data/types.js';
 import { apiTimestamp } from '../data/time.js';
-import { ApiError, codedError, type FieldErrors } from '../http/responses.js';
+import { ApiError, codedError, type FieldErrors, plainError } from '../http/responses.js';
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
 import { relatedUser } from './related.js';
@@ -32,7 +32,8 @@ async function addLeadNote(ctx: TenantContext) {
     );
   }
   if (ctx.role === 'salesperson' && lead.assigned_user_id !== null && lead.assigned_user_id !== ctx.user.id) {
-    throw new ApiError(codedError(403, 'LEAD_NOT_ASSIGNED', 'This lead is assigned to another salesperson.'));
+    // The document answers 403 in the plain shape only; LEAD_NOT_ASSIGNED is a record_state reason, never an error code.
+    throw new ApiError(plainError(403, 'This lead is assigned to another salesperson.'));
   }
   const input = readNoteInput(ctx, body);
   const at = apiTimestamp(ctx.now());
