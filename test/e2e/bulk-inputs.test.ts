@@ -6,7 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, readdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, type CliResult, baseEnv, lines, startWorld, type TestWorld } from '../helpers/cli.js';
+import {
+  BIN,
+  type CliResult,
+  baseEnv,
+  collectOutput,
+  customersOnServer,
+  lines,
+  startWorld,
+  type TestWorld,
+} from '../helpers/cli.js';
 
 let world: TestWorld;
 let run = 0;
@@ -33,36 +42,16 @@ const posts = () => world.newRequests().filter((r) => r.method === 'POST');
 
 /** Runs a bash script in which `clinic` is the CLI on the sandbox profile. */
 function bash(script: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const clinic = 'clinic() { "$NODE_BIN" "$CLINIC_BIN" --profile sandbox "$@"; }';
-    const child = spawn('bash', ['-c', `${clinic}\n${script}`], {
-      env: { ...env(), NODE_BIN: process.execPath, CLINIC_BIN: BIN },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  const clinic = 'clinic() { "$NODE_BIN" "$CLINIC_BIN" --profile sandbox "$@"; }';
+  const child = spawn('bash', ['-c', `${clinic}\n${script}`], {
+    env: { ...env(), NODE_BIN: process.execPath, CLINIC_BIN: BIN },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return collectOutput(child);
 }
 
 /** The customers of this test on the server, by email, with how many times each exists. */
-async function onServer(): Promise<Record<string, number>> {
-  const { stdout } = await world.clinic([
-    'customers',
-    'list',
-    '--all',
-    '--filter',
-    `search=${tag}`,
-    '-o',
-    'json',
-  ]);
-  const counts: Record<string, number> = {};
-  for (const c of JSON.parse(stdout) as { email: string }[]) counts[c.email] = (counts[c.email] ?? 0) + 1;
-  return counts;
-}
+const onServer = async () => Object.fromEntries(await customersOnServer(world, tag));
 
 /** Each of the `count` records of this test exists exactly once, every result line is ok, and no copy is left. */
 async function expectEachOnce(result: CliResult, count: number, firstLine = 1): Promise<void> {

@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, startWorld, type TestWorld } from '../helpers/cli.js';
+import { BIN, baseEnv, customersOnServer, lines, startWorld, type TestWorld } from '../helpers/cli.js';
 
 let world: TestWorld;
 let run = 0;
@@ -25,20 +25,7 @@ const patient = (n: number) => ({ first_name: `P${n}`, last_name: 'Bulk', email:
 const ndjson = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const results = (stdout: string) => lines(stdout).map((line) => JSON.parse(line));
 /** The customers of this test on the server, by email. */
-async function onServer(): Promise<Map<string, number>> {
-  const { stdout } = await world.clinic([
-    'customers',
-    'list',
-    '--all',
-    '--filter',
-    `search=${tag}`,
-    '-o',
-    'json',
-  ]);
-  const counts = new Map<string, number>();
-  for (const c of JSON.parse(stdout)) counts.set(c.email, (counts.get(c.email) ?? 0) + 1);
-  return counts;
-}
+const onServer = () => customersOnServer(world, tag);
 const posts = () => world.newRequests().filter((r) => r.method === 'POST');
 
 describe('a whole file', () => {

@@ -9,6 +9,7 @@ import {
   BIN,
   baseEnv,
   type CliResult,
+  collectOutput,
   configureRealtime,
   startWorld,
   type TestWorld,
@@ -38,19 +39,13 @@ function shell(
   script: string,
   options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(
-      Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
-    );
-    const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: options.cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+  const env = Object.fromEntries(
+    Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: options.cwd, env });
+  const result = collectOutput(child);
+  child.stdin.end();
+  return result;
 }
 
 let world: TestWorld;

@@ -1,5 +1,5 @@
 // End-to-end helpers: a sandbox on port 0 and `bin/clinic.js` spawned as a user runs it, in a temporary config dir.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,25 +35,44 @@ export function baseEnv(configDir: string): Record<string, string | undefined> {
 }
 
 export function runCli(configDir: string, args: string[], options: RunOptions = {}): Promise<CliResult> {
+  const env = { ...baseEnv(configDir), ...options.env };
+  for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    env,
+    stdio: 'pipe',
+  });
+  const result = collectOutput(child);
+  child.stdin.end(options.input ?? '');
+  return result;
+}
+
+/** What a spawned process wrote on stdout and stderr, and its exit code, once it has closed. */
+export function collectOutput(child: ChildProcess): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env = { ...baseEnv(configDir), ...options.env };
-    for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
-      env,
-      stdio: 'pipe',
-    });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
   });
+}
+
+/** How many customers of the world's tenant carry each email, among those a search for `tag` finds. */
+export async function customersOnServer(world: TestWorld, tag: string): Promise<Map<string, number>> {
+  const { stdout } = await world.clinic([
+    'customers',
+    'list',
+    '--all',
+    '--filter',
+    `search=${tag}`,
+    '-o',
+    'json',
+  ]);
+  const counts = new Map<string, number>();
+  for (const c of JSON.parse(stdout) as { email: string }[])
+    counts.set(c.email, (counts.get(c.email) ?? 0) + 1);
+  return counts;
 }
 
 /** A sandbox and a config dir whose `sandbox` profile points at it and is signed in with the admin's token. */
