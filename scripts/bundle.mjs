@@ -1,8 +1,9 @@
-// Bundles the CLI side (src/cli, src/commands, src/core) into one CommonJS file, dist/bundle/main.cjs, with a source
-// map back to the TypeScript (bin/clinic.js turns source maps on under --debug). CommonJS because esbuild then keeps
-// each lazily imported module's requires inside it, so a command loads only the built-ins it uses; the ES module
-// loader starts only for the packages that need it. Other packages stay in node_modules, loaded where used; the
-// sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
+// Bundles the CLI side (src/main.ts, the composition root that joins src/cli and src/core to src/commands) into one
+// CommonJS file, dist/bundle/main.cjs, with a source map back to the TypeScript (bin/clinic.js turns source maps on
+// under --debug). CommonJS because esbuild then keeps each lazily imported module's requires inside it, so a command
+// loads only the built-ins it uses; the ES module loader starts only for the packages that need it. Other packages
+// stay in node_modules, loaded where used; the sandbox stays in dist/sandbox (tsc's output), loaded only by
+// `clinic sandbox start`.
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -39,7 +40,7 @@ const lazyChildProcess = {
 };
 
 await build({
-  entryPoints: ['src/cli/main.ts'],
+  entryPoints: ['src/main.ts'],
   outdir: 'dist/bundle',
   bundle: true,
   format: 'cjs',

@@ -5,7 +5,6 @@ import { UsageError } from '../core/errors.js';
 import type { CommandDef, CommandInput, NounDef, OptionDef } from './command.js';
 import { isNoun } from './command.js';
 import type { Context } from './context.js';
-import type { GlobalOptions } from './globals.js';
 
 export interface ProgramHooks {
   /** Builds the context once the global options are known. */
@@ -253,8 +252,6 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
   }
   return [...argv.slice(0, at), ...words, '--help'];
 }
-
-export type { GlobalOptions };
 
 /** Parses argv for one declared command without running it: what its verb's parse receives (for tests). */
 export function parseCommandInput(def: CommandDef, argv: string[]): CommandInput {

@@ -149,18 +149,6 @@ function integer(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isSafeInteger(number) ? number : undefined;
 }
 
-/** Records of the pages, cut at `limit` even in the middle of a page. */
-export async function* records<T>(pages: AsyncIterable<Page<T>>, limit?: number): AsyncGenerator<T> {
-  let count = 0;
-  for await (const page of pages) {
-    for (const record of page.records) {
-      if (limit !== undefined && count >= limit) return;
-      count++;
-      yield record;
-    }
-  }
-}
-
 function readPage<T>(response: ApiResponse, path: string): { records: T[]; meta: PageMeta } {
   const body = response.json<{ data?: unknown; meta?: unknown }>();
   if (!Array.isArray(body?.data)) throw new NetworkError(`unexpected response from ${path}: no 'data' list`);

@@ -713,7 +713,7 @@ describe('hostile and broken answers', () => {
   for (const entry of cases) it(entry.name, () => runCase(entry));
 });
 
-// Each test below expects the correct behaviour and fails today (it.fails); the report names where the fix belongs.
+// Defects the corpus found, each fixed: every test below fails if its defect comes back.
 describe('defects the corpus found, fixed', () => {
   it('deep nesting in a 200: the error line names the answer, not "Maximum call stack size exceeded"', () =>
     runCase({

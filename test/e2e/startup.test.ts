@@ -5,7 +5,7 @@ import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandPaths } from '../../src/cli/main.js';
+import { commandPaths } from '../../src/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';

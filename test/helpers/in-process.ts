@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { ContextDeps } from '../../src/cli/context.js';
-import { main } from '../../src/cli/main.js';
+import { main } from '../../src/main.js';
 import type { Clock } from '../../src/core/clock.js';
 
 export interface InProcessOptions {

@@ -1,7 +1,9 @@
 // What the API makes of the provider's JWT access tokens: scopes, roles, foreign keys and expiry; OAuth is never rate limited.
+import { readFile } from 'node:fs/promises';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ROUTES } from '../../src/sandbox/api/routes.js';
 import { type RunningSandbox, SANDBOX_SCOPES, startSandbox } from '../../src/sandbox/index.js';
 import { call } from './client.js';
 import { discover, login } from './oauth-browser.js';
@@ -20,28 +22,19 @@ const newCustomer = { json: { first_name: 'Jo', last_name: 'Token' } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('scopes and roles', () => {
-  it('exports the scope list', () => {
-    expect(SANDBOX_SCOPES).toEqual([
-      'openid',
-      'offline_access',
-      'customers:read',
-      'customers:write',
-      'appointments:read',
-      'appointments:write',
-      'users:read',
-      'leads:write',
-      'channels:read',
-      'conversations:read',
-      'conversations:write',
-      'form-templates:write',
-      'announcements:read',
-      'ai-reports:read',
-      'sales:write',
-      'account-transaction-types:read',
-      'data-erasure-requests:read',
-      'data-erasure-requests:write',
-      '*',
-    ]);
+  it('offers the OpenID scopes and those docs/sandbox.md documents, each of a resource the API serves', async () => {
+    const doc = await readFile(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
+    const paragraph = /^Scopes are [\s\S]*?(?=\n\n)/m.exec(doc)?.[0] ?? '';
+    const documented = [...paragraph.matchAll(/`([a-z-]+):(read\|write|read|write)`/g)].flatMap(
+      ([, resource, modes]) => (modes as string).split('|').map((mode) => `${resource}:${mode}`),
+    );
+    expect(documented.length).toBeGreaterThan(10);
+    expect(paragraph).toContain('and `*`');
+    const offered = config.serverMetadata().scopes_supported ?? [];
+    expect([...offered].sort()).toEqual(['openid', 'offline_access', ...documented, '*'].sort());
+    expect([...SANDBOX_SCOPES].sort()).toEqual([...offered].sort());
+    const resources = new Set(API_ROUTES.map((route) => route.pattern.split('/')[2]));
+    for (const scope of documented) expect(resources, scope).toContain(scope.split(':')[0]);
   });
 
   it('lets a customers:read token read but not write', async () => {

@@ -1,6 +1,6 @@
 // The human view of chat tail: one safe line per event, cut to the terminal's width.
 import { describe, expect, it } from 'vitest';
-import { humanLine } from '../../src/commands/chat/tail.js';
+import { humanLine } from '../../src/commands/chat/human-line.js';
 
 const now = new Date('2026-11-22T10:00:00Z');
 

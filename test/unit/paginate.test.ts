@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/core/errors.js';
 import type { ApiRequest, ApiResponse } from '../../src/core/http/client.js';
-import { type PageOptions, paginate, records } from '../../src/core/paginate.js';
+import { type PageOptions, paginate } from '../../src/core/paginate.js';
 
 interface FakePage {
   data?: unknown;
@@ -62,9 +62,9 @@ async function collect(
   options: PageOptions,
   query: [string, string][] = [],
 ): Promise<unknown[]> {
+  // Every record of every page paginate yields: cutting the last page at --limit is the writer's job (present.ts).
   const out: unknown[] = [];
-  for await (const record of records(paginate(client, '/v1/customers', query, options), options.limit))
-    out.push(record);
+  for await (const page of paginate(client, '/v1/customers', query, options)) out.push(...page.records);
   return out;
 }
 
@@ -150,12 +150,12 @@ describe('paginate stop rules', () => {
 });
 
 describe('--limit', () => {
-  it('in the middle of a page yields exactly N records and stops requesting', async () => {
+  it('in the middle of a page stops requesting after the page that reaches N', async () => {
+    // The writer cuts that page at N (test/e2e/customers.test.ts: 'stops after --limit records, mid-page').
     const { client, calls } = collectionClient(100);
     const out = await collect(client, { limit: 25, perPage: 10 });
-    expect(out).toHaveLength(25);
-    expect(out.at(-1)).toEqual({ id: 25 });
-    expect(calls).toHaveLength(3);
+    expect(out).toEqual(Array.from({ length: 30 }, (_, i) => ({ id: i + 1 })));
+    expect(calls.map((c) => c.query.get('page'))).toEqual(['1', '2', '3']);
   });
 
   it('per_page defaults to min(limit, 100)', async () => {
@@ -164,7 +164,8 @@ describe('--limit', () => {
     expect(small.calls.map((c) => c.query.get('per_page'))).toEqual(['7']);
 
     const large = collectionClient(500);
-    expect(await collect(large.client, { limit: 250 })).toHaveLength(250);
+    // Three pages of 100: the third reaches 250, and the writer cuts it there.
+    expect(await collect(large.client, { limit: 250 })).toHaveLength(300);
     expect(large.calls.map((c) => c.query.get('per_page'))).toEqual(['100', '100', '100']);
   });
 
@@ -174,16 +175,6 @@ describe('--limit', () => {
     expect(out).toHaveLength(30);
     expect(calls).toHaveLength(1);
     expect(calls[0]?.query.get('per_page')).toBe('100');
-  });
-
-  it('records() cuts at the limit', async () => {
-    async function* pages() {
-      yield { records: [1, 2, 3], meta: {}, text: '' };
-      yield { records: [4, 5, 6], meta: {}, text: '' };
-    }
-    const out: number[] = [];
-    for await (const r of records(pages(), 4)) out.push(r);
-    expect(out).toEqual([1, 2, 3, 4]);
   });
 });
 

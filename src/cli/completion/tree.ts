@@ -181,10 +181,3 @@ export function allNodes(tree: CommandTree): CommandNode[] {
   visit(tree.program);
   return nodes;
 }
-
-/** The options accepted where a node stands: its own, the global ones, and --help. */
-export const optionsAt = (tree: CommandTree, n: CommandNode): OptionSpec[] => [
-  ...n.options,
-  ...tree.globals,
-  tree.help,
-];

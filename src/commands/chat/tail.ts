@@ -7,8 +7,6 @@ import { type ChatEventKind, shortName } from '../../core/realtime/events.js';
 import { humanLine } from './human-line.js';
 import type { TAIL_OPTIONS } from './index.js';
 
-export { humanLine };
-
 export interface TailCommandOptions {
   conversations?: Set<number>;
   since?: number;

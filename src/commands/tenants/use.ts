@@ -10,8 +10,6 @@ import { setPath } from '../../core/config/config-file.js';
 import { NetworkError, NotFoundError, UsageError } from '../../core/errors.js';
 import { describeTenant, findTenant, tenantId, tenantsOf } from './account-tenants.js';
 
-export { findTenant };
-
 export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   if (wanted.trim() === '') throw new UsageError('give a tenant id or slug');
   const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);

@@ -16,23 +16,6 @@ export interface Account {
   [field: string]: unknown;
 }
 
-export interface RecordState {
-  is_read_only: boolean;
-  reason_code: string | null;
-}
-
-/** Customer fields beyond these are not shown in the API document. */
-export interface Customer {
-  id: number;
-  first_name?: string | null;
-  last_name?: string | null;
-  email?: string | null;
-  phone_number?: string | null;
-  is_masked?: boolean;
-  record_state?: RecordState;
-  [field: string]: unknown;
-}
-
 export interface DataEnvelope<T> {
   success?: boolean;
   data: T;

@@ -1,13 +1,21 @@
-// Runs one invocation of the CLI in-process and returns its exit code; only bin/clinic.js exits the process.
+// Runs one invocation of the CLI over the commands it is given and returns its exit code; src/main.ts gives it the
+// commands, and only bin/clinic.js exits the process.
 import { type Command, CommanderError } from 'commander';
 import { ExitCode, toExitCode } from '../core/exit-codes.js';
+import type { CommandDef, NounDef } from './command.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
-import { commandNames, loadCommands } from '../commands/index.js';
 import { buildProgram, commandWord, expandHelpCommand } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
+
+/** The declared commands: their top-level names, and each one's declaration loaded on demand. */
+export interface CommandCatalog {
+  names: readonly string[];
+  /** Every declaration, in help order; or only the one `name` names, when it names one. */
+  load(name?: string): Promise<(CommandDef | NounDef)[]>;
+}
 
 function commanderExitCode(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
@@ -50,8 +58,8 @@ async function signInFacts(ctx: Context | undefined, error: unknown): Promise<Si
 }
 
 /** Every command's path (`['customers', 'list']`…), for the help cache built with the bundle. */
-export async function commandPaths(): Promise<string[][]> {
-  const commands = await loadCommands();
+export async function commandPaths(catalog: CommandCatalog): Promise<string[][]> {
+  const commands = await catalog.load();
   const noop = () => true;
   const paths: string[][] = [];
   const walk = (command: Command, path: string[]) => {
@@ -71,24 +79,14 @@ export async function commandPaths(): Promise<string[][]> {
   return paths;
 }
 
-/** The declarations, for scripts/completions.mjs (completions and the man page): data only, no command code. */
-export { loadCommands };
-export {
-  GLOBAL_OPTIONS,
-  HELP_OPTION,
-  PROGRAM_DESCRIPTION,
-  PROGRAM_EXAMPLES,
-  VERSION_OPTION,
-} from './program.js';
-
-export async function main(argv: string[], deps: ContextDeps): Promise<number> {
+export async function run(argv: string[], deps: ContextDeps, catalog: CommandCatalog): Promise<number> {
   // The streams are read where used: a stream is made on first use, and most runs never write to stderr.
   const { streams } = deps;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
   // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
   const word = commandWord(argv);
-  const commands = await loadCommands(word !== undefined && commandNames.includes(word) ? word : undefined);
+  const commands = await catalog.load(word !== undefined && catalog.names.includes(word) ? word : undefined);
   const program = buildProgram(
     cliVersion(),
     commands,

@@ -1,0 +1,27 @@
+// The composition root: joins the CLI (src/cli) to the declared commands (src/commands), so neither src/cli nor
+// src/core imports a command. The bundle's entry (scripts/bundle.mjs); only bin/clinic.js exits the process.
+import type { ContextDeps } from './cli/context.js';
+import { type CommandCatalog, commandPaths as pathsOf, run } from './cli/run.js';
+import { commandNames, loadCommands } from './commands/index.js';
+
+const catalog: CommandCatalog = { names: commandNames, load: loadCommands };
+
+/** Runs one invocation of the CLI and returns its exit code. */
+export function main(argv: string[], deps: ContextDeps): Promise<number> {
+  return run(argv, deps, catalog);
+}
+
+/** Every command's path (`['customers', 'list']`…), for the help cache built with the bundle. */
+export function commandPaths(): Promise<string[][]> {
+  return pathsOf(catalog);
+}
+
+/** The declarations, for scripts/completions.mjs (completions and the man page): data only, no command code. */
+export { loadCommands };
+export {
+  GLOBAL_OPTIONS,
+  HELP_OPTION,
+  PROGRAM_DESCRIPTION,
+  PROGRAM_EXAMPLES,
+  VERSION_OPTION,
+} from './cli/program.js';
