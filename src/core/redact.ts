@@ -64,9 +64,11 @@ export function redactBodyText(text: string): string {
 /**
  * The secrets of this run (access and refresh tokens, CLINIC_TOKEN), registered where they are obtained and hidden
  * from every line written to stderr, whatever the server echoed them in: as they are, URL-encoded or JSON-escaped,
- * in any letter case, however short (a short token garbles some text; better than showing it).
+ * in any letter case. A short one (under 8 characters) is hidden where it stands as a word of its own, so that `at`
+ * does not garble "configuration".
  */
 const MIN_SECRET_LENGTH = 1;
+const SHORT_SECRET = 8;
 const secrets = new Set<string>();
 let secretPattern: RegExp | undefined;
 
@@ -97,7 +99,7 @@ export function redactSecretsDeep(value: unknown): unknown {
 }
 
 function patternOf(values: Iterable<string>): RegExp {
-  const forms = new Set<string>();
+  const forms = new Map<string, boolean>(); // form → whether it is short
   for (const value of values) {
     const json = JSON.stringify(value).slice(1, -1);
     for (const form of [
@@ -109,10 +111,14 @@ function patternOf(values: Iterable<string>): RegExp {
       asciiJson(json),
       asciiJson(json).replaceAll('/', '\\/'),
     ])
-      forms.add(form);
+      forms.set(form, value.length < SHORT_SECRET);
   }
   // Longest first, so a form that contains another is hidden whole.
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const alternatives = [...forms.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((form) =>
+      forms.get(form) ? `(?<![A-Za-z0-9])${escapeRegExp(form)}(?![A-Za-z0-9])` : escapeRegExp(form),
+    );
   return new RegExp(alternatives.join('|'), 'gi');
 }
 

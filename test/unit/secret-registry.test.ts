@@ -27,10 +27,15 @@ describe('redactSecrets', () => {
     expect(redactSecrets('nothing secret here: reg1stry/Token')).toBe('nothing secret here: reg1stry/Token');
   });
 
-  it('hides a short token too (7 characters); an empty value registers nothing', () => {
+  it('hides a short token too (7 characters) where it stands as a word; an empty value registers nothing', () => {
     registerSecret('s3cr3t7', '', undefined);
     expect(redactSecrets('invalid token s3cr3t7')).toBe(`invalid token ${REDACTED}`);
     expect(redactSecrets('plain text')).toBe('plain text');
+    // Where it stands inside a longer word, it is not the token: "configuration" keeps its "at".
+    registerSecret('at');
+    expect(redactSecrets('/.well-known/openid-configuration at 10:00')).toBe(
+      `/.well-known/openid-configuration ${REDACTED} 10:00`,
+    );
   });
 
   it('hides secrets in keys and values of a JSON value', () => {
