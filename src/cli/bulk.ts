@@ -14,9 +14,9 @@ import type { BulkSchema } from '../core/bulk/schemas.js';
 import type { OutputFormat } from '../core/config/keys.js';
 import { withRunLock } from '../core/lock.js';
 import { OutcomeError, UsageError } from '../core/errors.js';
-import type { OptionsOf } from './command.js';
+import type { CommandDef, OptionsOf } from './command.js';
 import type { BULK_OPTIONS } from './bulk-options.js';
-import { confirmByTyping, ensureConfirmable } from './confirm.js';
+import { confirmByTyping } from './confirm.js';
 import type { Context } from './context.js';
 import { createListWriter } from './output/render.js';
 import { applySet } from './body-input.js';
@@ -57,27 +57,31 @@ export function parseBulkOptions(options: OptionsOf<typeof BULK_OPTIONS>): BulkR
   };
 }
 
-const DRY_RUN_SHOWN = 3;
-/** What a destructive bulk command asks the user to type: the number of records. */
-const DESTRUCTIVE: Partial<Record<string, (n: number) => string>> = {
-  'erasure create': (n) =>
-    `This requests the erasure of the data of ${n} customer${n === 1 ? '' : 's'}, for good.`,
-};
+/** The --set assignments of a bulk run, checked when parsed: a malformed one fails before any confirmation or read. */
+export function checkBulkSets(set: string[] | undefined): string[] {
+  for (const assignment of set ?? []) applySet({}, assignment);
+  return set ?? [];
+}
 
+const DRY_RUN_SHOWN = 3;
+
+/**
+ * Runs `schema` over the records of `bulk.from`. A command whose spec declares a confirmation has been refused
+ * by `verb` if it cannot be confirmed; here the user types the number of records back (`spec.confirm.records`).
+ */
 export async function runBulkCommand(
   ctx: Context,
+  spec: CommandDef,
   schema: BulkSchema,
   bulk: BulkRequest,
   set: string[],
 ): Promise<void> {
-  for (const assignment of set) applySet({}, assignment); // a malformed --set fails before the file is read
   const amend = (record: Record<string, unknown>) => {
     const amended = structuredClone(record);
     for (const assignment of set) applySet(amended, assignment);
     return amended;
   };
-  const question = DESTRUCTIVE[schema.command];
-  if (question) ensureConfirmable(ctx, `${schema.command} --from`); // before anything is read or sent
+  const question = spec.confirm?.records;
   const format = formatOf(bulk.from, bulk.format);
   const source = await openSource(bulk.from, () => ctx.io.streams.stdin, ctx.signal);
   try {

@@ -47,8 +47,19 @@ export interface CommandInput<D extends readonly OptionDef[] = readonly OptionDe
   options: OptionsOf<D>;
 }
 
-/** What runs a command: parse the input into the verb's options, then do the work. */
-export type CommandRun = (input: CommandInput, ctx: Context) => Promise<void>;
+/** What runs a command: parse the input into the verb's options, then do the work. `spec` is its declaration. */
+export type CommandRun = (input: CommandInput, ctx: Context, spec: CommandDef) => Promise<void>;
+
+/**
+ * A destructive command's confirmation, declared on its spec: the command asks on a terminal and, with neither
+ * --yes nor a terminal, is refused after its arguments are parsed and before any request (`verb` sees to that).
+ */
+export interface Confirmation {
+  /** How the refusal names the command: `<action> needs a confirmation and there is no terminal to ask on`. */
+  action: string;
+  /** With --from: the question before the run; the user types the number of records back. */
+  records?: (n: number) => string;
+}
 
 export interface CommandDef {
   name: string;
@@ -58,6 +69,8 @@ export interface CommandDef {
   args?: ArgDef[];
   options?: readonly OptionDef[];
   examples: string[];
+  /** Set on every command that destroys or changes what cannot be put back. */
+  confirm?: Confirmation;
   /** Where a top-level command sits in the grouped help. */
   category?: Category;
   /** Loads the command's module only when it runs, so start-up and --help stay light. */
@@ -80,10 +93,23 @@ export const defineNoun = (def: NounDef): NounDef => def;
 
 export const isNoun = (def: CommandDef | NounDef): def is NounDef => 'commands' in def;
 
-/** A verb's run from its parse and its work: `parse(input) → options`, then `run(options, ctx)`. */
+/**
+ * A verb's run from its parse and its work: `parse(input) → options`, then `run(options, ctx, spec)`. Between the
+ * two, a command whose spec declares a confirmation is refused when it cannot be confirmed.
+ */
 export function verb<D extends readonly OptionDef[], O>(
   parse: (input: CommandInput<D>) => O | Promise<O>,
-  run: (options: O, ctx: Context) => Promise<void>,
+  run: (options: O, ctx: Context, spec: CommandDef) => Promise<void>,
 ): CommandRun {
-  return async (input, ctx) => run(await parse(input as CommandInput<D>), ctx);
+  return async (input, ctx, spec) => {
+    const options = await parse(input as CommandInput<D>);
+    if (spec.confirm) {
+      // Loaded here, not at the top: declarations load at every start-up, confirmations only for these commands.
+      const { ensureConfirmable } = await import('./confirm.js');
+      // A bulk run is named as typed, with --from: it is the file's records that are confirmed.
+      const bulk = (input.options as { from?: unknown }).from !== undefined;
+      ensureConfirmable(ctx, bulk ? `${spec.confirm.action} --from` : spec.confirm.action);
+    }
+    return run(options, ctx, spec);
+  };
 }

@@ -137,7 +137,7 @@ function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void
   command.action(async () => {
     const ctx = await hooks.context(command.optsWithGlobals());
     const run = await def.load();
-    await run(inputOf(command), ctx);
+    await run(inputOf(command), ctx, def);
   });
 }
 

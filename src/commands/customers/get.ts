@@ -4,7 +4,7 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseId } from '../../cli/parse-args.js';
 import { showResource } from '../../cli/present.js';
-import { getCustomerRequest } from '../../core/api/resources.js';
+import { getCustomerRequest } from '../../core/api/customers.js';
 
 export async function showCustomer(id: number, ctx: Context): Promise<void> {
   const client = await ctx.http();

@@ -1,6 +1,6 @@
 // `clinic erasure resend|cancel|retry ID`: read the request, act only where its state_allows permits.
-import { type CommandInput, verb } from '../../cli/command.js';
-import { confirmOrCancel, ensureConfirmable } from '../../cli/confirm.js';
+import { type CommandDef, type CommandInput, verb } from '../../cli/command.js';
+import { confirmOrCancel } from '../../cli/confirm.js';
 import type { Context } from '../../cli/context.js';
 import { parseId } from '../../cli/parse-args.js';
 import { sendAndShow } from '../../cli/present.js';
@@ -16,6 +16,7 @@ export interface ErasureActionOptions {
   reason?: string;
 }
 
+/** What the commands whose spec declares a confirmation ask, once the request's status is known. */
 const QUESTIONS: Partial<Record<Action, (id: number, status: string) => string>> = {
   cancel: (id, status) => `Withdraw erasure request ${id} (now ${status})?`,
   retry: (id) => `Run erasure request ${id} again? It erases the patient's data for good.`,
@@ -31,9 +32,9 @@ export function parse(action: Action) {
 }
 
 export function act(action: Action) {
-  return async (options: ErasureActionOptions, ctx: Context): Promise<void> => {
-    const question = QUESTIONS[action];
-    if (question) ensureConfirmable(ctx, `erasure ${action}`); // before any request, the read included
+  return async (options: ErasureActionOptions, ctx: Context, spec: CommandDef): Promise<void> => {
+    // Where it cannot be confirmed, `verb` has refused it before any request, the read included.
+    const question = spec.confirm && QUESTIONS[action];
     const client = await ctx.http();
     const request = await getErasureRequest(client, options.id);
     checkAllowed(request, action);

@@ -1,10 +1,10 @@
 // `clinic erasure create --customer ID [--reason TEXT]`: POST /v1/data-erasure-requests after a typed confirmation.
-import { type BulkRequest, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
-import { type CommandInput, verb } from '../../cli/command.js';
-import { confirmByTyping, ensureConfirmable } from '../../cli/confirm.js';
+import { type BulkRequest, checkBulkSets, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
+import { type CommandDef, type CommandInput, verb } from '../../cli/command.js';
+import { confirmByTyping } from '../../cli/confirm.js';
 import type { Context } from '../../cli/context.js';
 import { sendAndShow } from '../../cli/present.js';
-import { paths } from '../../core/api/resources.js';
+import { createErasureRequest } from '../../core/api/erasure.js';
 import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
 import { UsageError } from '../../core/errors.js';
 import type { CREATE_OPTIONS } from './index.js';
@@ -21,7 +21,7 @@ export function parse({ options }: CommandInput<typeof CREATE_OPTIONS>): Erasure
     ].find(Boolean);
     if (stray)
       throw new UsageError(`${stray} and --from disagree: each record gives customer_id and request_reason`);
-    return { bulk, set: options.set ?? [] };
+    return { bulk, set: checkBulkSets(options.set) };
   }
   if (options.set !== undefined) throw new UsageError('--set goes with --from FILE');
   if (options.customer === undefined)
@@ -29,9 +29,8 @@ export function parse({ options }: CommandInput<typeof CREATE_OPTIONS>): Erasure
   return { customerId: options.customer, reason: options.reason };
 }
 
-export async function createErasure(options: ErasureCreate, ctx: Context): Promise<void> {
-  if (options.bulk) return runBulkCommand(ctx, BULK_SCHEMAS.erasure, options.bulk, options.set);
-  ensureConfirmable(ctx, 'erasure create');
+export async function createErasure(options: ErasureCreate, ctx: Context, spec: CommandDef): Promise<void> {
+  if (options.bulk) return runBulkCommand(ctx, spec, BULK_SCHEMAS.erasure, options.bulk, options.set);
   if (!ctx.globals.dryRun) {
     await confirmByTyping(
       ctx,
@@ -39,8 +38,8 @@ export async function createErasure(options: ErasureCreate, ctx: Context): Promi
       String(options.customerId),
     );
   }
-  const body = { customer_id: options.customerId, request_reason: options.reason ?? null };
-  await sendAndShow(ctx, { method: 'POST', path: paths.erasureRequests, body }, 'the new erasure request');
+  const request = createErasureRequest({ customer_id: options.customerId, request_reason: options.reason });
+  await sendAndShow(ctx, request, 'the new erasure request');
 }
 
 export const run = verb(parse, createErasure);

@@ -1,5 +1,5 @@
 // erasure: data-erasure requests (deleting a patient's data for good); each verb's code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { type Confirmation, defineCommand, defineNoun } from '../../cli/command.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
@@ -83,6 +83,10 @@ const create = defineCommand({
     'to confirm. ' +
     BULK_HELP,
   options: CREATE_OPTIONS,
+  confirm: {
+    action: 'erasure create',
+    records: (n) => `This requests the erasure of the data of ${n} customer${n === 1 ? '' : 's'}, for good.`,
+  },
   examples: [
     'clinic erasure create --customer 42 --reason "Patient asked by email on 2026-11-02"',
     'clinic erasure create --customer 42 --yes -o json',
@@ -91,7 +95,13 @@ const create = defineCommand({
   load: async () => (await import('./create.js')).run,
 });
 
-const action = (name: 'resend' | 'cancel' | 'retry', summary: string, detail: string, examples: string[]) =>
+const action = (
+  name: 'resend' | 'cancel' | 'retry',
+  summary: string,
+  detail: string,
+  examples: string[],
+  confirm?: Confirmation,
+) =>
   defineCommand({
     name,
     summary,
@@ -101,6 +111,7 @@ const action = (name: 'resend' | 'cancel' | 'retry', summary: string, detail: st
     args: idArg,
     options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
     examples,
+    confirm,
     load: async () => (await import('./action.js'))[name],
   });
 
@@ -149,14 +160,19 @@ export default defineNoun({
     action('resend', 'send the verification message again', 'No confirmation: nothing is deleted.', [
       'clinic erasure resend 12',
     ]),
-    action('cancel', 'withdraw a request (asks first)', 'Asks for confirmation (--yes without a terminal).', [
-      'clinic erasure cancel 12 --reason "Patient changed their mind"',
-    ]),
+    action(
+      'cancel',
+      'withdraw a request (asks first)',
+      'Asks for confirmation (--yes without a terminal).',
+      ['clinic erasure cancel 12 --reason "Patient changed their mind"'],
+      { action: 'erasure cancel' },
+    ),
     action(
       'retry',
       'run a failed request again (asks first)',
       'Asks for confirmation (--yes without a terminal).',
       ['clinic erasure retry 12', 'clinic erasure retry 12 --yes'],
+      { action: 'erasure retry' },
     ),
     certificate,
     watch,

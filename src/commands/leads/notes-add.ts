@@ -1,10 +1,10 @@
 // `clinic leads notes add LEAD_ID --content TEXT [--user-id N]`: POST /v1/leads/{id}/notes.
-import { type BulkRequest, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
-import { type CommandInput, verb } from '../../cli/command.js';
+import { type BulkRequest, checkBulkSets, parseBulkOptions, runBulkCommand } from '../../cli/bulk.js';
+import { type CommandDef, type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseId } from '../../cli/parse-args.js';
 import { sendAndShow } from '../../cli/present.js';
-import { paths } from '../../core/api/resources.js';
+import { addLeadNoteRequest } from '../../core/api/leads.js';
 import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
 import { UsageError } from '../../core/errors.js';
 import type { NOTE_ADD_OPTIONS } from './index.js';
@@ -24,7 +24,7 @@ export function parse({ args, options }: CommandInput<typeof NOTE_ADD_OPTIONS>):
     const stray = single.find(Boolean);
     if (stray)
       throw new UsageError(`${stray} and --from disagree: each record gives lead_id, content and user_id`);
-    return { bulk, set: options.set ?? [] };
+    return { bulk, set: checkBulkSets(options.set) };
   }
   if (options.set !== undefined) throw new UsageError('--set goes with --from FILE');
   const leadId = parseId(args[0] ?? '', 'lead ID');
@@ -32,13 +32,10 @@ export function parse({ args, options }: CommandInput<typeof NOTE_ADD_OPTIONS>):
   return { leadId, content: options.content, userId: options.userId };
 }
 
-export async function addNote(options: NoteAddOptions, ctx: Context): Promise<void> {
-  if (options.bulk) return runBulkCommand(ctx, BULK_SCHEMAS.leadNotes, options.bulk, options.set);
-  const body = {
-    content: options.content,
-    ...(options.userId === undefined ? {} : { user_id: options.userId }),
-  };
-  await sendAndShow(ctx, { method: 'POST', path: paths.leadNotes(options.leadId), body }, 'the new note');
+export async function addNote(options: NoteAddOptions, ctx: Context, spec: CommandDef): Promise<void> {
+  if (options.bulk) return runBulkCommand(ctx, spec, BULK_SCHEMAS.leadNotes, options.bulk, options.set);
+  const note = { lead_id: options.leadId, content: options.content, user_id: options.userId };
+  await sendAndShow(ctx, addLeadNoteRequest(note), 'the new note');
 }
 
 export const run = verb(parse, addNote);

@@ -10,6 +10,7 @@ const stockDeduct = defineCommand({
     'deducted is refused by the server (409, exit 6). The request body and the answer are not shown in the API\n' +
     'document (assumed: no body; the answer is printed as sent).',
   args: [{ name: 'id', description: 'sale id' }],
+  confirm: { action: 'stock-deduct' },
   examples: ['clinic sales stock-deduct 17', 'clinic sales stock-deduct 17 --yes -o json'],
   load: async () => (await import('./stock-deduct.js')).run,
 });

@@ -1,6 +1,6 @@
 // Data erasure requests: statuses, the actions their `state_allows` flags gate, and reading one request.
 import { ConflictError, NetworkError } from '../errors.js';
-import type { HttpClient } from '../http/client.js';
+import type { ApiRequest, HttpClient } from '../http/client.js';
 import { dataOf, paths } from './resources.js';
 
 export const ERASURE_STATUSES = [
@@ -29,6 +29,19 @@ export interface ErasureRequest {
   state_allows: Record<ErasureAction, boolean>;
   [field: string]: unknown;
 }
+
+/** A new request as the API names its fields; request_reason goes as given (a bulk record may hold other types). */
+export interface NewErasureRequest {
+  customer_id: number;
+  request_reason?: unknown;
+}
+
+/** POST /v1/data-erasure-requests; request_reason is null when not given. */
+export const createErasureRequest = ({ customer_id, request_reason }: NewErasureRequest): ApiRequest => ({
+  method: 'POST',
+  path: paths.erasureRequests,
+  body: { customer_id, request_reason: request_reason ?? null },
+});
 
 export async function getErasureRequest(client: HttpClient, id: number): Promise<ErasureRequest> {
   const request = dataOf<ErasureRequest>(

@@ -44,12 +44,6 @@ export function dataOf<T>(response: ApiResponse, what: string): T {
 }
 
 export const getAccountRequest = (): ApiRequest => ({ method: 'GET', path: paths.account });
-export const getCustomerRequest = (id: number): ApiRequest => ({ method: 'GET', path: paths.customer(id) });
-export const createCustomerRequest = (body: Record<string, unknown>): ApiRequest => ({
-  method: 'POST',
-  path: paths.customers,
-  body,
-});
 
 export async function getAccount(client: HttpClient): Promise<Account> {
   return dataOf<Account>(await client.request(getAccountRequest()), 'the account');

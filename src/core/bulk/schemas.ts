@@ -1,6 +1,8 @@
 // What each bulk command sends for one record: the fields it requires, the ones that are whole numbers (CSV gives
-// text), and the request built from the record.
-import { paths } from '../api/resources.js';
+// text), and the request, built by the same endpoint function as the command's single form.
+import { createCustomerRequest } from '../api/customers.js';
+import { createErasureRequest, type NewErasureRequest } from '../api/erasure.js';
+import { addLeadNoteRequest, type NewLeadNote } from '../api/leads.js';
 import type { ApiRequest } from '../http/client.js';
 
 export interface BulkSchema {
@@ -17,27 +19,21 @@ export const BULK_SCHEMAS = {
     command: 'customers create',
     required: [],
     ids: [],
-    request: (record) => ({ method: 'POST', path: paths.customers, body: record }),
+    request: (record) => createCustomerRequest(record),
   },
   leadNotes: {
     command: 'leads notes add',
     required: ['lead_id', 'content'],
     ids: ['lead_id', 'user_id'],
-    request: ({ lead_id, content, user_id }) => ({
-      method: 'POST',
-      path: paths.leadNotes(lead_id as number),
-      body: user_id === undefined ? { content } : { content, user_id },
-    }),
+    // checkRecord has made lead_id a number and checked that it is there.
+    request: (record) => addLeadNoteRequest(record as unknown as NewLeadNote),
   },
   erasure: {
     command: 'erasure create',
     required: ['customer_id'],
     ids: ['customer_id'],
-    request: ({ customer_id, request_reason }) => ({
-      method: 'POST',
-      path: paths.erasureRequests,
-      body: { customer_id, request_reason: request_reason ?? null },
-    }),
+    // checkRecord has made customer_id a number and checked that it is there.
+    request: (record) => createErasureRequest(record as unknown as NewErasureRequest),
   },
 } satisfies Record<string, BulkSchema>;
 
