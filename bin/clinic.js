@@ -79,22 +79,52 @@ function run() {
 }
 
 /**
- * The bundled CLI, compiled with V8's code cache when it can be: the first run of a command (per Node version and
- * build) saves the compiled code, the functions it ran included, to the user's cache directory; its later runs skip
- * most of the compiling. One cache per command (`customers-get`), so each holds what its command runs and no more (a
- * cache written by `config set` lacks the HTTP client: `customers get` would compile it on every run). Plain `require`
- * under --debug (source-mapped stack traces), with CLINIC_NO_COMPILE_CACHE set, or where the cache cannot be used; a
- * stale, foreign or damaged cache is rejected by V8 and rewritten.
+ * The bundled CLI, loaded with a compile cache when it can be (`compileCache` says which): Node's own where Node has
+ * one (22.1 and later), else a hand-made one for Node 20 (loadWithVmCache). Plain `require` under --debug
+ * (source-mapped stack traces) or with CLINIC_NO_COMPILE_CACHE set. Either cache lives in the user's cache directory
+ * and only costs speed when it cannot be used.
  */
 function loadBundle(useCache) {
   const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
-  if (!useCache || process.env.CLINIC_NO_COMPILE_CACHE) {
-    return { main: require(file).main, saveCache() {} };
+  const nodeModule = require('node:module');
+  const kind = compileCache(useCache, process.env, nodeModule);
+  if (kind === 'node') {
+    // Node keeps, checks and rewrites its cache itself, for every module loaded from here on (packages included).
+    const dir = join(cacheDir(), 'node');
+    try {
+      require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
+      nodeModule.enableCompileCache(dir);
+    } catch {
+      // A cache directory that cannot be made (read-only home) only costs speed.
+    }
   }
+  if (kind !== 'vm') return { main: require(file).main, saveCache() {} };
+  return loadWithVmCache(file);
+}
+
+/** Which compile cache a run uses: `none` (asked for none), `node` (Node's own), or `vm` (Node 20's fallback). */
+function compileCache(useCache, env, nodeModule) {
+  if (!useCache || env.CLINIC_NO_COMPILE_CACHE) return 'none';
+  return typeof nodeModule.enableCompileCache === 'function' ? 'node' : 'vm';
+}
+
+/** $XDG_CACHE_HOME/clinic, by default ~/.cache/clinic. */
+function cacheDir() {
+  const home = process.env.HOME || require('node:os').homedir();
+  return join(process.env.XDG_CACHE_HOME || join(home, '.cache'), 'clinic');
+}
+
+/**
+ * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
+ * Node version and build) saves the compiled code, the functions it ran included; its later runs skip most of the
+ * compiling. One cache per command (`customers-get`), so each holds what its command runs and no more (a cache
+ * written by `config set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or
+ * damaged cache is rejected by V8 and rewritten.
+ */
+function loadWithVmCache(file) {
   const fs = require('node:fs');
   const { size, mtimeMs } = fs.statSync(file);
-  const home = process.env.HOME || require('node:os').homedir();
-  const dir = join(process.env.XDG_CACHE_HOME || join(home, '.cache'), 'clinic');
+  const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
   const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
   let cachedData;

@@ -3,7 +3,8 @@
 // although it keeps no more alive. Two measures keep the peak flat: the young generation keeps its starting size
 // (by default V8 doubles it whenever enough has survived its collections, which in a long run always happens: some
 // 20 MiB more at the peak), and a full collection every few thousand records, a few milliseconds each time next to
-// seconds of network time. node:v8 and node:vm load only here, when a long run starts.
+// seconds of network time. node:v8 and node:vm load only here, when a long run starts (a bulk run, or a list's
+// second page: a one-page list pays nothing).
 
 let collect: (() => void) | null | undefined;
 

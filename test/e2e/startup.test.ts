@@ -10,8 +10,12 @@ import { buildProgram } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
+import { startFakeApi } from '../helpers/fake-api.js';
 
 const commands = await loadCommands();
+/** Node 22.1 and later keep a compile cache of their own, which bin/clinic.js uses instead of its vm fallback. */
+const nodeModule = (await import('node:module')).default as unknown as { enableCompileCache?: unknown };
+const nodeHasCompileCache = typeof nodeModule.enableCompileCache === 'function';
 
 const HEAVY = [
   'undici',
@@ -107,24 +111,27 @@ describe('start-up', () => {
     }
   });
 
-  it('keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off', async () => {
-    const dir = await tempDir();
-    const cache = join(dir, 'cache', 'clinic');
-    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
-    expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
-    const [name] = await readdir(cache);
-    expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+-config-list\.cache$/);
-    expect((await stat(join(cache, name!))).mode & 0o777).toBe(0o600);
-    await writeFile(join(cache, name!), 'not a V8 cache');
-    const again = await runCli(dir, ['config', 'list'], { env });
-    expect(again.code).toBe(0);
-    expect((await stat(join(cache, name!))).size).toBeGreaterThan(1000); // rejected, then written afresh
-    const off = await tempDir();
-    await runCli(off, ['config', 'list'], {
-      env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
-    });
-    await expect(readdir(join(off, 'c'))).rejects.toThrow();
-  });
+  it.skipIf(nodeHasCompileCache)(
+    'keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off',
+    async () => {
+      const dir = await tempDir();
+      const cache = join(dir, 'cache', 'clinic');
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
+      const [name] = await readdir(cache);
+      expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+-config-list\.cache$/);
+      expect((await stat(join(cache, name!))).mode & 0o777).toBe(0o600);
+      await writeFile(join(cache, name!), 'not a V8 cache');
+      const again = await runCli(dir, ['config', 'list'], { env });
+      expect(again.code).toBe(0);
+      expect((await stat(join(cache, name!))).size).toBeGreaterThan(1000); // rejected, then written afresh
+      const off = await tempDir();
+      await runCli(off, ['config', 'list'], {
+        env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
+      });
+      await expect(readdir(join(off, 'c'))).rejects.toThrow();
+    },
+  );
 
   it('makes stderr only to write to it (making the stream costs every start-up)', async () => {
     const dir = await tempDir();
@@ -157,39 +164,42 @@ describe('start-up', () => {
     expect(run.stderr.toString()).toBe('error: cannot write the output (ENOSPC)\n');
   });
 
-  it('keeps a compile cache per command, used as written, and the 24 newest of any build', async () => {
-    const dir = await tempDir();
-    const cache = join(dir, 'cache', 'clinic');
-    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
-    // A failed run keeps nothing: it ran too little of its command.
-    expect((await runCli(dir, ['customers', 'get'], { env })).code).toBe(2);
-    await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
-    await runCli(dir, ['config', 'list'], { env });
-    const [first] = await readdir(cache);
-    const build = first!.replace(/config-list\.cache$/, '');
-    // Another build's caches, one recent (an install used in turn with this one) and one old, and more of this
-    // build's than are kept (the oldest first).
-    await writeFile(join(cache, 'main-v0.0.0-1-2-recent.cache'), 'other install');
-    await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
-    await utimes(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 500, 500);
-    for (let i = 0; i < 30; i++) {
-      await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
-      await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
-    }
-    const written = (await stat(join(cache, first!))).mtimeMs;
-    await runCli(dir, ['config', 'list'], { env });
-    expect((await stat(join(cache, first!))).mtimeMs).toBe(written); // accepted, not rewritten
-    await runCli(dir, ['-o', 'json', 'config', 'profiles'], { env });
-    await runCli(dir, ['config', 'profiles'], { env });
-    const names = await readdir(cache);
-    expect(names).toContain(`${build}config-profiles.cache`);
-    expect(names).toContain(`${build}json-config-profiles.cache`); // options skipped, their values are words
-    expect(names).toContain(first);
-    expect(names).toContain('main-v0.0.0-1-2-recent.cache');
-    expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
-    expect(names).toHaveLength(24);
-    expect(names).not.toContain(`${build}old-0.cache`);
-  });
+  it.skipIf(nodeHasCompileCache)(
+    'keeps a compile cache per command, used as written, and the 24 newest of any build',
+    async () => {
+      const dir = await tempDir();
+      const cache = join(dir, 'cache', 'clinic');
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      // A failed run keeps nothing: it ran too little of its command.
+      expect((await runCli(dir, ['customers', 'get'], { env })).code).toBe(2);
+      await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
+      await runCli(dir, ['config', 'list'], { env });
+      const [first] = await readdir(cache);
+      const build = first!.replace(/config-list\.cache$/, '');
+      // Another build's caches, one recent (an install used in turn with this one) and one old, and more of this
+      // build's than are kept (the oldest first).
+      await writeFile(join(cache, 'main-v0.0.0-1-2-recent.cache'), 'other install');
+      await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
+      await utimes(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 500, 500);
+      for (let i = 0; i < 30; i++) {
+        await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
+        await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
+      }
+      const written = (await stat(join(cache, first!))).mtimeMs;
+      await runCli(dir, ['config', 'list'], { env });
+      expect((await stat(join(cache, first!))).mtimeMs).toBe(written); // accepted, not rewritten
+      await runCli(dir, ['-o', 'json', 'config', 'profiles'], { env });
+      await runCli(dir, ['config', 'profiles'], { env });
+      const names = await readdir(cache);
+      expect(names).toContain(`${build}config-profiles.cache`);
+      expect(names).toContain(`${build}json-config-profiles.cache`); // options skipped, their values are words
+      expect(names).toContain(first);
+      expect(names).toContain('main-v0.0.0-1-2-recent.cache');
+      expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
+      expect(names).toHaveLength(24);
+      expect(names).not.toContain(`${build}old-0.cache`);
+    },
+  );
 
   it('the command tree holds only the command argv names, after any global options', () => {
     const hooks = { context: async () => undefined as never, write: () => {}, writeErr: () => {} };
@@ -220,6 +230,123 @@ describe('start-up', () => {
         const verbHelp = await runCli(dir, [noun, verb, '--help']);
         expect(verbHelp.stdout, `${noun} ${verb}`).toContain('Examples:\n  $ ');
       }
+    }
+  });
+});
+
+describe("start-up: Node's compile cache where Node has one", () => {
+  const STUB = fileURLToPath(new URL('../helpers/stub-compile-cache.mjs', import.meta.url));
+
+  /** A run of `config list` with module.enableCompileCache stubbed in: the directories it was given, the caches. */
+  async function withNodeCache(args: string[], env: Record<string, string> = {}) {
+    const dir = await tempDir();
+    const calls = join(dir, 'calls.txt');
+    await writeFile(calls, '');
+    const cacheHome = join(dir, 'cache');
+    const run = await runCli(dir, args, {
+      nodeArgs: ['--import', STUB],
+      env: { XDG_CACHE_HOME: cacheHome, STUB_COMPILE_CACHE_FILE: calls, ...env },
+    });
+    const given = (await readFile(calls, 'utf8')).split('\n').filter(Boolean);
+    const kept = await readdir(join(cacheHome, 'clinic')).catch(() => [] as string[]);
+    return { run, given, kept, cacheHome };
+  }
+
+  it('is handed a 0700 directory under the user cache directory, and the vm fallback keeps nothing', async () => {
+    const { run, given, kept, cacheHome } = await withNodeCache(['config', 'list']);
+    expect(run.code).toBe(0);
+    expect(given).toEqual([join(cacheHome, 'clinic', 'node')]);
+    expect((await stat(given[0]!)).mode & 0o777).toBe(0o700);
+    expect(kept).toEqual(['node']); // no main-*.cache of the vm fallback
+    // The same output as a run without any cache.
+    const plain = await runCli(await tempDir(), ['config', 'list'], {
+      env: { CLINIC_NO_COMPILE_CACHE: '1' },
+    });
+    expect(run.stdout).toBe(plain.stdout);
+  });
+
+  it('is left off with CLINIC_NO_COMPILE_CACHE and under --debug', async () => {
+    for (const [args, env] of [
+      [['config', 'list'], { CLINIC_NO_COMPILE_CACHE: '1' }],
+      [['--debug', 'config', 'list'], {}],
+    ] as const) {
+      const { run, given, kept } = await withNodeCache([...args], env);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(given, args.join(' ')).toEqual([]);
+      expect(kept, args.join(' ')).toEqual([]);
+    }
+  });
+
+  it.runIf(nodeHasCompileCache)('is written by a real run', async () => {
+    const dir = await tempDir();
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
+    expect(await readdir(join(dir, 'cache', 'clinic', 'node'))).not.toEqual([]);
+  });
+});
+
+describe('start-up: V8 tuned for constant memory only in runs that follow pages', () => {
+  const RECORDER_V8 = fileURLToPath(new URL('../helpers/record-v8-tuning.mjs', import.meta.url));
+  const PER_PAGE = 2;
+  const TOTAL = 5;
+
+  /** Customers in pages of two (five in all), and three channels (an unpaginated list). */
+  async function tuning(args: string[]): Promise<{ tuning: string; stdout: string; code: number | null }> {
+    const api = await startFakeApi({
+      answer({ path }) {
+        const url = new URL(path, 'http://x');
+        if (url.pathname === '/api/v1/channels')
+          return { body: { success: true, data: [1, 2, 3].map((id) => ({ id, name: `c${id}` })) } };
+        if (url.pathname !== '/api/v1/customers') return undefined;
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const last = Math.ceil(TOTAL / PER_PAGE);
+        const ids = Array.from({ length: PER_PAGE }, (_, i) => (page - 1) * PER_PAGE + i + 1);
+        return {
+          body: {
+            data: ids.filter((id) => id <= TOTAL).map((id) => ({ id, first_name: `n${id}` })),
+            meta: { current_page: page, per_page: PER_PAGE, total: TOTAL, last_page: last },
+            links: { next: page < last ? `${api.baseUrl}/v1/customers?page=${page + 1}` : null },
+          },
+        };
+      },
+    });
+    try {
+      const dir = await api.configDir();
+      const file = join(dir, '..', 'v8.txt');
+      const run = await runCli(dir, ['-o', 'csv', ...args], {
+        nodeArgs: ['--import', RECORDER_V8],
+        env: { RECORD_V8_TUNING_FILE: file, CLINIC_TOKEN: 'x' },
+      });
+      expect(run.stderr).toBe('');
+      return { tuning: await readFile(file, 'utf8'), stdout: run.stdout, code: run.code };
+    } finally {
+      await api.close();
+    }
+  }
+
+  const rows = (stdout: string) => stdout.trim().split('\n').length - 1;
+
+  it('a one-page list leaves V8 as it is', async () => {
+    for (const args of [
+      ['channels', 'list'],
+      ['customers', 'list'],
+      ['customers', 'list', '--limit', '2'],
+    ]) {
+      const run = await tuning(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.tuning, args.join(' ')).toBe('plain');
+    }
+  });
+
+  it('an --all export, or a --limit past one page, tunes it', async () => {
+    for (const [args, count] of [
+      [['customers', 'list', '--all'], TOTAL],
+      [['customers', 'list', '--limit', '3', '--per-page', '2'], 3],
+    ] as const) {
+      const run = await tuning([...args]);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(rows(run.stdout), args.join(' ')).toBe(count);
+      expect(run.tuning, args.join(' ')).toBe('tuned');
     }
   });
 });

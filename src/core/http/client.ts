@@ -379,35 +379,12 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/** The body as text, refused past MAX_JSON_BYTES (a 600 MB answer must not take the machine's memory). */
-export async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  url: string,
-  max: number,
-): Promise<string> {
-  if (isNodeStream(body)) return readStream(body, url, max);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new NetworkError(
-        `the answer from ${redactUrl(url)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
-      );
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-type NodeStream = NodeJS.ReadableStream & { destroy(): void };
-
-const isNodeStream = (body: unknown): body is NodeStream =>
-  typeof (body as Partial<NodeStream>).on === 'function';
-
-/** readCapped for a Node stream, through its events: a stream's async iterator costs every start-up its set-up. */
-function readStream(body: NodeStream, url: string, max: number): Promise<string> {
+/**
+ * The body as text, refused past `max` bytes (a 600 MB answer must not take the machine's memory). The one reader of
+ * HTTP bodies (the API client's and OAuth's), through the stream's events: its async iterator costs every start-up
+ * its set-up.
+ */
+export function readCapped(body: Readable, url: string, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
