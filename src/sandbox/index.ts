@@ -20,6 +20,7 @@ import { SandboxRealtime } from './realtime/realtime.js';
 import { listen } from './server.js';
 import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
 import { RateLimiter } from './traffic/rate-limit.js';
+import { type SandboxClock, systemClock } from './clock.js';
 import type { RateWindow } from './traffic/rate-limit.js';
 
 export type { IssueTokenOptions } from './auth/tokens.js';
@@ -31,6 +32,7 @@ export { CHAT_EVENT_NAMES } from './realtime/chat-broadcasts.js';
 export type { SandboxFixtures, TenantFixtures, LeadFixtures } from './data/fixtures.js';
 export type { FaultKind, FaultSpec } from './traffic/faults.js';
 export type { RateWindow } from './traffic/rate-limit.js';
+export type { SandboxClock } from './clock.js';
 export { parseFaultSpec } from './traffic/faults.js';
 export type { OAuthCounters } from './oauth/oauth-server.js';
 export { API_SCOPES, OIDC_SCOPES, SANDBOX_SCOPES } from './oauth/scopes.js';
@@ -65,6 +67,12 @@ export interface SandboxOptions {
    * Fractions are allowed (tests use 0.2); the CLI flag takes whole seconds.
    */
   erasureStepSeconds?: number;
+  /**
+   * The sandbox's time (token expiry, erasure movement, rate windows, timestamps), default the wall clock. Tests pass
+   * a clock they move forward instead of sleeping. Realtime timers (chatter, replies, outages) still run in real time,
+   * and the OpenID provider stamps tokens with the wall clock: a clock moved forward makes them expire sooner.
+   */
+  clock?: SandboxClock;
 }
 
 export interface SandboxInfo {
@@ -136,7 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.erasureStepSeconds ?? DEFAULT_ERASURE_STEP_SECONDS,
   );
 
-  const now = () => Date.now();
+  const clock = options.clock ?? systemClock;
+  const now = () => clock.now();
   // Erasure movement is worked out lazily from now() on each request; only the realtime side (chatter, assistant
   // replies, ws-drop) runs timers, and close() stops them.
   const store = buildSeedStore({ seed, records, erasureStepSeconds, startMs: now() });
@@ -171,6 +180,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     apiResource: baseUrl,
     accessTokenTtl,
     refreshTokenTtl,
+    now,
     store,
     keys,
   });

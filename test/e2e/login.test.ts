@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, CREATE_CUSTOMER, lines, startWorld, type TestWorld } from '../helpers/cli.js';
 // @ts-expect-error a plain ES module shared with the BROWSER stand-in
 import { signIn } from '../helpers/fetch-browser.mjs';
+import { aheadClock } from '../helpers/sandbox-clock.js';
 
 const FETCH_BROWSER = `"${process.execPath}" "${fileURLToPath(new URL('../helpers/fetch-browser.mjs', import.meta.url))}"`;
 
@@ -231,10 +232,11 @@ describe('scopes and logout', () => {
 
 describe('an expired refresh token', () => {
   it('ends in exit 3 and run: clinic login', async () => {
-    const short = await oauthWorld({ accessTokenTtl: 3, refreshTokenTtl: 4 });
+    const clock = aheadClock();
+    const short = await oauthWorld({ accessTokenTtl: 3, refreshTokenTtl: 4, clock });
     try {
       expect((await browserLogin(short)).code).toBe(0);
-      await new Promise((resolve) => setTimeout(resolve, 5000));
+      clock.advance(5000);
       const { code, stderr } = await short.clinic(['customers', 'list']);
       expect(code).toBe(3);
       expect(lines(stderr)).toContain('run: clinic --profile sandbox login');

@@ -1,9 +1,15 @@
 // Runs the CLI in-process (main() with fake streams and injected parts) for fast command tests: no spawn, no network.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, MockAgent } from 'undici';
+import { afterEach, beforeEach } from 'vitest';
 import type { ContextDeps } from '../../src/cli/context.js';
 import { main } from '../../src/main.js';
 import type { Clock } from '../../src/core/clock.js';
+import { fakeClock } from '../unit/fake-clock.js';
+import { BASE_URL, newMockAgent, type SeenRequest } from '../unit/mock-api.js';
 
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
@@ -52,4 +58,64 @@ export async function runInProcess(argv: string[], options: InProcessOptions = {
   });
   await new Promise((resolve) => setImmediate(resolve)); // let the last chunks arrive
   return { code, stdout: stdout.text(), stderr: stderr.text() };
+}
+
+export interface InProcessScaffold {
+  /** A fresh temporary directory, removed after each test. */
+  readonly dir: string;
+  /** CLINIC_* for a signed-in default profile whose config lives under `dir`. */
+  readonly env: Record<string, string | undefined>;
+  /** The fake API: a MockAgent that refuses the network; a test fails if an interceptor it queued goes unused. */
+  readonly agent: MockAgent;
+  /** Every request the fake API answered through queueReplies(agent, seen, …). */
+  readonly seen: SeenRequest[];
+  /** runInProcess with this test's env (merged with options.env), fake API and a fake clock. */
+  run(argv: string[], options?: InProcessOptions): Promise<InProcessResult>;
+}
+
+/**
+ * The shared scaffold for in-process command tests: call it at the top of a file or describe block; each test gets
+ * its own temporary config directory, fake API and request log, and everything is checked and removed afterwards.
+ */
+export function useInProcess(): InProcessScaffold {
+  let state: { dir: string; env: Record<string, string | undefined>; agent: MockAgent; seen: SeenRequest[] };
+  beforeEach(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clinic-in-process-'));
+    const env = {
+      CLINIC_CONFIG_DIR: join(dir, 'config'),
+      CLINIC_BASE_URL: BASE_URL,
+      CLINIC_TOKEN: 'tok',
+      CLINIC_TENANT: '7',
+    };
+    state = { dir, env, agent: newMockAgent(), seen: [] };
+  });
+  afterEach(async () => {
+    try {
+      state.agent.assertNoPendingInterceptors();
+    } finally {
+      await state.agent.close();
+      await rm(state.dir, { recursive: true, force: true });
+    }
+  });
+  return {
+    get dir() {
+      return state.dir;
+    },
+    get env() {
+      return state.env;
+    },
+    get agent() {
+      return state.agent;
+    },
+    get seen() {
+      return state.seen;
+    },
+    run: (argv, options = {}) =>
+      runInProcess(argv, {
+        dispatcher: state.agent,
+        clock: fakeClock(),
+        ...options,
+        env: { ...state.env, ...options.env },
+      }),
+  };
 }

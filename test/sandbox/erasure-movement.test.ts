@@ -6,21 +6,26 @@ import {
   startSandbox,
   type TenantFixtures,
 } from '../../src/sandbox/index.js';
+import { type MovableClock, manualClock } from '../helpers/sandbox-clock.js';
 import { call, type Json } from './client.js';
 
 const started: RunningSandbox[] = [];
+/** Each sandbox's clock: the tests move it forward instead of sleeping. */
+const clocks = new Map<RunningSandbox, MovableClock>();
 async function sandboxWith(options: SandboxOptions) {
-  const running = await startSandbox({ port: 0, rateLimit: 0, ...options });
+  const clock = manualClock();
+  const running = await startSandbox({ port: 0, rateLimit: 0, ...options, clock });
   started.push(running);
+  clocks.set(running, clock);
   return running;
 }
+const advance = (sandbox: RunningSandbox, ms: number) => clocks.get(sandbox)?.advance(ms);
 afterAll(async () => {
   await Promise.all(started.map((running) => running.close()));
 });
 
 const STEP_SECONDS = 0.2;
 const STEP_MS = STEP_SECONDS * 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const statusOf = async (sandbox: RunningSandbox, id: number) =>
   (await call(sandbox, `/v1/data-erasure-requests/${id}`)).body.data;
 
@@ -33,16 +38,16 @@ function isInOrder(seen: string[], path: string[]): boolean {
   );
 }
 
-/** Polls until the request reaches `status`, recording each status seen on the way. */
+/** Polls until the request reaches `status`, moving sandbox time a quarter step between polls; records each status. */
 async function follow(sandbox: RunningSandbox, id: number, status: string, seen: string[], limitMs = 8000) {
-  const deadline = Date.now() + limitMs;
   let record: Json;
-  do {
+  for (let elapsed = 0; ; elapsed += STEP_MS / 4) {
     record = await statusOf(sandbox, id);
     if (seen.at(-1) !== record.status) seen.push(record.status);
     if (record.status === status) return record;
-    await sleep(STEP_MS / 4);
-  } while (Date.now() < deadline);
+    if (elapsed >= limitMs) break;
+    advance(sandbox, STEP_MS / 4);
+  }
   throw new Error(`request ${id} stuck in ${record.status}; seen ${seen.join(' → ')}`);
 }
 
@@ -99,7 +104,7 @@ describe('a request created through the API', () => {
     const created = await call(sandbox, '/v1/data-erasure-requests', { json: { customer_id: 4 } });
     const id = created.body.data.id;
     await call(sandbox, `/v1/data-erasure-requests/${id}/cancel`, { json: { cancellation_reason: 'No.' } });
-    await sleep(STEP_MS * 4);
+    advance(sandbox, STEP_MS * 4);
     expect((await statusOf(sandbox, id)).status).toBe('cancelled');
   });
 });
@@ -134,7 +139,7 @@ describe('seeded requests', () => {
   it('keeps everything still with erasureStepSeconds 0', async () => {
     const sandbox = await sandboxWith({ erasureStepSeconds: 0 });
     const created = await call(sandbox, '/v1/data-erasure-requests', { json: { customer_id: 1 } });
-    await sleep(STEP_MS * 4);
+    advance(sandbox, STEP_MS * 4);
     expect((await statusOf(sandbox, created.body.data.id)).status).toBe('pending_verification');
     const { completes, expires } = (sandbox.fixtures.tenants[1] as TenantFixtures).movingErasureRequests;
     expect((await statusOf(sandbox, completes)).status).toBe('pending_verification');

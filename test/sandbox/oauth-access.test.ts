@@ -5,6 +5,7 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/sandbox/api/routes.js';
 import { type RunningSandbox, SANDBOX_SCOPES, startSandbox } from '../../src/sandbox/index.js';
+import { aheadClock } from '../helpers/sandbox-clock.js';
 import { call } from './client.js';
 import { discover, login } from './oauth-browser.js';
 
@@ -19,7 +20,6 @@ afterAll(async () => {
 });
 
 const newCustomer = { json: { first_name: 'Jo', last_name: 'Token' } };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('scopes and roles', () => {
   it('offers the OpenID scopes and those docs/sandbox.md documents, each of a resource the API serves', async () => {
@@ -81,13 +81,14 @@ describe('rejected JWTs', () => {
 
 describe('short lifetimes', () => {
   it('expires access tokens (401) and refresh tokens (invalid_grant)', async () => {
-    const brief = await startSandbox({ port: 0, rateLimit: 0, accessTokenTtl: 1, refreshTokenTtl: 1 });
+    const clock = aheadClock();
+    const brief = await startSandbox({ port: 0, rateLimit: 0, accessTokenTtl: 1, refreshTokenTtl: 1, clock });
     try {
       const briefConfig = await discover(brief);
       const { tokens } = await login(briefConfig);
       expect(tokens.expires_in).toBe(1);
       expect((await call(brief, '/v1/account', { token: tokens.access_token })).status).toBe(200);
-      await sleep(2100);
+      clock.advance(2100);
       const expired = await call(brief, '/v1/account', { token: tokens.access_token });
       expect(expired).toMatchObject({ status: 401, body: { message: 'Unauthenticated.' } });
       const refresh = await client.refreshTokenGrant(briefConfig, tokens.refresh_token ?? '').catch((e) => e);

@@ -1,17 +1,10 @@
 // Commands run in-process against a MockAgent: parsing, requests sent, output and exit codes, all without a spawn.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/in-process.js';
+import { describe, expect, it } from 'vitest';
+import { runInProcess, useInProcess } from '../helpers/in-process.js';
 import { fakeClock } from './fake-clock.js';
-import { BASE_URL, newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
 
-let env: Record<string, string>;
-beforeEach(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'clinic-inproc-'));
-  env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
-});
+const cli = useInProcess();
 
 const page = (data: unknown[], current: number, last: number) => ({
   success: true,
@@ -29,7 +22,7 @@ describe('customers list in-process', () => {
       { status: 200, body: page([{ id: 3 }], 2, 2) },
     ]);
     const result = await runInProcess(['customers', 'list', '--all', '--per-page', '2', '-o', 'ndjson'], {
-      env,
+      env: cli.env,
       dispatcher: agent,
     });
     expect(result).toEqual({ code: 0, stdout: '{"id":1}\n{"id":2}\n{"id":3}\n', stderr: '' });
@@ -45,7 +38,11 @@ describe('customers list in-process', () => {
     queueReplies(agent, [], 'GET', /^\/api\/v1\/customers/, [
       { status: 200, body: page([{ id: 1, first_name: 'Ada', last_name: 'King', email: 'a@x.test' }], 1, 1) },
     ]);
-    const { code, stdout } = await runInProcess(['customers', 'list'], { env, dispatcher: agent, tty: true });
+    const { code, stdout } = await runInProcess(['customers', 'list'], {
+      env: cli.env,
+      dispatcher: agent,
+      tty: true,
+    });
     expect(code).toBe(0);
     expect(stdout).toMatch(/ID\s+│ NAME/);
     expect(stdout).toContain('Ada King');
@@ -58,7 +55,7 @@ describe('customers list in-process', () => {
       { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'retry-after': '7' } },
       { status: 200, body: { success: true, data: { id: 5 } } },
     ]);
-    const result = await runInProcess(['customers', 'get', '5'], { env, dispatcher: agent, clock });
+    const result = await runInProcess(['customers', 'get', '5'], { env: cli.env, dispatcher: agent, clock });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: 5 });
     expect(clock.sleeps).toEqual([7000]);
@@ -79,7 +76,7 @@ describe('customers list in-process', () => {
       },
     ]);
     const { code, stdout, stderr } = await runInProcess(['customers', 'list', '-o', 'json'], {
-      env,
+      env: cli.env,
       dispatcher: agent,
     });
     expect(code).toBe(8);
@@ -93,7 +90,10 @@ describe('customers list in-process', () => {
 
   it('bad input sends nothing (the MockAgent would refuse any request)', async () => {
     const agent = newMockAgent();
-    const { code, stderr } = await runInProcess(['customers', 'get', 'x1'], { env, dispatcher: agent });
+    const { code, stderr } = await runInProcess(['customers', 'get', 'x1'], {
+      env: cli.env,
+      dispatcher: agent,
+    });
     expect(code).toBe(2);
     expect(stderr).toBe("error: customer ID must be a positive whole number, got 'x1'\n");
   });
@@ -101,7 +101,9 @@ describe('customers list in-process', () => {
 
 describe('usage errors with JSON output asked for', () => {
   it("an unknown option prints commander's line and the JSON error object", async () => {
-    const { code, stderr } = await runInProcess(['customers', 'list', '--bogus', '-o', 'json'], { env });
+    const { code, stderr } = await runInProcess(['customers', 'list', '--bogus', '-o', 'json'], {
+      env: cli.env,
+    });
     expect(code).toBe(2);
     const [line, json] = stderr.trim().split('\n');
     expect(line).toBe("error: unknown option '--bogus'");
@@ -109,13 +111,15 @@ describe('usage errors with JSON output asked for', () => {
   });
 
   it('a bad global option with --json gives the JSON error object too', async () => {
-    const { code, stderr } = await runInProcess(['--max-retries', 'x', '--json', 'account'], { env });
+    const { code, stderr } = await runInProcess(['--max-retries', 'x', '--json', 'account'], {
+      env: cli.env,
+    });
     expect(code).toBe(2);
     expect(JSON.parse(stderr.trim().split('\n').at(-1) as string).error.message).toContain('--max-retries');
   });
 
   it('no JSON object without a JSON format', async () => {
-    const { stderr } = await runInProcess(['customers', 'list', '--bogus'], { env });
+    const { stderr } = await runInProcess(['customers', 'list', '--bogus'], { env: cli.env });
     expect(stderr).toBe("error: unknown option '--bogus'\n");
   });
 });

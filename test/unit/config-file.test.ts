@@ -15,6 +15,8 @@ import { configDir, configFile, credentialsFile } from '../../src/core/config/pa
 import { readPrivateFile, UnsafeFileError, writePrivateFile } from '../../src/core/config/private-file.js';
 import { UsageError } from '../../src/core/errors.js';
 import { useTempDir } from './temp-dir.js';
+import { useInProcess } from '../helpers/in-process.js';
+import { BASE_URL, queueReplies } from './mock-api.js';
 
 const tmp = useTempDir('clinic-config-');
 
@@ -191,5 +193,37 @@ describe('checkProfileName', () => {
 
   it.each(['', '../x', 'a b', '-lead', 'x'.repeat(65)])('rejects %j', (name) => {
     expect(() => checkProfileName(name)).toThrow(UsageError);
+  });
+});
+
+describe('loose file modes', () => {
+  const cli = useInProcess();
+
+  it('a config directory at 0755 and files at 0644 are tightened, with one warning each run', async () => {
+    const { chmod } = await import('node:fs/promises');
+    const config = join(cli.dir, 'loose');
+    await mkdir(config, { recursive: true });
+    await chmod(config, 0o755);
+    const profile = JSON.stringify({ profiles: { default: { tenant: '7', base_url: BASE_URL } } });
+    await writeFile(join(config, 'config.json'), profile, { mode: 0o644 });
+    await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', { mode: 0o644 });
+    await chmod(join(config, 'config.json'), 0o644);
+    await chmod(join(config, 'credentials.json'), 0o644);
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+      { status: 200, body: { success: true, data: { id: 1 } } },
+    ]);
+    const looseEnv = {
+      CLINIC_CONFIG_DIR: config,
+      CLINIC_TOKEN: undefined,
+      CLINIC_BASE_URL: undefined,
+      CLINIC_CREDENTIAL_STORE: 'file',
+    };
+    const result = await cli.run(['account', '-o', 'json'], { env: looseEnv });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/warning: .*config\.json was 644/);
+    expect(result.stderr).toMatch(/warning: .*credentials\.json was 644/);
+    expect((await stat(join(config, 'config.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(config, 'credentials.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(config)).mode & 0o777).toBe(0o700);
   });
 });

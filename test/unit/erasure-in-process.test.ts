@@ -1,26 +1,13 @@
 // The erasure workflow in-process against a MockAgent: every status × action, confirmations, watch and filters.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { ERASURE_STATUSES } from '../../src/core/api/erasure.js';
-import { runInProcess } from '../helpers/in-process.js';
-import { fakeClock } from './fake-clock.js';
-import { BASE_URL, newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { useInProcess } from '../helpers/in-process.js';
+import { queueReplies } from './mock-api.js';
 
-let env: Record<string, string>;
-let dir: string;
-let agent: MockAgent;
-let seen: SeenRequest[];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clinic-erasure-'));
-  env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
-  agent = newMockAgent();
-  seen = [];
-});
-afterEach(() => agent.assertNoPendingInterceptors());
+const cli = useInProcess();
 
 /** The sandbox's rule, which the CLI must not assume: it only reads the flags. */
 const allows = (status: string) => ({
@@ -36,10 +23,7 @@ const erasure = (status: string, id = 12) => ({
 const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
 const run = (argv: string[], options: { prompter?: Prompter; terminal?: boolean } = {}) =>
-  runInProcess(argv, {
-    env,
-    dispatcher: agent,
-    clock: fakeClock(),
+  cli.run(argv, {
     terminal: options.terminal,
     deps: options.prompter ? { prompter: options.prompter } : {},
   });
@@ -54,33 +38,33 @@ const ACTIONS = [
 describe('erasure matrix: every status × every action', () => {
   const cases = ERASURE_STATUSES.flatMap((status) => ACTIONS.map((a) => ({ status, ...a })));
   it.each(cases)('$action on $status', async ({ status, action, argv }) => {
-    const args = argv.map((arg) => (arg === 'CERT' ? join(dir, 'cert.pdf') : arg));
-    queueReplies(agent, seen, 'GET', '/api/v1/data-erasure-requests/12', [
+    const args = argv.map((arg) => (arg === 'CERT' ? join(cli.dir, 'cert.pdf') : arg));
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
       { status: 200, body: erasure(status) },
     ]);
     const allowed = allows(status)[action];
     if (allowed && action === 'certificate') {
-      queueReplies(agent, seen, 'GET', '/api/v1/data-erasure-requests/12/certificate', [
+      queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12/certificate', [
         { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
       ]);
     } else if (allowed) {
-      queueReplies(agent, seen, 'POST', `/api/v1/data-erasure-requests/12/${action}`, [
+      queueReplies(cli.agent, cli.seen, 'POST', `/api/v1/data-erasure-requests/12/${action}`, [
         { status: 200, body: erasure(status) },
       ]);
     }
     const result = await run([...args, '-o', 'json']);
     if (allowed) {
       expect(result.code).toBe(0);
-      expect(seen.map((r) => r.method)).toEqual(['GET', action === 'certificate' ? 'GET' : 'POST']);
+      expect(cli.seen.map((r) => r.method)).toEqual(['GET', action === 'certificate' ? 'GET' : 'POST']);
       if (action === 'cancel')
-        expect(JSON.parse(seen[1]?.body ?? '{}')).toEqual({ cancellation_reason: 'changed mind' });
-      if (action === 'certificate') expect(await readFile(join(dir, 'cert.pdf'), 'utf8')).toBe(PDF);
+        expect(JSON.parse(cli.seen[1]?.body ?? '{}')).toEqual({ cancellation_reason: 'changed mind' });
+      if (action === 'certificate') expect(await readFile(join(cli.dir, 'cert.pdf'), 'utf8')).toBe(PDF);
     } else {
       expect(result.code).toBe(6);
       expect(result.stderr).toContain(
         `error: ${action} is not allowed while the request is ${status.replace(/_/g, ' ')}`,
       );
-      expect(seen.map((r) => r.method)).toEqual(['GET']); // the read only: nothing sent
+      expect(cli.seen.map((r) => r.method)).toEqual(['GET']); // the read only: nothing sent
     }
   });
 });
@@ -98,7 +82,7 @@ describe('confirmations', () => {
       expect(result.code).toBe(2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain('--yes');
-      expect(seen).toEqual([]);
+      expect(cli.seen).toEqual([]);
     },
   );
 
@@ -107,13 +91,13 @@ describe('confirmations', () => {
     const result = await run(['erasure', 'create', '--customer', '42'], { terminal: true, prompter });
     expect(result.code).toBe(130);
     expect(result.stderr).toContain("you typed '24', not 42");
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 
   it('create on a terminal: typing the id back sends the request', async () => {
     const asked: string[] = [];
     const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '42') };
-    queueReplies(agent, seen, 'POST', '/api/v1/data-erasure-requests', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
       { status: 201, body: erasure('pending_verification', 99) },
     ]);
     const result = await run(['erasure', 'create', '--customer', '42', '--reason', 'asked', '-o', 'json'], {
@@ -122,26 +106,26 @@ describe('confirmations', () => {
     });
     expect(result.code).toBe(0);
     expect(asked[0]).toContain('Type 42 to confirm');
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ customer_id: 42, request_reason: 'asked' });
+    expect(JSON.parse(cli.seen[0]?.body ?? '')).toEqual({ customer_id: 42, request_reason: 'asked' });
     expect(JSON.parse(result.stdout).id).toBe(99);
   });
 
   it('cancel on a terminal: answering no sends no POST', async () => {
-    queueReplies(agent, seen, 'GET', '/api/v1/data-erasure-requests/12', [
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
       { status: 200, body: erasure('verified') },
     ]);
     const prompter: Prompter = { confirm: async () => false, input: async () => '' };
     const result = await run(['erasure', 'cancel', '12', '--reason', 'x'], { terminal: true, prompter });
     expect(result.code).toBe(130);
-    expect(seen.map((r) => r.method)).toEqual(['GET']);
+    expect(cli.seen.map((r) => r.method)).toEqual(['GET']);
   });
 });
 
 describe('erasure watch', () => {
   const sequence = (statuses: (string | number)[]) =>
     queueReplies(
-      agent,
-      seen,
+      cli.agent,
+      cli.seen,
       'GET',
       '/api/v1/data-erasure-requests/12',
       statuses.map((s) =>
@@ -196,7 +180,7 @@ describe('erasure watch', () => {
 
 describe('erasure list filters', () => {
   it('sends the typed filters as the query', async () => {
-    queueReplies(agent, seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
       { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
     ]);
     const argv = [
@@ -211,7 +195,7 @@ describe('erasure list filters', () => {
     ];
     const result = await run([...argv, '--sort-order', 'desc', '-o', 'json']);
     expect(result.code).toBe(0);
-    const query = new URL(`http://x${seen[0]?.path}`).searchParams;
+    const query = new URL(`http://x${cli.seen[0]?.path}`).searchParams;
     expect(Object.fromEntries(query)).toEqual({
       status: 'failed',
       created_at_from: '2026-01-01',
@@ -234,13 +218,13 @@ describe('erasure list filters', () => {
     const result = await run(['erasure', 'list', ...flags]);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 });
 
 describe('erasure create --from', () => {
   it('on a terminal asks to type the number of records; a wrong number sends nothing', async () => {
-    const file = join(dir, 'requests.csv');
+    const file = join(cli.dir, 'requests.csv');
     await writeFile(file, 'customer_id,request_reason\n41,asked\n42,asked\n');
     const asked: string[] = [];
     const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '3') };
@@ -248,20 +232,20 @@ describe('erasure create --from', () => {
     expect(result.code).toBe(130);
     expect(asked[0]).toContain('erasure of the data of 2 customers');
     expect(asked[0]).toContain('Type 2 to confirm');
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 
   it('typing the number sends one request per record', async () => {
-    const file = join(dir, 'requests.csv');
+    const file = join(cli.dir, 'requests.csv');
     await writeFile(file, 'customer_id,request_reason\n41,asked\n42,\n');
-    queueReplies(agent, seen, 'POST', '/api/v1/data-erasure-requests', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
       { status: 201, body: erasure('pending_verification', 98) },
       { status: 201, body: erasure('pending_verification', 99) },
     ]);
     const prompter: Prompter = { confirm: async () => true, input: async () => '2' };
     const result = await run(['erasure', 'create', '--from', file], { terminal: true, prompter });
     expect(result.code, result.stderr).toBe(0);
-    expect(seen.map((r) => JSON.parse(r.body ?? ''))).toEqual([
+    expect(cli.seen.map((r) => JSON.parse(r.body ?? ''))).toEqual([
       { customer_id: 41, request_reason: 'asked' },
       { customer_id: 42, request_reason: '' },
     ]);

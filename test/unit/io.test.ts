@@ -2,6 +2,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { IO } from '../../src/cli/io.js';
+import { spawnSync } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { BIN } from '../helpers/cli.js';
 
 function streams(stderr: { isTTY?: boolean; columns?: number }, stdinTTY = false) {
   // What a TTY write stream offers ora besides write().
@@ -45,4 +48,13 @@ describe('IO.canPrompt', () => {
       new IO(streams({ isTTY: true }, false), { colourAllowed: true, inputAllowed: true }).canPrompt,
     ).toBe(false);
   });
+});
+
+it('a full disk on stdout is one error line and exit 1, no stack trace', () => {
+  const result = spawnSync(process.execPath, [BIN, '--version', '--help'], {
+    stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    encoding: 'utf8',
+  });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^error: cannot write the output \(ENOSPC\)\n$/);
 });

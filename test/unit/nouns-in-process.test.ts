@@ -1,32 +1,13 @@
 // Every noun's verbs in-process against a MockAgent: requests sent, output, record marks, files and exit codes.
-import { chmod, mkdir, mkdtemp, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/in-process.js';
-import { fakeClock } from './fake-clock.js';
-import { BASE_URL, newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { describe, expect, it } from 'vitest';
+import { useInProcess } from '../helpers/in-process.js';
+import { BASE_URL, queueReplies } from './mock-api.js';
 
-let env: Record<string, string>;
-let dir: string;
-let agent: MockAgent;
-let seen: SeenRequest[];
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clinic-nouns-'));
-  env = {
-    CLINIC_CONFIG_DIR: join(dir, 'config'),
-    CLINIC_BASE_URL: BASE_URL,
-    CLINIC_TOKEN: 'tok',
-    CLINIC_TENANT: '7',
-  };
-  agent = newMockAgent();
-  seen = [];
-});
-afterEach(() => agent.assertNoPendingInterceptors());
+const cli = useInProcess();
 
-const run = (argv: string[], tty = false) =>
-  runInProcess(argv, { env, dispatcher: agent, clock: fakeClock(), tty });
+const run = (argv: string[], tty = false) => cli.run(argv, { tty });
 const ok = (data: unknown) => ({ success: true, data });
 const page = (data: unknown[]) => ({
   success: true,
@@ -42,11 +23,11 @@ describe('reads', () => {
     [['conversations', 'message', '5', '1201'], '/api/v1/conversations/5/messages/1201'],
     [['conversations', 'agent', 'status', '5'], '/api/v1/conversations/5/agent'],
   ])('%j → GET %s, the data object as JSON', async (argv, path) => {
-    queueReplies(agent, seen, 'GET', path, [{ status: 200, body: ok({ id: 1, name: 'x' }) }]);
+    queueReplies(cli.agent, cli.seen, 'GET', path, [{ status: 200, body: ok({ id: 1, name: 'x' }) }]);
     const result = await run([...argv, '-o', 'json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual({ id: 1, name: 'x' });
-    expect(seen[0]?.headers['x-tenant']).toBe('7');
+    expect(cli.seen[0]?.headers['x-tenant']).toBe('7');
   });
 
   it('unpaginated lists print like paginated ones (ndjson, csv, table)', async () => {
@@ -54,7 +35,7 @@ describe('reads', () => {
       { id: 1, name: 'WhatsApp', type: 'whatsapp', is_active: true },
       { id: 2, name: 'Insta', type: 'instagram', is_active: false },
     ];
-    queueReplies(agent, seen, 'GET', '/api/v1/channels', [
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/channels', [
       { status: 200, body: ok(channels) },
       { status: 200, body: ok(channels) },
       { status: 200, body: ok(channels) },
@@ -70,14 +51,14 @@ describe('reads', () => {
   });
 
   it('conversations messages --after goes to the query; a bad --after sends nothing', async () => {
-    queueReplies(agent, seen, 'GET', /^\/api\/v1\/conversations\/5\/messages\?/, [
+    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/conversations\/5\/messages\?/, [
       { status: 200, body: page([]) },
     ]);
     expect((await run(['conversations', 'messages', '5', '--after', '1200', '-o', 'json'])).code).toBe(0);
-    expect(seen[0]?.path).toBe('/api/v1/conversations/5/messages?after=1200&page=1');
+    expect(cli.seen[0]?.path).toBe('/api/v1/conversations/5/messages?after=1200&page=1');
     const bad = await run(['conversations', 'messages', '5', '--after', 'x']);
     expect(bad.code).toBe(2);
-    expect(seen).toHaveLength(1);
+    expect(cli.seen).toHaveLength(1);
   });
 
   it('tables mark masked customers, read-only records and customers still at the lead stage', async () => {
@@ -117,7 +98,7 @@ describe('reads', () => {
         },
       },
     ];
-    queueReplies(agent, seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
       { status: 200, body: page(rows) },
     ]);
     const { stdout } = await run(['erasure', 'list'], true);
@@ -131,7 +112,9 @@ describe('reads', () => {
 
 describe('writes', () => {
   it('leads notes add sends content and user_id', async () => {
-    queueReplies(agent, seen, 'POST', '/api/v1/leads/12/notes', [{ status: 201, body: ok({ id: 5 }) }]);
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [
+      { status: 201, body: ok({ id: 5 }) },
+    ]);
     const result = await run([
       'leads',
       'notes',
@@ -145,14 +128,14 @@ describe('writes', () => {
       'json',
     ]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ content: 'Called', user_id: 4 });
+    expect(JSON.parse(cli.seen[0]?.body ?? '')).toEqual({ content: 'Called', user_id: 4 });
   });
 
   it.each([
     ['CUSTOMER_ERASED', 422, "the customer's data was erased"],
     ['CUSTOMER_ERASED', 409, "the customer's data was erased"],
   ])('a write refused with %s (HTTP %i) exits 6 and says why', async (code, status, why) => {
-    queueReplies(agent, seen, 'POST', '/api/v1/leads/12/notes', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [
       { status, body: { success: false, error_code: code, message: 'Refused.', errors: null, data: null } },
     ]);
     const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
@@ -171,7 +154,7 @@ describe('writes', () => {
       },
     ],
   ])("a note refused on another rep's lead (403 %j) exits 4 with the server's reason", async (body) => {
-    queueReplies(agent, seen, 'POST', '/api/v1/leads/12/notes', [{ status: 403, body }]);
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [{ status: 403, body }]);
     const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
     expect(result.code).toBe(4);
     expect(result.stderr.split('\n')[0]).toMatch(
@@ -181,9 +164,11 @@ describe('writes', () => {
   });
 
   it('form-templates update sends only the fields given', async () => {
-    queueReplies(agent, seen, 'PUT', '/api/v1/form-templates/3', [{ status: 200, body: ok({ id: 3 }) }]);
+    queueReplies(cli.agent, cli.seen, 'PUT', '/api/v1/form-templates/3', [
+      { status: 200, body: ok({ id: 3 }) },
+    ]);
     expect((await run(['form-templates', 'update', '3', '--inactive', '--name', 'Intake'])).code).toBe(0);
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ name: 'Intake', is_active: false });
+    expect(JSON.parse(cli.seen[0]?.body ?? '')).toEqual({ name: 'Intake', is_active: false });
   });
 
   it.each([
@@ -202,14 +187,14 @@ describe('writes', () => {
     const result = await run(argv);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 
   it('agent enable and disable POST', async () => {
-    queueReplies(agent, seen, 'POST', '/api/v1/conversations/5/agent/enable', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/agent/enable', [
       { status: 200, body: ok({ enabled: true }) },
     ]);
-    queueReplies(agent, seen, 'POST', '/api/v1/conversations/5/agent/disable', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/agent/disable', [
       { status: 200, body: ok({ enabled: false }) },
     ]);
     expect((await run(['conversations', 'agent', 'enable', '5'])).code).toBe(0);
@@ -223,15 +208,15 @@ describe('writes', () => {
       method: 'POST',
       url: `${BASE_URL}/v1/sales/17/stock-deduct`,
     });
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 });
 
 describe('files', () => {
   it('send-voice streams the file as the multipart part `file` and prints the acknowledgement', async () => {
-    const file = join(dir, 'note.ogg');
+    const file = join(cli.dir, 'note.ogg');
     await writeFile(file, Buffer.alloc(2048, 7));
-    queueReplies(agent, seen, 'POST', '/api/v1/conversations/5/messages/voice', [
+    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/messages/voice', [
       { status: 201, body: ok({ status: 'queued', message_id: '77', conversation_id: '5' }) },
     ]);
     const result = await run(['conversations', 'send-voice', '5', file, '-o', 'json']);
@@ -240,18 +225,18 @@ describe('files', () => {
   });
 
   it('send-voice refuses a missing, directory, unreadable, empty or oversize file before sending', async () => {
-    const big = join(dir, 'big.ogg');
+    const big = join(cli.dir, 'big.ogg');
     await writeFile(big, '');
     await truncate(big, 51_200 * 1024 + 1);
-    const locked = join(dir, 'locked.ogg');
+    const locked = join(cli.dir, 'locked.ogg');
     await writeFile(locked, 'x');
     await chmod(locked, 0o000);
-    const empty = join(dir, 'empty.ogg');
+    const empty = join(cli.dir, 'empty.ogg');
     await writeFile(empty, '');
-    await mkdir(join(dir, 'folder'));
+    await mkdir(join(cli.dir, 'folder'));
     const cases: [string, RegExp][] = [
-      [join(dir, 'missing.ogg'), /no such file/],
-      [join(dir, 'folder'), /is a directory/],
+      [join(cli.dir, 'missing.ogg'), /no such file/],
+      [join(cli.dir, 'folder'), /is a directory/],
       [empty, /is empty/],
       [big, /over the upload limit of 51200 KiB/],
     ];
@@ -261,14 +246,14 @@ describe('files', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(message);
     }
-    expect(seen).toEqual([]);
+    expect(cli.seen).toEqual([]);
   });
 
   const PDF = '%PDF-1.4\nhello\n%%EOF\n';
 
   it('ai-reports pdf saves the PDF through a temporary file; an existing file needs --force', async () => {
-    const target = join(dir, 'r.pdf');
-    queueReplies(agent, seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    const target = join(cli.dir, 'r.pdf');
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
     ]);
@@ -277,14 +262,14 @@ describe('files', () => {
     const again = await run(['ai-reports', 'pdf', '4', '-O', target]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('--force');
-    expect(seen).toHaveLength(1);
+    expect(cli.seen).toHaveLength(1);
     expect((await run(['ai-reports', 'pdf', '4', '-O', target, '--force'])).code).toBe(0);
-    expect((await readdir(dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
+    expect((await readdir(cli.dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
   it('an error body or a non-PDF success is never written as a PDF', async () => {
-    const target = join(dir, 'r.pdf');
-    queueReplies(agent, seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    const target = join(cli.dir, 'r.pdf');
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       {
         status: 400,
         body: {
@@ -303,11 +288,11 @@ describe('files', () => {
     const html = await run(['ai-reports', 'pdf', '4', '-O', target]);
     expect(html.code).toBe(1);
     expect(html.stderr).toContain('is not a PDF');
-    expect(await readdir(dir)).toEqual(['config'].filter(() => false));
+    expect(await readdir(cli.dir)).toEqual(['config'].filter(() => false));
   });
 
   it('-O - writes the PDF to stdout, but never to a terminal', async () => {
-    queueReplies(agent, seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
     ]);
     const piped = await run(['ai-reports', 'pdf', '4', '-O', '-']);

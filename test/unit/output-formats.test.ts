@@ -6,6 +6,10 @@ import { createListWriter, type OutputSpec, writeResource } from '../../src/cli/
 import { type Column, fitWidths, renderTable } from '../../src/cli/output/table.js';
 import { UsageError } from '../../src/core/errors.js';
 import { stringSink } from './sink.js';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { useInProcess } from '../helpers/in-process.js';
+import { queueReplies } from './mock-api.js';
 
 const spec = (format: OutputSpec['format'], fields?: string[], width = 120): OutputSpec => ({
   format,
@@ -221,5 +225,45 @@ describe('fields helpers', () => {
     ).toBe('masked, read-only: LEAD_NOT_ASSIGNED');
     expect(recordMarks({ record_state: { is_read_only: true, reason_code: null } })).toBe('read-only');
     expect(recordMarks({ is_masked: false, record_state: { is_read_only: false } })).toBe('');
+  });
+});
+
+describe('output in-process', () => {
+  const cli = useInProcess();
+
+  it('--force replaces a regular file only: never a FIFO or a device', async () => {
+    const fifo = join(cli.dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const result = await cli.run(['ai-reports', 'pdf', '2', '-O', fifo, '--force']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('not a regular file');
+    expect((await cli.run(['ai-reports', 'pdf', '2', '-O', '/dev/null', '--force'])).code).toBe(2);
+    expect(cli.seen).toEqual([]);
+  });
+
+  it('unpaginated lists take --limit and --filter like any list', async () => {
+    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/channels/, [
+      { status: 200, body: { success: true, data: [{ id: 1 }, { id: 2 }, { id: 3 }] } },
+    ]);
+    const result = await cli.run([
+      'channels',
+      'list',
+      '--limit',
+      '2',
+      '--filter',
+      'type=sms',
+      '-o',
+      'ndjson',
+    ]);
+    expect(result).toMatchObject({ code: 0, stdout: '{"id":1}\n{"id":2}\n' });
+    expect(cli.seen[0]?.path).toBe('/api/v1/channels?type=sms');
+  });
+
+  it('erasure watch -o json on an unknown id prints nothing to stdout', async () => {
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/9', [
+      { status: 404, body: { message: 'nope' } },
+    ]);
+    const result = await cli.run(['erasure', 'watch', '9', '-o', 'json']);
+    expect(result).toMatchObject({ code: 5, stdout: '' });
   });
 });

@@ -6,6 +6,8 @@ import { LIST_OPTIONS, parseListOptions } from '../../src/cli/list-options.js';
 import { parseCommandInput } from '../../src/cli/program.js';
 import { parseId, parsePairs, parseWholeNumber } from '../../src/cli/parse-args.js';
 import { UsageError } from '../../src/core/errors.js';
+import { useInProcess } from '../helpers/in-process.js';
+import { queueReplies } from './mock-api.js';
 
 describe('parseWholeNumber', () => {
   it('accepts whole numbers in range', () => {
@@ -163,5 +165,42 @@ describe('parseGlobals', () => {
     expect(parseGlobals({ color: false }, {}).colour).toBe(false);
     expect(parseGlobals({}, { NO_COLOR: '1' }).colour).toBe(false);
     expect(parseGlobals({ input: false }, {}).input).toBe(false);
+  });
+});
+
+describe('argument checks in-process', () => {
+  const cli = useInProcess();
+
+  it.each([
+    [['users', 'get', '9007199254740993']],
+    [['erasure', 'create', '--customer', '99999999999999999999', '--yes']],
+    [['customers', 'list', '--page', '99999999999999999999']],
+    [['erasure', 'create', '--customer', '5', '--customer', '6', '--yes']],
+    [['erasure', 'list', '--status', 'failed', '--status', 'completed']],
+    [['erasure', 'list', '--created-from', '2026-01-01T00:00+99:99']],
+    [['ai-reports', 'pdf', '2', '-O', '/nonexistent/dir/x.pdf']],
+    [['ai-reports', 'pdf', '2', '-O', 'sub/']],
+  ])('%j: exit 2, one line, nothing sent', async (argv) => {
+    const result = await cli.run(argv);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(cli.seen).toEqual([]);
+  });
+
+  it('a date and a date-time without an offset compare in one time zone, whatever TZ is', async () => {
+    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
+    ]);
+    const argv = [
+      'erasure',
+      'list',
+      '--created-from',
+      '2026-01-01',
+      '--created-to',
+      '2026-01-01T05:00:00',
+      '-o',
+      'json',
+    ];
+    expect((await cli.run(argv)).code).toBe(0);
   });
 });

@@ -1,6 +1,8 @@
 // Secrets kept out of anything printed: headers, URLs and JSON bodies.
 import { describe, expect, it } from 'vitest';
 import { REDACTED, redactBodyText, redactHeaders, redactJson, redactUrl } from '../../src/core/redact.js';
+import { useInProcess } from '../helpers/in-process.js';
+import { queueReplies } from './mock-api.js';
 
 describe('redactHeaders', () => {
   it('keeps the scheme of Authorization and hides the credential, whatever the case', () => {
@@ -103,5 +105,31 @@ describe('redactBodyText', () => {
 
   it('redacts bearer tokens in text bodies', () => {
     expect(redactBodyText('header was Bearer abc.def-ghi_jk')).toBe('header was Bearer ***');
+  });
+});
+
+describe('secrets in traces', () => {
+  const cli = useInProcess();
+
+  it('--dry-run never prints a password in base_url', async () => {
+    const result = await cli.run(['sales', 'stock-deduct', '1', '--dry-run', '--yes'], {
+      env: { CLINIC_BASE_URL: 'https://ops:S3cretPW@api.clinic.test/api' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain('S3cretPW');
+    expect(result.stdout + result.stderr).not.toContain('ops:');
+  });
+
+  it('--debug hides a header whose value is the token, whatever its name', async () => {
+    const token = 'tok-0123456789abcdef';
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+      { status: 200, body: { success: true, data: { id: 1 } } },
+    ]);
+    const result = await cli.run(['api', '/v1/account', '-H', `X-Key: ${token}`, '--debug'], {
+      env: { CLINIC_TOKEN: token },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('x-key: ***');
+    expect(result.stderr).not.toContain(token);
   });
 });

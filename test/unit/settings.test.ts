@@ -4,6 +4,7 @@ import type { ConfigData } from '../../src/core/config/config-file.js';
 import { checkValue, keySpec } from '../../src/core/config/keys.js';
 import { Settings, selectProfile } from '../../src/core/config/settings.js';
 import { UsageError } from '../../src/core/errors.js';
+import { useInProcess } from '../helpers/in-process.js';
 
 const data: ConfigData = {
   current_profile: 'work',
@@ -159,5 +160,26 @@ describe('selectProfile: --profile > CLINIC_PROFILE > current_profile > default'
     const settings = new Settings({ name: 'new', source: 'flag' }, data, {});
     expect(settings.profileExists).toBe(false);
     expect(settings.get('base_url')).toBeUndefined();
+  });
+});
+
+describe('clear-text addresses', () => {
+  const cli = useInProcess();
+
+  it.each([
+    [['--base-url', 'http://api.example.com/api', 'account'], {}],
+    [['account'], { CLINIC_BASE_URL: 'http://10.0.0.5/api' }],
+    [['config', 'set', 'base_url', 'http://api.example.com/api'], {}],
+    [['config', 'set', 'realtime.auth_endpoint', 'http://rt.example.com/auth'], {}],
+  ])('%j %j: refused, exit 2, nothing sent', async (argv, extra) => {
+    const result = await cli.run(argv, { env: extra });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('must use https');
+    expect(cli.seen).toEqual([]);
+  });
+
+  it('loopback stays allowed (the sandbox)', async () => {
+    const result = await cli.run(['config', 'set', 'base_url', 'http://127.0.0.1:8080/api']);
+    expect(result.code).toBe(0);
   });
 });

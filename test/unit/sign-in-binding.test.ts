@@ -16,6 +16,8 @@ import type { ConfigData } from '../../src/core/config/config-file.js';
 import { Settings } from '../../src/core/config/settings.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { FAKE_START, fakeClock } from './fake-clock.js';
+import { useInProcess } from '../helpers/in-process.js';
+import { queueReplies } from './mock-api.js';
 
 const HOME = { base_url: 'https://api.clinic.test/api', auth_url: 'https://login.clinic.test' };
 const BOUND = { base_url: 'https://api.clinic.test', auth_url: 'https://login.clinic.test' };
@@ -214,5 +216,30 @@ describe('the refresh token and auth_url', () => {
     const { error, asked } = await refreshWith(settingsOf(HOME), signIn(BOUND));
     expect(asked).toBe(1);
     expect((error as Error).message).toContain('must not be contacted');
+  });
+});
+
+describe('login in-process', () => {
+  const cli = useInProcess();
+
+  it('a login that lands in another account than before says so', async () => {
+    const account = (name: string) => ({
+      status: 200,
+      body: { success: true, data: { id: 1, name, email: `${name}@x.test` } },
+    });
+    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+      account('ada'),
+      account('ada'),
+      account('bob'),
+    ]);
+    const login = (token: string) =>
+      cli.run(['login', '--with-token', '--insecure-storage'], { env: { CLINIC_TOKEN: '' }, stdin: token });
+    expect((await login('token-of-ada-1')).stderr).not.toContain('warning');
+    expect((await login('token-of-ada-2')).stderr).not.toContain('warning');
+    const third = await login('token-of-bob-1');
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain(
+      'warning: profile default was signed in as ada <ada@x.test> before; it is now bob <bob@x.test>',
+    );
   });
 });

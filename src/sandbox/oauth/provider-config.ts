@@ -22,6 +22,8 @@ export interface ProviderSettings {
   apiResource: string;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** The sandbox's clock: stored codes, grants and refresh tokens expire by it. */
+  now(): number;
   store: SandboxStore;
   keys: SigningKeys;
 }
@@ -41,7 +43,7 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
         post_logout_redirect_uris: ['http://127.0.0.1/logged-out'],
       },
     ],
-    adapter: createMemoryAdapter(),
+    adapter: createMemoryAdapter(settings.now),
     jwks: { keys: [settings.keys.privateJwk] },
     // Random per start: cookies of an earlier sandbox on the same port are simply ignored.
     cookies: { keys: [randomBytes(32).toString('base64url')] },
