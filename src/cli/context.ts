@@ -1,4 +1,4 @@
-// Everything a command needs, made in one place; heavy parts (undici, keytar) are built only when asked for.
+// Everything a command needs, made in one place; heavy parts (the HTTP transport, keytar) are built only when asked for.
 import { join } from 'node:path';
 import type { HttpTransport } from '../core/http/transport.js';
 import type { CredentialStore, StoreKind } from '../core/auth/credential-store.js';
@@ -32,8 +32,8 @@ export interface ContextDeps {
   streams: Streams;
   env: Env;
   clock?: Clock;
-  /** The HTTP transport (tests pass undici's MockAgent); by default node:http with keep-alive. */
-  dispatcher?: HttpTransport;
+  /** The HTTP transport for the API and OAuth (tests pass a fake); by default node:http with keep-alive. */
+  transport?: HttpTransport;
   keytar?: KeytarLoader;
   browser?: BrowserOpener;
   prompter?: Prompter;
@@ -81,7 +81,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   const signal = deps.signal ?? new AbortController().signal;
   let config: Promise<ConfigData> | undefined;
   let session: Session | undefined;
-  let dispatcher: HttpTransport | undefined = deps.dispatcher;
+  let transport: HttpTransport | undefined = deps.transport;
   const stores = new Map<StoreKind, CredentialStore>();
   let authServer: Promise<Configuration> | undefined;
   const clients = new Map<string, Promise<HttpClient>>();
@@ -92,6 +92,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     clients.clear();
   };
   const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
+  /** The one transport of this run, shared by the API clients and the sign-in server. */
+  async function wire(): Promise<HttpTransport> {
+    if (!transport) {
+      const { NodeTransport } = await import('../core/http/transport.js');
+      transport = new NodeTransport();
+    }
+    return transport;
+  }
 
   async function buildClient({ auth = true, maxRetries, timeoutMs }: HttpOptions): Promise<HttpClient> {
     const settings = await ctx.settings();
@@ -102,16 +110,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           `--profile sandbox, or run 'clinic config set base_url URL'`,
       );
     }
-    if (!dispatcher) {
-      const { NodeTransport } = await import('../core/http/transport.js');
-      dispatcher = new NodeTransport();
-    }
     return new HttpClient({
       baseUrl,
       tenant: settings.get('tenant'),
       userAgent: `clinic/${ctx.version}`,
       tokens: auth ? await ctx.session() : undefined,
-      dispatcher,
+      transport: await wire(),
       // The API counts requests per user: every clinic process of this profile and server draws on one budget.
       pacer: new SharedPacer(rateLimitFile(deps.env, settings.profile.name, baseUrl), clock),
       clock,
@@ -203,6 +207,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           userAgent,
           timeoutMs,
           signal,
+          transport: await wire(),
         });
       };
       if (other) return load(other);
@@ -242,7 +247,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return profile;
     },
     async close() {
-      if (dispatcher && dispatcher !== deps.dispatcher) await dispatcher.close();
+      if (transport && transport !== deps.transport) await transport.close();
     },
   };
   return ctx;

@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { Dispatcher, MockAgent } from 'undici';
 import { afterEach, beforeEach } from 'vitest';
 import type { ContextDeps } from '../../src/cli/context.js';
 import { main } from '../../src/main.js';
 import type { Clock } from '../../src/core/clock.js';
 import { fakeClock } from '../unit/fake-clock.js';
-import { BASE_URL, newMockAgent, type SeenRequest } from '../unit/mock-api.js';
+import { BASE_URL, newFakeTransport, type SeenRequest } from '../unit/mock-api.js';
+import type { FakeTransport } from './fake-transport.js';
 
 export interface InProcessOptions {
   env?: Record<string, string | undefined>;
@@ -18,7 +18,7 @@ export interface InProcessOptions {
   tty?: boolean;
   /** Pretend stdin and stderr are a terminal, so the CLI may ask (answered by deps.prompter). */
   terminal?: boolean;
-  dispatcher?: Dispatcher;
+  transport?: FakeTransport;
   clock?: Clock;
   deps?: Partial<ContextDeps>;
 }
@@ -52,7 +52,7 @@ export async function runInProcess(argv: string[], options: InProcessOptions = {
   const code = await main(argv, {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream },
     env: { NO_COLOR: '1', ...options.env },
-    dispatcher: options.dispatcher,
+    transport: options.transport,
     clock: options.clock,
     ...options.deps,
   });
@@ -65,8 +65,8 @@ export interface InProcessScaffold {
   readonly dir: string;
   /** CLINIC_* for a signed-in default profile whose config lives under `dir`. */
   readonly env: Record<string, string | undefined>;
-  /** The fake API: a MockAgent that refuses the network; a test fails if an interceptor it queued goes unused. */
-  readonly agent: MockAgent;
+  /** The fake API: a FakeTransport that refuses the network; a test fails if a route it queued goes unused. */
+  readonly transport: FakeTransport;
   /** Every request the fake API answered through queueReplies(agent, seen, …). */
   readonly seen: SeenRequest[];
   /** runInProcess with this test's env (merged with options.env), fake API and a fake clock. */
@@ -78,7 +78,12 @@ export interface InProcessScaffold {
  * its own temporary config directory, fake API and request log, and everything is checked and removed afterwards.
  */
 export function useInProcess(): InProcessScaffold {
-  let state: { dir: string; env: Record<string, string | undefined>; agent: MockAgent; seen: SeenRequest[] };
+  let state: {
+    dir: string;
+    env: Record<string, string | undefined>;
+    transport: FakeTransport;
+    seen: SeenRequest[];
+  };
   beforeEach(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'clinic-in-process-'));
     const env = {
@@ -87,13 +92,12 @@ export function useInProcess(): InProcessScaffold {
       CLINIC_TOKEN: 'tok',
       CLINIC_TENANT: '7',
     };
-    state = { dir, env, agent: newMockAgent(), seen: [] };
+    state = { dir, env, transport: newFakeTransport(), seen: [] };
   });
   afterEach(async () => {
     try {
-      state.agent.assertNoPendingInterceptors();
+      state.transport.verify();
     } finally {
-      await state.agent.close();
       await rm(state.dir, { recursive: true, force: true });
     }
   });
@@ -104,15 +108,15 @@ export function useInProcess(): InProcessScaffold {
     get env() {
       return state.env;
     },
-    get agent() {
-      return state.agent;
+    get transport() {
+      return state.transport;
     },
     get seen() {
       return state.seen;
     },
     run: (argv, options = {}) =>
       runInProcess(argv, {
-        dispatcher: state.agent,
+        transport: state.transport,
         clock: fakeClock(),
         ...options,
         env: { ...state.env, ...options.env },

@@ -24,7 +24,7 @@ async function api(answer: (res: ServerResponse) => void, seen: string[] = []) {
   const client = new HttpClient({
     baseUrl: `${origin}/api`,
     userAgent: 't',
-    dispatcher: new NodeTransport(),
+    transport: new NodeTransport(),
     clock: fakeClock(),
     maxRetries: 2,
   });

@@ -1,8 +1,8 @@
-// Commands run in-process against a MockAgent: parsing, requests sent, output and exit codes, all without a spawn.
+// Commands run in-process against a FakeTransport: parsing, requests sent, output and exit codes, all without a spawn.
 import { describe, expect, it } from 'vitest';
 import { runInProcess, useInProcess } from '../helpers/in-process.js';
 import { fakeClock } from './fake-clock.js';
-import { newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { newFakeTransport, queueReplies, type SeenRequest } from './mock-api.js';
 
 const cli = useInProcess();
 
@@ -15,15 +15,15 @@ const page = (data: unknown[], current: number, last: number) => ({
 
 describe('customers list in-process', () => {
   it('follows pages with --all, sends X-Tenant and the token, prints NDJSON', async () => {
-    const agent = newMockAgent();
+    const transport = newFakeTransport();
     const seen: SeenRequest[] = [];
-    queueReplies(agent, seen, 'GET', /^\/api\/v1\/customers\?/, [
+    queueReplies(transport, seen, 'GET', /^\/api\/v1\/customers\?/, [
       { status: 200, body: page([{ id: 1 }, { id: 2 }], 1, 2) },
       { status: 200, body: page([{ id: 3 }], 2, 2) },
     ]);
     const result = await runInProcess(['customers', 'list', '--all', '--per-page', '2', '-o', 'ndjson'], {
       env: cli.env,
-      dispatcher: agent,
+      transport,
     });
     expect(result).toEqual({ code: 0, stdout: '{"id":1}\n{"id":2}\n{"id":3}\n', stderr: '' });
     expect(seen.map((r) => r.path)).toEqual([
@@ -34,13 +34,13 @@ describe('customers list in-process', () => {
   });
 
   it('a table by default on a terminal', async () => {
-    const agent = newMockAgent();
-    queueReplies(agent, [], 'GET', /^\/api\/v1\/customers/, [
+    const transport = newFakeTransport();
+    queueReplies(transport, [], 'GET', /^\/api\/v1\/customers/, [
       { status: 200, body: page([{ id: 1, first_name: 'Ada', last_name: 'King', email: 'a@x.test' }], 1, 1) },
     ]);
     const { code, stdout } = await runInProcess(['customers', 'list'], {
       env: cli.env,
-      dispatcher: agent,
+      transport,
       tty: true,
     });
     expect(code).toBe(0);
@@ -49,13 +49,13 @@ describe('customers list in-process', () => {
   });
 
   it('waits out a 429 with Retry-After on the injected clock, then succeeds', async () => {
-    const agent = newMockAgent();
+    const transport = newFakeTransport();
     const clock = fakeClock();
-    queueReplies(agent, [], 'GET', /^\/api\/v1\/customers\/5$/, [
+    queueReplies(transport, [], 'GET', /^\/api\/v1\/customers\/5$/, [
       { status: 429, body: { message: 'Too Many Attempts.' }, headers: { 'retry-after': '7' } },
       { status: 200, body: { success: true, data: { id: 5 } } },
     ]);
-    const result = await runInProcess(['customers', 'get', '5'], { env: cli.env, dispatcher: agent, clock });
+    const result = await runInProcess(['customers', 'get', '5'], { env: cli.env, transport, clock });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: 5 });
     expect(clock.sleeps).toEqual([7000]);
@@ -63,8 +63,8 @@ describe('customers list in-process', () => {
   });
 
   it('maps a coded 428 to exit 8 with the next step, and -o json adds the JSON error', async () => {
-    const agent = newMockAgent();
-    queueReplies(agent, [], 'GET', /^\/api\/v1\/customers/, [
+    const transport = newFakeTransport();
+    queueReplies(transport, [], 'GET', /^\/api\/v1\/customers/, [
       {
         status: 428,
         body: {
@@ -77,7 +77,7 @@ describe('customers list in-process', () => {
     ]);
     const { code, stdout, stderr } = await runInProcess(['customers', 'list', '-o', 'json'], {
       env: cli.env,
-      dispatcher: agent,
+      transport,
     });
     expect(code).toBe(8);
     expect(stdout).toBe('');
@@ -88,11 +88,11 @@ describe('customers list in-process', () => {
     });
   });
 
-  it('bad input sends nothing (the MockAgent would refuse any request)', async () => {
-    const agent = newMockAgent();
+  it('bad input sends nothing (the FakeTransport would refuse any request)', async () => {
+    const transport = newFakeTransport();
     const { code, stderr } = await runInProcess(['customers', 'get', 'x1'], {
       env: cli.env,
-      dispatcher: agent,
+      transport,
     });
     expect(code).toBe(2);
     expect(stderr).toBe("error: customer ID must be a positive whole number, got 'x1'\n");

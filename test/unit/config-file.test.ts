@@ -209,7 +209,7 @@ describe('loose file modes', () => {
     await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', { mode: 0o644 });
     await chmod(join(config, 'config.json'), 0o644);
     await chmod(join(config, 'credentials.json'), 0o644);
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [
       { status: 200, body: { success: true, data: { id: 1 } } },
     ]);
     const looseEnv = {

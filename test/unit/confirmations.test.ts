@@ -4,13 +4,13 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
+import type { FakeTransport } from '../helpers/fake-transport.js';
 import { type CommandDef, isNoun, type NounDef } from '../../src/cli/command.js';
 import type { Prompter } from '../../src/cli/prompter.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeClock } from './fake-clock.js';
-import { BASE_URL, headerRecord, newMockAgent, ORIGIN, type SeenRequest } from './mock-api.js';
+import { BASE_URL, fakeReply, newFakeTransport, type SeenRequest } from './mock-api.js';
 
 interface Declared {
   path: string[];
@@ -37,34 +37,34 @@ function confirmingExample(def: CommandDef): string[] {
 }
 
 let env: Record<string, string>;
-let agent: MockAgent;
+let transport: FakeTransport;
 let seen: SeenRequest[];
 beforeEach(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'clinic-confirm-'));
   env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
-  agent = newMockAgent();
+  transport = newFakeTransport();
   seen = [];
   // Any read is answered with a record whose state allows every action, so the command gets as far as it asks.
-  // Writes have no interceptor: one sent would fail the command with a network error, not the exit codes below.
-  agent
-    .get(ORIGIN)
-    .intercept({ path: () => true, method: 'GET' })
-    .reply((options) => {
-      seen.push({ method: options.method, path: options.path, headers: headerRecord(options.headers) });
+  // Writes have no route: one sent would fail the command with a network error, not the exit codes below.
+  transport.on(
+    'GET',
+    () => true,
+    ({ method, path, headers }) => {
+      seen.push({ method, path, headers });
       const allows = { resend: true, cancel: true, retry: true, certificate: true };
-      return {
-        statusCode: 200,
-        data: JSON.stringify({ success: true, data: { id: 12, status: 'verified', state_allows: allows } }),
-        responseOptions: { headers: { 'content-type': 'application/json' } },
-      };
-    })
-    .persist();
+      return fakeReply({
+        status: 200,
+        body: { success: true, data: { id: 12, status: 'verified', state_allows: allows } },
+      });
+    },
+    { persist: true },
+  );
 });
 
 const run = (argv: string[], options: { terminal?: boolean; prompter?: Prompter } = {}) =>
   runInProcess(argv, {
     env,
-    dispatcher: agent,
+    transport,
     clock: fakeClock(),
     terminal: options.terminal,
     deps: options.prompter ? { prompter: options.prompter } : {},

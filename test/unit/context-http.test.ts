@@ -8,7 +8,7 @@ import { createContext } from '../../src/cli/context.js';
 import { parseGlobals } from '../../src/cli/globals.js';
 import { UsageError } from '../../src/core/errors.js';
 import { fakeClock } from './fake-clock.js';
-import { BASE_URL, newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { BASE_URL, newFakeTransport, queueReplies, type SeenRequest } from './mock-api.js';
 
 let dir: string;
 
@@ -33,11 +33,11 @@ describe('context http()', () => {
       CLINIC_TOKEN: 'env-token',
       CLINIC_TENANT: '3',
     };
-    const agent = newMockAgent();
+    const transport = newFakeTransport();
     const seen: SeenRequest[] = [];
-    queueReplies(agent, seen, 'GET', '/api/v1/customers', [{ status: 200, body: { data: [] } }]);
+    queueReplies(transport, seen, 'GET', '/api/v1/customers', [{ status: 200, body: { data: [] } }]);
     const ctx = createContext(
-      { streams: streams(), env, dispatcher: agent, clock: fakeClock() },
+      { streams: streams(), env, transport, clock: fakeClock() },
       parseGlobals({}, env),
     );
     const client = await ctx.http();
@@ -45,17 +45,17 @@ describe('context http()', () => {
     expect(seen[0]?.headers['user-agent']).toBe(`clinic/${version}`);
     expect(seen[0]?.headers.authorization).toBe('Bearer env-token');
     expect(seen[0]?.headers['x-tenant']).toBe('3');
-    agent.assertNoPendingInterceptors();
+    transport.verify();
     await ctx.close();
   });
 
   it('--tenant beats CLINIC_TENANT', async () => {
     const env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 't', CLINIC_TENANT: '3' };
-    const agent = newMockAgent();
+    const transport = newFakeTransport();
     const seen: SeenRequest[] = [];
-    queueReplies(agent, seen, 'GET', '/api/v1/customers', [{ status: 200, body: { data: [] } }]);
+    queueReplies(transport, seen, 'GET', '/api/v1/customers', [{ status: 200, body: { data: [] } }]);
     const ctx = createContext(
-      { streams: streams(), env, dispatcher: agent, clock: fakeClock() },
+      { streams: streams(), env, transport, clock: fakeClock() },
       parseGlobals({ tenant: '9' }, env),
     );
     await (await ctx.http()).request({ method: 'GET', path: '/v1/customers' });
@@ -64,7 +64,10 @@ describe('context http()', () => {
 
   it('without any base_url it is a usage error before any request', async () => {
     const env = { CLINIC_CONFIG_DIR: dir, CLINIC_TOKEN: 't' };
-    const ctx = createContext({ streams: streams(), env, dispatcher: newMockAgent() }, parseGlobals({}, env));
+    const ctx = createContext(
+      { streams: streams(), env, transport: newFakeTransport() },
+      parseGlobals({}, env),
+    );
     await expect(ctx.http()).rejects.toBeInstanceOf(UsageError);
   });
 });

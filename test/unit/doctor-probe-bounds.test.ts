@@ -3,7 +3,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probe, ProbeError } from '../../src/core/doctor/probe.js';
+import { probe, ProbeError } from '../../src/core/http/transport/fresh-connection.js';
 
 let server: Server | TcpServer | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));

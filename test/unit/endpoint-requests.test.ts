@@ -1,29 +1,29 @@
 // Each bulk command sends, for one record, the very request its single form sends for the same input: both are
-// run in-process against a MockAgent and what reached the wire is compared.
+// run in-process against a FakeTransport and what reached the wire is compared.
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MockAgent } from 'undici';
+import type { FakeTransport } from '../helpers/fake-transport.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeClock } from './fake-clock.js';
-import { BASE_URL, newMockAgent, queueReplies, type SeenRequest } from './mock-api.js';
+import { BASE_URL, newFakeTransport, queueReplies, type SeenRequest } from './mock-api.js';
 
 let dir: string;
 let env: Record<string, string>;
-let agent: MockAgent;
+let agent: FakeTransport;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clinic-endpoints-'));
   env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
-  agent = newMockAgent();
+  agent = newFakeTransport();
 });
-afterEach(() => agent.assertNoPendingInterceptors());
+afterEach(() => agent.verify());
 
 /** Runs argv with one POST to `path` answered 201, and returns that request as sent. */
 async function sent(argv: string[], path: string): Promise<Omit<SeenRequest, 'headers'>> {
   const seen: SeenRequest[] = [];
   queueReplies(agent, seen, 'POST', path, [{ status: 201, body: { success: true, data: { id: 9 } } }]);
-  const result = await runInProcess(argv, { env, dispatcher: agent, clock: fakeClock() });
+  const result = await runInProcess(argv, { env, transport: agent, clock: fakeClock() });
   expect(result.stderr).not.toMatch(/^error:/m);
   expect(result.code).toBe(0);
   expect(seen).toHaveLength(1);

@@ -1,4 +1,4 @@
-// The erasure workflow in-process against a MockAgent: every status × action, confirmations, watch and filters.
+// The erasure workflow in-process against a FakeTransport: every status × action, confirmations, watch and filters.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,16 +39,16 @@ describe('erasure matrix: every status × every action', () => {
   const cases = ERASURE_STATUSES.flatMap((status) => ACTIONS.map((a) => ({ status, ...a })));
   it.each(cases)('$action on $status', async ({ status, action, argv }) => {
     const args = argv.map((arg) => (arg === 'CERT' ? join(cli.dir, 'cert.pdf') : arg));
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
       { status: 200, body: erasure(status) },
     ]);
     const allowed = allows(status)[action];
     if (allowed && action === 'certificate') {
-      queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12/certificate', [
+      queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/12/certificate', [
         { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
       ]);
     } else if (allowed) {
-      queueReplies(cli.agent, cli.seen, 'POST', `/api/v1/data-erasure-requests/12/${action}`, [
+      queueReplies(cli.transport, cli.seen, 'POST', `/api/v1/data-erasure-requests/12/${action}`, [
         { status: 200, body: erasure(status) },
       ]);
     }
@@ -97,7 +97,7 @@ describe('confirmations', () => {
   it('create on a terminal: typing the id back sends the request', async () => {
     const asked: string[] = [];
     const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '42') };
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
       { status: 201, body: erasure('pending_verification', 99) },
     ]);
     const result = await run(['erasure', 'create', '--customer', '42', '--reason', 'asked', '-o', 'json'], {
@@ -111,7 +111,7 @@ describe('confirmations', () => {
   });
 
   it('cancel on a terminal: answering no sends no POST', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
       { status: 200, body: erasure('verified') },
     ]);
     const prompter: Prompter = { confirm: async () => false, input: async () => '' };
@@ -124,7 +124,7 @@ describe('confirmations', () => {
 describe('erasure watch', () => {
   const sequence = (statuses: (string | number)[]) =>
     queueReplies(
-      cli.agent,
+      cli.transport,
       cli.seen,
       'GET',
       '/api/v1/data-erasure-requests/12',
@@ -180,7 +180,7 @@ describe('erasure watch', () => {
 
 describe('erasure list filters', () => {
   it('sends the typed filters as the query', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
       { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
     ]);
     const argv = [
@@ -238,7 +238,7 @@ describe('erasure create --from', () => {
   it('typing the number sends one request per record', async () => {
     const file = join(cli.dir, 'requests.csv');
     await writeFile(file, 'customer_id,request_reason\n41,asked\n42,\n');
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
       { status: 201, body: erasure('pending_verification', 98) },
       { status: 201, body: erasure('pending_verification', 99) },
     ]);

@@ -37,7 +37,7 @@ it.each([
     typeof body === 'object' && body !== null && 'status' in body
       ? { status: (body as { status: number }).status, body: (body as { text: string }).text }
       : { status: 200, body };
-  queueReplies(cli.agent, cli.seen, 'GET', path, [reply]);
+  queueReplies(cli.transport, cli.seen, 'GET', path, [reply]);
   const result = await cli.run(argv, { tty: true });
   expect(result.stdout).not.toMatch(CONTROL);
   // stderr may carry the spinner's own cursor codes, never the server's.
@@ -47,7 +47,7 @@ it.each([
 });
 
 it('JSON output stays exact data, escapes and all', async () => {
-  queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/customers/1', [
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/customers/1', [
     { status: 200, body: { success: true, data: person } },
   ]);
   const result = await cli.run(['customers', 'get', '1', '-o', 'json']);
@@ -55,13 +55,13 @@ it('JSON output stays exact data, escapes and all', async () => {
 });
 
 it('--raw into a pipe is the body exactly', async () => {
-  queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/customers/1', [{ status: 200, body: EVIL }]);
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/customers/1', [{ status: 200, body: EVIL }]);
   const result = await cli.run(['customers', 'get', '1', '--raw']);
   expect(result.stdout).toBe(`${EVIL}\n`);
 });
 
 it('login --with-token: the name in "logged in as" is made safe', async () => {
-  queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [
     { status: 200, body: { success: true, data: person } },
   ]);
   const result = await cli.run(['login', '--with-token', '--insecure-storage'], {
@@ -75,7 +75,7 @@ it('login --with-token: the name in "logged in as" is made safe', async () => {
 
 it('a one-record table never carries control characters, in its NOTE row too', async () => {
   const evil = '\u001b]0;PWNED\u0007\u001b[31mRED\u009b2J\u202eevil\tTAB';
-  queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/users/1', [
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/users/1', [
     {
       status: 200,
       body: {
@@ -92,7 +92,7 @@ it('a one-record table never carries control characters, in its NOTE row too', a
 });
 
 it('--debug: a line break in a server message cannot forge a line of its own', async () => {
-  queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/users/1', [
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/users/1', [
     { status: 500, body: { message: 'boom\nerror: forged line' } },
   ]);
   const result = await cli.run(['users', 'get', '1', '--debug', '--max-retries', '0']);

@@ -3,25 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError, UsageError } from '../../src/core/errors.js';
 import { isTenantScoped } from '../../src/core/http/client.js';
 import { FAKE_START, type FakeClock, fakeClock } from './fake-clock.js';
-import { headerRecord, ORIGIN, queueReplies, type Reply, testClient } from './mock-api.js';
+import { fakeReply, queueReplies, type Reply, testClient, type TestClient } from './mock-api.js';
 
 const ok: Reply = { status: 200, body: { data: [] } };
 
-/** Intercepts that also note the fake time at which each request arrived. */
+/** Routes that also note the fake time at which each request arrived. */
 function timedReplies(
-  t: { agent: ReturnType<typeof testClient>['agent']; clock: FakeClock },
+  t: Pick<TestClient, 'transport' | 'clock'>,
   arrivals: number[],
   replies: Reply[],
 ): void {
-  const pool = t.agent.get(ORIGIN);
   for (const reply of replies) {
-    pool.intercept({ path: /^\/api\/v1\/customers/, method: 'GET' }).reply(() => {
+    t.transport.on('GET', /^\/api\/v1\/customers/, () => {
       arrivals.push(t.clock.now());
-      return {
-        statusCode: reply.status,
-        data: JSON.stringify(reply.body ?? {}),
-        responseOptions: { headers: { 'content-type': 'application/json', ...reply.headers } },
-      };
+      return fakeReply({ ...reply, body: reply.body ?? {} });
     });
   }
 }
@@ -52,7 +47,7 @@ describe('rate-limit pacing', () => {
     expect(t.clock.sleeps[0]).toBeLessThanOrEqual(31_000);
     expect(arrivals[0]).toBe(FAKE_START);
     expect(arrivals[1]).toBeGreaterThanOrEqual(resetAt * 1000);
-    t.agent.assertNoPendingInterceptors();
+    t.transport.verify();
   });
 
   it('corrects for a server clock that is behind ours (uses the Date header)', async () => {
@@ -94,7 +89,7 @@ describe('rate-limit pacing', () => {
 
   it('answers without rate headers cause no waits', async () => {
     const t = testClient();
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [ok, ok, ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok, ok, ok]);
     for (let i = 0; i < 3; i++) await t.client.request({ method: 'GET', path: '/v1/customers' });
     expect(t.clock.sleeps).toEqual([]);
     expect(t.seen).toHaveLength(3);
@@ -143,7 +138,7 @@ describe('401 and token renewal', () => {
   it('renews once and retries with the new token when renewal succeeds', async () => {
     const tk = tokens(true);
     const t = testClient({ tokens: tk.source });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [
       { status: 401, body: { message: 'Unauthenticated.' } },
       ok,
     ]);
@@ -158,7 +153,7 @@ describe('401 and token renewal', () => {
     const tk = tokens(true);
     const t = testClient({ tokens: tk.source });
     const rejected: Reply = { status: 401, body: { message: 'Unauthenticated.' } };
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [rejected, rejected, ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [rejected, rejected, ok]);
     const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(401);
@@ -169,7 +164,7 @@ describe('401 and token renewal', () => {
   it('throws ApiError 401 without retrying when renewal is not possible', async () => {
     const tk = tokens(false);
     const t = testClient({ tokens: tk.source });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [
       { status: 401, body: { message: 'Unauthenticated.' } },
       ok,
     ]);
@@ -183,7 +178,7 @@ describe('401 and token renewal', () => {
 
   it('sends no Authorization header without a token source', async () => {
     const t = testClient({ tokens: undefined });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok]);
     await t.client.request({ method: 'GET', path: '/v1/customers' });
     expect(t.seen[0]?.headers.authorization).toBeUndefined();
   });
@@ -192,31 +187,31 @@ describe('401 and token renewal', () => {
 describe('X-Tenant', () => {
   it('is sent on /v1/customers', async () => {
     const t = testClient({ tenant: '42' });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers/3', [ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers/3', [ok]);
     await t.client.request({ method: 'GET', path: '/v1/customers/3' });
     expect(t.seen[0]?.headers['x-tenant']).toBe('42');
   });
 
   it('is never sent on /v1/account, even with a tenant configured', async () => {
     const t = testClient({ tenant: '42' });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/account', [{ status: 200, body: { data: { id: 1 } } }]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/account', [{ status: 200, body: { data: { id: 1 } } }]);
     await t.client.request({ method: 'GET', path: '/v1/account' });
     expect(t.seen[0]?.headers).not.toHaveProperty('x-tenant');
   });
 
   it('a tenant-scoped path without a tenant throws UsageError and sends nothing', async () => {
     const t = testClient({ tenant: undefined });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok]);
     const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toContain('--tenant');
     expect(t.seen).toHaveLength(0);
-    expect(t.agent.pendingInterceptors()).toHaveLength(1);
+    expect(t.transport.pending()).toHaveLength(1);
   });
 
   it('/v1/account works without a tenant', async () => {
     const t = testClient({ tenant: undefined });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/account', [ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/account', [ok]);
     await expect(t.client.request({ method: 'GET', path: '/v1/account' })).resolves.toMatchObject({
       status: 200,
     });
@@ -235,7 +230,9 @@ describe('X-Tenant', () => {
 describe('request shape', () => {
   it('sends User-Agent, Accept, and a JSON body with its content type', async () => {
     const t = testClient({ userAgent: 'clinic/9.9.9' });
-    queueReplies(t.agent, t.seen, 'POST', '/api/v1/customers', [{ status: 201, body: { data: { id: 1 } } }]);
+    queueReplies(t.transport, t.seen, 'POST', '/api/v1/customers', [
+      { status: 201, body: { data: { id: 1 } } },
+    ]);
     await t.client.request({ method: 'post', path: '/v1/customers', body: { first_name: 'Ada' } });
     const sent = t.seen[0];
     expect(sent?.method).toBe('POST');
@@ -264,14 +261,15 @@ describe('debug trace', () => {
       trace: (line) => trace.push(line),
       tokens: { accessToken: async () => secret, renewAfterRejection: async () => false },
     });
-    t.agent
-      .get(ORIGIN)
-      .intercept({ path: (p) => p.startsWith('/api/v1/customers'), method: 'POST' })
-      .reply(
-        201,
-        { data: { id: 1 } },
-        { headers: { 'set-cookie': 'session=abc123', 'x-ratelimit-remaining': '59' } },
-      );
+    t.transport.on(
+      'POST',
+      (p) => p.startsWith('/api/v1/customers'),
+      fakeReply({
+        status: 201,
+        body: { data: { id: 1 } },
+        headers: { 'set-cookie': 'session=abc123', 'x-ratelimit-remaining': '59' },
+      }),
+    );
     await t.client.request({
       method: 'POST',
       path: '/v1/customers',
@@ -307,17 +305,10 @@ describe('cancellation', () => {
         },
       } as FakeClock,
     });
-    queueReplies(t.agent, t.seen, 'GET', '/api/v1/customers', [{ status: 503 }, ok]);
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [{ status: 503 }, ok]);
     const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e) => e);
     expect(error).toBeInstanceOf(CancelledError);
     expect(sleeps).toEqual([1000]);
     expect(t.seen).toHaveLength(1);
-  });
-});
-
-describe('mock helper sanity', () => {
-  it('headerRecord reads flat arrays and objects', () => {
-    expect(headerRecord(['A', '1', 'b', '2'])).toEqual({ a: '1', b: '2' });
-    expect(headerRecord({ A: '1' })).toEqual({ a: '1' });
   });
 });

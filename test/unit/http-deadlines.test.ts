@@ -2,7 +2,7 @@
 // waiting for a Retry-After of days.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+import { NodeTransport } from '../../src/core/http/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../src/core/errors.js';
 import { HttpClient } from '../../src/core/http/client.js';
@@ -30,7 +30,7 @@ describe('deadlines and caps', () => {
     const client = new HttpClient({
       baseUrl,
       userAgent: 't',
-      dispatcher: new Agent(),
+      transport: new NodeTransport(),
       clock: fakeClock(),
       maxRetries: 0,
       timeoutMs: 700,
@@ -43,8 +43,8 @@ describe('deadlines and caps', () => {
   });
 
   it('a JSON answer over the cap is refused, not read whole', async () => {
-    const { client, agent } = testClient({ maxBodyBytes: 1024 });
-    queueReplies(agent, [], 'GET', '/api/v1/account', [{ status: 200, body: 'x'.repeat(4096) }]);
+    const { client, transport } = testClient({ maxBodyBytes: 1024 });
+    queueReplies(transport, [], 'GET', '/api/v1/account', [{ status: 200, body: 'x'.repeat(4096) }]);
     const error = await client.request({ method: 'GET', path: '/v1/account' }).catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(/larger than .* MiB; refusing to read it/);
@@ -52,8 +52,8 @@ describe('deadlines and caps', () => {
   });
 
   it('a Retry-After of days is not waited for: exit 9 at once', async () => {
-    const { client, agent, clock } = testClient();
-    queueReplies(agent, [], 'GET', '/api/v1/account', [
+    const { client, transport, clock } = testClient();
+    queueReplies(transport, [], 'GET', '/api/v1/account', [
       { status: 503, body: { message: 'Maintenance' }, headers: { 'retry-after': '999999' } },
     ]);
     const error = await client.request({ method: 'GET', path: '/v1/account' }).catch((e) => e);

@@ -1,4 +1,4 @@
-// Every noun's verbs in-process against a MockAgent: requests sent, output, record marks, files and exit codes.
+// Every noun's verbs in-process against a FakeTransport: requests sent, output, record marks, files and exit codes.
 import { chmod, mkdir, readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ describe('reads', () => {
     [['conversations', 'message', '5', '1201'], '/api/v1/conversations/5/messages/1201'],
     [['conversations', 'agent', 'status', '5'], '/api/v1/conversations/5/agent'],
   ])('%j → GET %s, the data object as JSON', async (argv, path) => {
-    queueReplies(cli.agent, cli.seen, 'GET', path, [{ status: 200, body: ok({ id: 1, name: 'x' }) }]);
+    queueReplies(cli.transport, cli.seen, 'GET', path, [{ status: 200, body: ok({ id: 1, name: 'x' }) }]);
     const result = await run([...argv, '-o', 'json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual({ id: 1, name: 'x' });
@@ -35,7 +35,7 @@ describe('reads', () => {
       { id: 1, name: 'WhatsApp', type: 'whatsapp', is_active: true },
       { id: 2, name: 'Insta', type: 'instagram', is_active: false },
     ];
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/channels', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/channels', [
       { status: 200, body: ok(channels) },
       { status: 200, body: ok(channels) },
       { status: 200, body: ok(channels) },
@@ -51,7 +51,7 @@ describe('reads', () => {
   });
 
   it('conversations messages --after goes to the query; a bad --after sends nothing', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/conversations\/5\/messages\?/, [
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/conversations\/5\/messages\?/, [
       { status: 200, body: page([]) },
     ]);
     expect((await run(['conversations', 'messages', '5', '--after', '1200', '-o', 'json'])).code).toBe(0);
@@ -98,7 +98,7 @@ describe('reads', () => {
         },
       },
     ];
-    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
       { status: 200, body: page(rows) },
     ]);
     const { stdout } = await run(['erasure', 'list'], true);
@@ -112,7 +112,7 @@ describe('reads', () => {
 
 describe('writes', () => {
   it('leads notes add sends content and user_id', async () => {
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/leads/12/notes', [
       { status: 201, body: ok({ id: 5 }) },
     ]);
     const result = await run([
@@ -135,7 +135,7 @@ describe('writes', () => {
     ['CUSTOMER_ERASED', 422, "the customer's data was erased"],
     ['CUSTOMER_ERASED', 409, "the customer's data was erased"],
   ])('a write refused with %s (HTTP %i) exits 6 and says why', async (code, status, why) => {
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/leads/12/notes', [
       { status, body: { success: false, error_code: code, message: 'Refused.', errors: null, data: null } },
     ]);
     const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
@@ -154,7 +154,7 @@ describe('writes', () => {
       },
     ],
   ])("a note refused on another rep's lead (403 %j) exits 4 with the server's reason", async (body) => {
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/leads/12/notes', [{ status: 403, body }]);
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/leads/12/notes', [{ status: 403, body }]);
     const result = await run(['leads', 'notes', 'add', '12', '--content', 'x']);
     expect(result.code).toBe(4);
     expect(result.stderr.split('\n')[0]).toMatch(
@@ -164,7 +164,7 @@ describe('writes', () => {
   });
 
   it('form-templates update sends only the fields given', async () => {
-    queueReplies(cli.agent, cli.seen, 'PUT', '/api/v1/form-templates/3', [
+    queueReplies(cli.transport, cli.seen, 'PUT', '/api/v1/form-templates/3', [
       { status: 200, body: ok({ id: 3 }) },
     ]);
     expect((await run(['form-templates', 'update', '3', '--inactive', '--name', 'Intake'])).code).toBe(0);
@@ -191,10 +191,10 @@ describe('writes', () => {
   });
 
   it('agent enable and disable POST', async () => {
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/agent/enable', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/conversations/5/agent/enable', [
       { status: 200, body: ok({ enabled: true }) },
     ]);
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/agent/disable', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/conversations/5/agent/disable', [
       { status: 200, body: ok({ enabled: false }) },
     ]);
     expect((await run(['conversations', 'agent', 'enable', '5'])).code).toBe(0);
@@ -216,7 +216,7 @@ describe('files', () => {
   it('send-voice streams the file as the multipart part `file` and prints the acknowledgement', async () => {
     const file = join(cli.dir, 'note.ogg');
     await writeFile(file, Buffer.alloc(2048, 7));
-    queueReplies(cli.agent, cli.seen, 'POST', '/api/v1/conversations/5/messages/voice', [
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/conversations/5/messages/voice', [
       { status: 201, body: ok({ status: 'queued', message_id: '77', conversation_id: '5' }) },
     ]);
     const result = await run(['conversations', 'send-voice', '5', file, '-o', 'json']);
@@ -253,7 +253,7 @@ describe('files', () => {
 
   it('ai-reports pdf saves the PDF through a temporary file; an existing file needs --force', async () => {
     const target = join(cli.dir, 'r.pdf');
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
     ]);
@@ -269,7 +269,7 @@ describe('files', () => {
 
   it('an error body or a non-PDF success is never written as a PDF', async () => {
     const target = join(cli.dir, 'r.pdf');
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       {
         status: 400,
         body: {
@@ -292,7 +292,7 @@ describe('files', () => {
   });
 
   it('-O - writes the PDF to stdout, but never to a terminal', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [
       { status: 200, body: PDF, headers: { 'content-type': 'application/pdf' } },
     ]);
     const piped = await run(['ai-reports', 'pdf', '4', '-O', '-']);

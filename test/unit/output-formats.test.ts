@@ -242,7 +242,7 @@ describe('output in-process', () => {
   });
 
   it('unpaginated lists take --limit and --filter like any list', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/channels/, [
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/channels/, [
       { status: 200, body: { success: true, data: [{ id: 1 }, { id: 2 }, { id: 3 }] } },
     ]);
     const result = await cli.run([
@@ -260,7 +260,7 @@ describe('output in-process', () => {
   });
 
   it('erasure watch -o json on an unknown id prints nothing to stdout', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/data-erasure-requests/9', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/9', [
       { status: 404, body: { message: 'nope' } },
     ]);
     const result = await cli.run(['erasure', 'watch', '9', '-o', 'json']);

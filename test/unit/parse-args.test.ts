@@ -188,7 +188,7 @@ describe('argument checks in-process', () => {
   });
 
   it('a date and a date-time without an offset compare in one time zone, whatever TZ is', async () => {
-    queueReplies(cli.agent, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
       { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
     ]);
     const argv = [

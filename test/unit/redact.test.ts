@@ -122,7 +122,7 @@ describe('secrets in traces', () => {
 
   it('--debug hides a header whose value is the token, whatever its name', async () => {
     const token = 'tok-0123456789abcdef';
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [
       { status: 200, body: { success: true, data: { id: 1 } } },
     ]);
     const result = await cli.run(['api', '/v1/account', '-H', `X-Key: ${token}`, '--debug'], {

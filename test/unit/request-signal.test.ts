@@ -2,7 +2,7 @@
 // still in force, and other requests of the same client go on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Agent } from 'undici';
+import { NodeTransport } from '../../src/core/http/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { CancelledError } from '../../src/core/errors.js';
@@ -32,7 +32,7 @@ function client(baseUrl: string, signal?: AbortSignal) {
   return new HttpClient({
     baseUrl,
     userAgent: 't',
-    dispatcher: new Agent(),
+    transport: new NodeTransport(),
     clock: systemClock,
     maxRetries: 3,
     timeoutMs: 60_000,

@@ -213,7 +213,7 @@ const clientOn = (dispatcher: HttpTransport) =>
     tenant: '1',
     userAgent: 'test',
     tokens: { accessToken: async () => 'token-abcdefgh', renewAfterRejection: async () => false },
-    dispatcher,
+    transport: dispatcher,
     clock: fakeClock(),
     maxRetries: 0,
   });

@@ -227,7 +227,7 @@ describe('login in-process', () => {
       status: 200,
       body: { success: true, data: { id: 1, name, email: `${name}@x.test` } },
     });
-    queueReplies(cli.agent, cli.seen, 'GET', '/api/v1/account', [
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [
       account('ada'),
       account('ada'),
       account('bob'),

@@ -22,9 +22,8 @@ export async function sendVoice(options: ReturnType<typeof parse>, ctx: Context)
   const client = await ctx.http();
   const path = paths.voice(options.conversationId);
   if (ctx.globals.dryRun) return showDryRun(ctx, client, { method: 'POST', path }, checked);
-  const [{ FormData }, { openAsBlob }] = await Promise.all([import('undici'), import('node:fs')]);
-  const form = new FormData();
-  form.set('file', await openAsBlob(checked.path), basename(checked.path));
+  const { multipartBody } = await import('../../core/http/transport/multipart.js');
+  const form = multipartBody([{ name: 'file', filename: basename(checked.path), ...checked }]);
   await showResource(ctx, await client.request({ method: 'POST', path, form }), 'the voice message');
 }
 

@@ -2,7 +2,7 @@
 import { redactUrl } from '../redact.js';
 import { type Check, fail, ok, skip, warn } from './check.js';
 import { humanDuration, relative } from './duration.js';
-import { probe, ProbeError } from './probe.js';
+import { probe, ProbeError } from '../http/transport/fresh-connection.js';
 import { classifySkew, describeSkew, measureSkew } from './skew.js';
 
 /** Slower than this to answer: warn (every command will feel it). */

@@ -3,7 +3,7 @@
 import { UsageError } from '../errors.js';
 import { type Check, type DoctorDeps, doctorClient, fail, ok, reason, skip } from './check.js';
 import { humanDuration } from './duration.js';
-import { probeUpgrade } from './upgrade-probe.js';
+import { probeUpgrade } from '../http/transport/upgrade.js';
 
 const REALTIME_LIMIT_MS = 10_000;
 

@@ -1,22 +1,18 @@
 // The one HTTP client: base URL, auth, X-Tenant, JSON, retries, pacing and redacted tracing, composed once.
 import type { Readable } from 'node:stream';
-import type { FormData } from 'undici';
 import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } from '../errors.js';
 import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
-import { redactBodyText, redactHeaders, redactUrl, registerSecret } from '../redact.js';
+import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
-import { ACCEPT_IDENTITY, refuseEncodedAnswer } from './answer-encoding.js';
+import { ACCEPT_IDENTITY } from './answer-encoding.js';
+import { describeNetworkError } from './transport/describe-error.js';
+import { exchange, flattenHeaders } from './transport/exchange.js';
+import type { MultipartBody } from './transport/multipart.js';
 import { apiBase, type ApiBase, buildRequestUrl, type RequestUrl, sameOriginUrl } from './request-url.js';
 import { LocalPacer, type Pacer } from './pacers.js';
-import {
-  backoffMs,
-  isIdempotent,
-  networkErrorCode,
-  shouldRetryNetworkError,
-  shouldRetryStatus,
-} from './retry-policy.js';
+import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
 
@@ -29,8 +25,8 @@ export interface ApiRequest {
   query?: Query;
   /** A JSON value, sent as application/json. */
   body?: unknown;
-  /** A multipart body (undici's FormData, whose file parts stream from disk); never retried. */
-  form?: FormData;
+  /** A multipart body, its file parts streamed from disk; never retried. */
+  form?: MultipartBody;
   headers?: Record<string, string>;
   /** A POST that changes nothing on the server (a channel authorization): retried like a GET. */
   repeatable?: boolean;
@@ -58,7 +54,7 @@ export interface PreparedRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  form?: FormData;
+  form?: MultipartBody;
   /** Whether a failure may be retried as for a GET (idempotent methods, or a request marked repeatable). */
   repeatable: boolean;
   maxBytes?: number;
@@ -83,7 +79,7 @@ export interface HttpClientOptions {
   tenant?: string;
   userAgent: string;
   tokens?: TokenSource;
-  dispatcher: HttpTransport;
+  transport: HttpTransport;
   /** The rate-limit budget (default: this process's own; the CLI shares one per profile). */
   pacer?: Pacer;
   clock: Clock;
@@ -264,79 +260,36 @@ export class HttpClient {
     prepared: PreparedRequest,
     headers: Record<string, string>,
     stream: boolean,
-    cancel: AbortSignal | undefined,
-  ): Promise<ApiResponse | StreamedResponse> {
-    const { timeoutMs = 60_000 } = this.options;
-    // One deadline for the whole exchange (a body trickling a byte a second must not hang forever).
-    const deadline = stream ? undefined : new AbortController();
-    const timer = deadline && setTimeout(() => deadline.abort(), timeoutMs);
-    const signals = [cancel, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
-    try {
-      return await this.sendWithin(
-        prepared,
-        headers,
-        stream,
-        signals.length ? AbortSignal.any(signals) : undefined,
-      );
-    } catch (error) {
-      if (deadline?.signal.aborted && !cancel?.aborted)
-        throw Object.assign(new Error(`no complete answer within ${timeoutMs / 1000}s`), {
-          code: 'CLINIC_DEADLINE',
-        });
-      throw error;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private async sendWithin(
-    prepared: PreparedRequest,
-    headers: Record<string, string>,
-    stream: boolean,
     signal: AbortSignal | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
-    const { trace, clock, dispatcher, timeoutMs = 60_000 } = this.options;
-    const started = clock.now();
+    const { trace, clock, transport, timeoutMs = 60_000 } = this.options;
     const token = headers.authorization?.replace(/^Bearer\s+/i, '');
-    const secrets = token ? [token] : [];
     registerSecret(token); // whatever supplied it (a sign-in, CLINIC_TOKEN, login's check): never echoed on stderr
-    trace?.(`> ${prepared.method} ${redactUrl(prepared.url)}`);
-    if (trace) {
-      for (const [name, value] of Object.entries(redactHeaders(headers, secrets)))
-        trace(`> ${name}: ${value}`);
-      if (prepared.body) trace(`> ${redactBodyText(prepared.body)}`);
-      if (prepared.form) trace('> (multipart/form-data body)');
-    }
-    const response = await dispatcher.request({
-      origin: prepared.origin,
-      path: prepared.target,
-      method: prepared.method,
-      headers,
-      body: prepared.form ?? prepared.body,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal,
-    });
-    const responseHeaders = flattenHeaders(response.headers);
-    if (trace) {
-      trace(`< ${response.statusCode} (${clock.now() - started} ms)`);
-      // A server may echo the token back in a header: it is hidden there too.
-      for (const [name, value] of Object.entries(redactHeaders(responseHeaders, secrets)))
-        trace(`< ${name}: ${value}`);
-    }
-    try {
-      refuseEncodedAnswer(response.headers, prepared.url);
-    } catch (error) {
-      response.body.destroy();
-      throw error;
-    }
-    const success = response.statusCode >= 200 && response.statusCode < 300;
-    if (stream && success)
-      return { status: response.statusCode, headers: responseHeaders, body: response.body };
-    const cap = Math.min(prepared.maxBytes ?? Infinity, this.options.maxBodyBytes ?? MAX_JSON_BYTES);
-    const text = await readCapped(response.body, prepared.url, cap);
+    const answer = await exchange(
+      transport,
+      {
+        origin: prepared.origin,
+        path: prepared.target,
+        method: prepared.method,
+        headers,
+        body: prepared.form ?? prepared.body,
+      },
+      {
+        deadlineMs: timeoutMs,
+        idleMs: timeoutMs,
+        maxBytes: Math.min(prepared.maxBytes ?? Infinity, this.options.maxBodyBytes ?? MAX_JSON_BYTES),
+        stream,
+        signal,
+        trace,
+        secrets: token ? [token] : [],
+        now: () => clock.now(),
+      },
+    );
+    const responseHeaders = flattenHeaders(answer.headers);
+    const { status, text } = answer;
+    if (text === undefined) return { status, headers: responseHeaders, body: answer.body };
     return {
-      status: response.statusCode,
+      status,
       headers: responseHeaders,
       text,
       json<T>() {
@@ -379,33 +332,6 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-/**
- * The body as text, refused past `max` bytes (a 600 MB answer must not take the machine's memory). The one reader of
- * HTTP bodies (the API client's and OAuth's), through the stream's events: its async iterator costs every start-up
- * its set-up.
- */
-export function readCapped(body: Readable, url: string, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        body.destroy();
-        reject(
-          new NetworkError(
-            `the answer from ${redactUrl(url)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
-          ),
-        );
-      } else chunks.push(chunk);
-    });
-    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    body.once('error', reject);
-    // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word.
-    body.once('close', () => reject(new NetworkError(`the answer from ${redactUrl(url)} was cut off`)));
-  });
-}
-
 /** An absolute address (realtime.auth_endpoint): base_url's origin only, used as it is plus the query. */
 function absoluteRequestUrl(base: ApiBase, address: string, query: URLSearchParams): RequestUrl {
   const url = sameOriginUrl(base, address);
@@ -425,24 +351,6 @@ function toSearchParams(
 
 function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-export function describeNetworkError(error: unknown): string {
-  const code = networkErrorCode(error);
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset';
-  if (code === 'CLINIC_DEADLINE') return `timed out (${(error as Error).message})`;
-  if (code?.includes('TIMEOUT') || code === 'ETIMEDOUT') return 'timed out';
-  if (code === 'ENOTFOUND') return 'host not found';
-  return error instanceof Error ? error.message : String(error);
 }
 
 function toNetworkError(error: unknown, prepared: PreparedRequest): Error {

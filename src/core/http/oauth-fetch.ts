@@ -1,11 +1,13 @@
-// A fetch for openid-client over the project's own transport: the answer read whole, but capped, uncompressed,
-// within a deadline, and never redirected. Global fetch (undici) would inflate gzip/deflate/br and read any size.
+// A fetch for openid-client over the project's own transport and exchange: the answer read whole, but capped,
+// uncompressed, within a deadline, traced like the API's, and never redirected.
 import type { HttpTransport } from './transport.js';
 import { NetworkError } from '../errors.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
 import { redactUrl } from '../redact.js';
-import { ACCEPT_IDENTITY, refuseEncodedAnswer } from './answer-encoding.js';
-import { describeNetworkError, readCapped } from './client.js';
+import { ACCEPT_IDENTITY } from './answer-encoding.js';
+import { networkErrorCode } from './retry-policy.js';
+import { describeNetworkError } from './transport/describe-error.js';
+import { exchange } from './transport/exchange.js';
 
 export interface BoundedFetchOptions {
   transport: HttpTransport;
@@ -15,6 +17,8 @@ export interface BoundedFetchOptions {
   timeoutMs?: number;
   /** Aborts the request (Ctrl-C). */
   signal?: AbortSignal;
+  /** Debug trace lines (redacted by the exchange). */
+  trace?: (line: string) => void;
 }
 
 export type BoundedFetch = (url: string, init?: RequestInit) => Promise<Response>;
@@ -28,41 +32,31 @@ const NO_BODY = new Set([204, 205, 304]);
  * NetworkError naming the server.
  */
 export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
-  const { transport, maxBytes = MAX_OAUTH_BYTES, timeoutMs = 30_000 } = options;
+  const { transport, maxBytes = MAX_OAUTH_BYTES, timeoutMs = 30_000, trace } = options;
   return async (href, init = {}) => {
     const url = new URL(href);
     const headers: Record<string, string> = {};
     for (const [name, value] of new Headers(init.headers)) headers[name] = value;
     Object.assign(headers, ACCEPT_IDENTITY);
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), timeoutMs);
-    const signals = [deadline.signal, options.signal, init.signal ?? undefined].filter(
+    const signals = [options.signal, init.signal ?? undefined].filter(
       (s): s is AbortSignal => s !== undefined,
     );
-    const signal = AbortSignal.any(signals);
+    const signal = signals.length ? AbortSignal.any(signals) : undefined;
     try {
-      const answer = await transport.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: (init.method ?? 'GET').toUpperCase(),
-        headers,
-        body: bodyText(init.body),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        signal,
-      });
-      try {
-        refuseEncodedAnswer(answer.headers, href);
-        const length = Number(answer.headers['content-length']);
-        if (length > maxBytes) throw tooLarge(href, maxBytes);
-      } catch (error) {
-        answer.body.destroy();
-        throw error;
-      }
-      const body = Buffer.from(await readCapped(answer.body, href, maxBytes), 'utf8');
-      return toResponse(answer.statusCode, answer.headers, body, href);
+      const answer = await exchange(
+        transport,
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: (init.method ?? 'GET').toUpperCase(),
+          headers,
+          body: bodyText(init.body),
+        },
+        { deadlineMs: timeoutMs, idleMs: timeoutMs, maxBytes, signal, trace },
+      );
+      return toResponse(answer.status, answer.headers, Buffer.from(answer.text ?? '', 'utf8'), href);
     } catch (error) {
-      if (signal.aborted) {
+      if (networkErrorCode(error) === 'CLINIC_DEADLINE' || signal?.aborted) {
         const why = options.signal?.aborted
           ? 'interrupted'
           : `no complete answer within ${Math.round(timeoutMs / 100) / 10}s`;
@@ -70,8 +64,6 @@ export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
       }
       if (error instanceof NetworkError) throw error;
       throw new NetworkError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
-    } finally {
-      clearTimeout(timer);
     }
   };
 }
@@ -100,8 +92,3 @@ function toResponse(
   }
   return new Response(NO_BODY.has(status) ? null : body, { status, headers: out });
 }
-
-const tooLarge = (href: string, max: number) =>
-  new NetworkError(
-    `the answer from ${redactUrl(href)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
-  );

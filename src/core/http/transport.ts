@@ -1,11 +1,10 @@
-// The HTTP transport: Node's own http/https behind the one call of undici's Dispatcher the client makes, so tests
-// still pass undici's MockAgent. undici parses HTTP with a WebAssembly build of llhttp; compiling it costs a
-// short-lived process over 100 ms (most of it spent waiting, at exit, for V8's background compilation), while
-// node:http's parser is native. Multipart bodies (undici's FormData) still go through undici.
+// The one road onto the wire: Node's own http/https (its parser is native, where undici's WebAssembly llhttp costs a
+// short-lived process over 100 ms to compile). Everything that speaks HTTP (the API client, OAuth, uploads,
+// downloads, realtime authorization, doctor's probes) goes through this module and its folder, transport/.
 import type { IncomingHttpHeaders, ClientRequest, RequestOptions } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { FormData } from 'undici';
+import type { MultipartBody } from './transport/multipart.js';
 
 export interface TransportRequest {
   /** `scheme://host[:port]`, no path. */
@@ -14,7 +13,8 @@ export interface TransportRequest {
   path: string;
   method: string;
   headers: Record<string, string>;
-  body?: string | FormData;
+  /** Text, or a multipart body streamed from disk with a known length. */
+  body?: string | MultipartBody;
   /** Longest wait for the headers, and then for each piece of the body (idle time), in ms. */
   headersTimeout?: number;
   bodyTimeout?: number;
@@ -27,7 +27,7 @@ export interface TransportResponse {
   body: Readable;
 }
 
-/** What the HttpClient needs of a transport; undici's Agent and MockAgent fit it too. */
+/** What the callers need of a transport: NodeTransport sends; tests fake this interface (test/helpers). */
 export interface HttpTransport {
   request(options: TransportRequest): Promise<TransportResponse>;
   close(): Promise<void>;
@@ -45,27 +45,37 @@ function checkedPath(path: string): string {
   return path;
 }
 
+type Send = (url: URL, options: RequestOptions) => ClientRequest;
+
+/** node:http or node:https for an origin; node:https (and with it TLS) loads on the first https request only. */
+export async function requestFunction(origin: string): Promise<Send> {
+  return origin.startsWith('https:') ? (await import('node:https')).request : httpRequest;
+}
+
 export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent(AGENT_OPTIONS);
-  /** node:https (and with it TLS) loads on the first https request only: the sandbox never needs it. */
-  private https?: { agent: HttpAgent; request: (url: URL, options: RequestOptions) => ClientRequest };
+  private https?: HttpAgent;
 
   async request(options: TransportRequest): Promise<TransportResponse> {
-    if (options.body !== undefined && typeof options.body !== 'string') return this.multipart(options);
     const secure = options.origin.startsWith('https:');
-    if (secure && !this.https) {
-      const https = await import('node:https');
-      this.https = { agent: new https.Agent(AGENT_OPTIONS), request: https.request };
-    }
-    const send = secure ? this.https!.request : httpRequest;
-    const { headersTimeout = 60_000, bodyTimeout = 60_000, signal } = options;
+    const send = await requestFunction(options.origin);
+    if (secure) this.https ??= new (await import('node:https')).Agent(AGENT_OPTIONS);
+    const { headersTimeout = 60_000, bodyTimeout = 60_000, signal, body } = options;
+    const multipart = typeof body === 'object' ? body : undefined;
+    const headers = multipart
+      ? {
+          ...options.headers,
+          'content-type': multipart.contentType,
+          'content-length': String(multipart.length),
+        }
+      : options.headers;
     return new Promise<TransportResponse>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const req = send(new URL(options.origin), {
         path: checkedPath(options.path),
         method: options.method,
-        headers: options.headers,
-        agent: secure ? this.https!.agent : this.http,
+        headers,
+        agent: secure ? this.https : this.http,
       });
       let response: Readable | undefined;
       const fail = (error: Error) => {
@@ -88,28 +98,16 @@ export class NodeTransport implements HttpTransport {
         req.on('error', () => {});
         resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
       });
-      req.end(options.body);
+      if (!multipart) return void req.end(body);
+      // A file that fails to read ends the request with that error (the server sees a cut-off body).
+      const stream = multipart.open();
+      stream.once('error', (error) => fail(error));
+      stream.pipe(req);
     });
   }
 
   async close(): Promise<void> {
     this.http.destroy();
-    this.https?.agent.destroy();
-  }
-
-  private async multipart(options: TransportRequest): Promise<TransportResponse> {
-    const { getGlobalDispatcher } = await import('undici');
-    const { headersTimeout, bodyTimeout, signal, method, headers, body } = options;
-    // The dispatcher takes the origin and the path apart and sends the path as it is, as above.
-    return getGlobalDispatcher().request({
-      origin: options.origin,
-      path: checkedPath(options.path),
-      method: method as 'POST',
-      headers,
-      body: body as FormData,
-      headersTimeout,
-      bodyTimeout,
-      signal,
-    });
+    this.https?.destroy();
   }
 }

@@ -4,12 +4,11 @@ import { NetworkError, UsageError } from '../../errors.js';
 import type { HttpTransport } from '../../http/transport.js';
 import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
 import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
-import { redactHeaders, redactUrl } from '../../redact.js';
 
 export interface ServerSettings {
   authUrl: string;
   clientId: string;
-  /** Debug trace lines (already redacted). */
+  /** Debug trace lines (the exchange redacts them). */
   trace?: (line: string) => void;
   userAgent?: string;
   /** Deadline of each exchange with the server, body included, in ms (default 30 s). */
@@ -28,12 +27,12 @@ export function checkAuthUrl(authUrl: string): URL {
 }
 
 /**
- * openid-client's requests, with our User-Agent and the same redacted --debug trace as API requests, through the
- * bounded fetch (capped, uncompressed, within a deadline, never redirected). Its failures reach the caller as
- * openid-client's ClientError with our message, which openid-client passes on as it is (anything else it would
- * wrap as "something went wrong").
+ * openid-client's requests, with our User-Agent, through the bounded fetch (capped, uncompressed, within a deadline,
+ * never redirected, traced under --debug like API requests). Its failures reach the caller as openid-client's
+ * ClientError with our message, which openid-client passes on as it is (anything else it would wrap as "something
+ * went wrong").
  */
-function tracingFetch(
+function clientFetch(
   { trace, userAgent }: ServerSettings,
   send: BoundedFetch,
   ClientError: typeof import('openid-client').ClientError,
@@ -41,14 +40,8 @@ function tracingFetch(
   return async (url: string, init: RequestInit): Promise<Response> => {
     const headers = new Headers(init.headers);
     if (userAgent) headers.set('user-agent', userAgent);
-    const started = performance.now();
-    trace?.(`> ${init.method ?? 'GET'} ${redactUrl(url)}`);
-    if (trace)
-      for (const [name, value] of Object.entries(redactHeaders(Object.fromEntries(headers))))
-        trace(`> ${name}: ${value}`);
-    let response: Response;
     try {
-      response = await send(url, { ...init, headers });
+      return await send(url, { ...init, headers });
     } catch (error) {
       trace?.(`< ${(error as Error).message}`);
       if (!(error instanceof NetworkError)) throw error;
@@ -56,12 +49,6 @@ function tracingFetch(
         code: 'CLINIC_OAUTH_EXCHANGE',
       });
     }
-    trace?.(`< ${response.status} (${Math.round(performance.now() - started)} ms)`);
-    if (trace) {
-      const answer = redactHeaders(Object.fromEntries(response.headers));
-      for (const [name, value] of Object.entries(answer)) trace(`< ${name}: ${value}`);
-    }
-    return response;
   };
 }
 
@@ -71,8 +58,8 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   const insecure = url.protocol === 'http:';
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = settings.transport ?? new (await import('../../http/transport.js')).NodeTransport();
-  const send = boundedFetch({ transport, timeoutMs, signal: settings.signal });
-  const fetcher = tracingFetch(settings, send, client.ClientError);
+  const send = boundedFetch({ transport, timeoutMs, signal: settings.signal, trace: settings.trace });
+  const fetcher = clientFetch(settings, send, client.ClientError);
   // openid-client's own deadline, a little later than ours so that ours (which names the server) speaks first.
   const timeout = Math.ceil(timeoutMs / 1000) + 1;
   const execute = insecure ? [client.allowInsecureRequests] : [];

@@ -1,11 +1,14 @@
-// One unauthenticated request to the API, step by step (DNS, TCP, TLS, answer), timing each step and saying which
-// one failed. Node's own http/https with a fresh socket, so the timings are this connection's, not a reused one's.
+// The transport's fresh-connection request (doctor's probe): one unauthenticated GET, step by step (DNS, TCP, TLS,
+// answer), timing each step and saying which one failed. A socket of its own, so the timings are this connection's,
+// not a reused one's.
 import type { IncomingHttpHeaders, RequestOptions } from 'node:http';
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { ACCEPT_IDENTITY } from '../http/answer-encoding.js';
-import { isoTime } from './duration.js';
+import { ACCEPT_IDENTITY } from '../answer-encoding.js';
+import { isoTime } from '../../doctor/duration.js';
+import { requestFunction } from '../transport.js';
+import { describeNetworkError, firstLine } from './describe-error.js';
 
 export type ProbeStage = 'dns' | 'connect' | 'tls' | 'http';
 
@@ -64,7 +67,7 @@ export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswe
     dnsMs = now() - started;
   }
   const secure = url.protocol === 'https:';
-  const { request } = secure ? await import('node:https') : await import('node:http');
+  const request = await requestFunction(url.origin);
   const family = isIP(address);
   // The address found above, so the request does not look the name up again (and DNS is timed once).
   const lookup = (
@@ -142,23 +145,25 @@ export async function probe(url: URL, options: ProbeOptions): Promise<ProbeAnswe
         );
       if (connectedAt === undefined)
         return reject(
-          new ProbeError('connect', `cannot connect to ${url.host}: ${describe(code, error)}`, code),
+          new ProbeError(
+            'connect',
+            `cannot connect to ${url.host}: ${describeNetworkError(error, 'diagnostic')}`,
+            code,
+          ),
         );
-      reject(new ProbeError('http', `the connection to ${url.host} failed: ${describe(code, error)}`, code));
+      reject(
+        new ProbeError(
+          'http',
+          `the connection to ${url.host} failed: ${describeNetworkError(error, 'diagnostic')}`,
+          code,
+        ),
+      );
     });
     req.end();
   });
 }
 
-function describe(code: string | undefined, error: Error): string {
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ECONNRESET') return 'connection reset';
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'no route to the host';
-  return code ? `${reasonOf(error)} (${code})` : reasonOf(error);
-}
-
-const reasonOf = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+const reasonOf = firstLine;
 
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 

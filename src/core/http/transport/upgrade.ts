@@ -1,7 +1,9 @@
-// One WebSocket opening handshake with the realtime server, closed as soon as it is answered: says at once when the
-// server refuses the connection or answers with HTTP instead of a WebSocket, which pusher-js only reports (as
+// The transport's upgrade probe: one WebSocket opening handshake, closed as soon as it is answered. Says at once when
+// the server refuses the connection or answers with HTTP instead of a WebSocket, which pusher-js only reports (as
 // `unavailable`) after retrying for its 10 s.
 import { randomBytes } from 'node:crypto';
+import { requestFunction } from '../transport.js';
+import { describeNetworkError } from './describe-error.js';
 
 export type UpgradeVerdict =
   | { upgraded: true }
@@ -13,22 +15,13 @@ export interface UpgradeProbeOptions {
   signal?: AbortSignal;
 }
 
-const ERROR_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'no DNS answer for the host name',
-  EHOSTUNREACH: 'no route to the host',
-  ENETUNREACH: 'no route to the host',
-};
-
 /** Undefined when no verdict came within the time limit or the run was interrupted (pusher-js's own wait decides). */
 export async function probeUpgrade(
   address: string,
   options: UpgradeProbeOptions,
 ): Promise<UpgradeVerdict | undefined> {
   const url = new URL(address.replace(/^ws/, 'http'));
-  const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const request = await requestFunction(url.origin);
   return new Promise((resolve) => {
     const req = request(url, {
       method: 'GET',
@@ -61,10 +54,9 @@ export async function probeUpgrade(
       response.resume();
       finish({ upgraded: false, problem: `answered HTTP ${response.statusCode} instead of a WebSocket` });
     });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const code = error.code ?? '';
-      finish({ upgraded: false, problem: ERROR_WORDS[code] ?? `${error.message.split('\n')[0]} (${code})` });
-    });
+    req.on('error', (error) =>
+      finish({ upgraded: false, problem: describeNetworkError(error, 'diagnostic') }),
+    );
     req.end();
   });
 }

@@ -1,0 +1,142 @@
+// One exchange over a transport, with the rules every caller shares: one deadline for the whole exchange, the one
+// redacted --debug trace, compressed answers refused, and the body read within one size cap.
+import type { Readable } from 'node:stream';
+import type { HttpTransport, TransportRequest, TransportResponse } from '../transport.js';
+import { NetworkError } from '../../errors.js';
+import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
+import { refuseEncodedAnswer } from '../answer-encoding.js';
+
+export interface ExchangeOptions {
+  /** Deadline of the whole exchange, body included, in ms; none for a streamed body (only silence ends it). */
+  deadlineMs?: number;
+  /** Longest silence, waiting for the headers or for each piece of the body, in ms. */
+  idleMs: number;
+  /** Largest body read. */
+  maxBytes: number;
+  /** A 2xx body is handed back unread (a download); other answers are read as usual. */
+  stream?: boolean;
+  signal?: AbortSignal;
+  /** Debug trace lines, redacted here. */
+  trace?: (line: string) => void;
+  /** Values hidden from the trace wherever they appear (the bearer token in a custom header). */
+  secrets?: string[];
+  /** The clock the trace times the answer by. */
+  now?: () => number;
+}
+
+export interface Exchanged {
+  status: number;
+  headers: TransportResponse['headers'];
+  /** The body read whole, unless it was left to stream. */
+  text?: string;
+  body: Readable;
+}
+
+/** Thrown when the whole-exchange deadline passes; callers word it (`deadlineMs` says how long it was). */
+export class DeadlineError extends Error {
+  readonly code = 'CLINIC_DEADLINE';
+  constructor(readonly deadlineMs: number) {
+    super(`no complete answer within ${deadlineMs / 1000}s`);
+  }
+}
+
+export async function exchange(
+  transport: HttpTransport,
+  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal'>,
+  options: ExchangeOptions,
+): Promise<Exchanged> {
+  const { deadlineMs, signal: cancel } = options;
+  // One deadline for the whole exchange (a body trickling a byte a second must not hang forever).
+  const deadline = options.stream || deadlineMs === undefined ? undefined : new AbortController();
+  const timer = deadline && setTimeout(() => deadline.abort(), deadlineMs);
+  const signals = [cancel, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
+  try {
+    return await within(transport, request, options, signals.length ? AbortSignal.any(signals) : undefined);
+  } catch (error) {
+    if (deadline?.signal.aborted && !cancel?.aborted) throw new DeadlineError(deadlineMs!);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function within(
+  transport: HttpTransport,
+  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal'>,
+  options: ExchangeOptions,
+  signal: AbortSignal | undefined,
+): Promise<Exchanged> {
+  const { trace, secrets = [], now = () => performance.now(), idleMs, maxBytes } = options;
+  const url = request.origin + request.path;
+  const started = now();
+  if (trace) {
+    trace(`> ${request.method} ${redactUrl(url)}`);
+    for (const [name, value] of Object.entries(redactHeaders(request.headers, secrets)))
+      trace(`> ${name}: ${value}`);
+    // A form (OAuth's codes and refresh tokens) is never shown; other text is, redacted (JSON key by key).
+    const form = request.headers['content-type']?.startsWith('application/x-www-form-urlencoded');
+    if (typeof request.body === 'object') trace('> (multipart/form-data body)');
+    else if (request.body && !form) trace(`> ${redactBodyText(request.body)}`);
+  }
+  const response = await transport.request({
+    ...request,
+    headersTimeout: idleMs,
+    bodyTimeout: idleMs,
+    signal,
+  });
+  if (trace) {
+    trace(`< ${response.statusCode} (${Math.round(now() - started)} ms)`);
+    // A server may echo the token back in a header: it is hidden there too.
+    for (const [name, value] of Object.entries(redactHeaders(flattenHeaders(response.headers), secrets)))
+      trace(`< ${name}: ${value}`);
+  }
+  const { statusCode: status, headers, body } = response;
+  const streamed = options.stream && status >= 200 && status < 300;
+  try {
+    refuseEncodedAnswer(headers, url);
+    if (!streamed && Number(headers['content-length']) > maxBytes) throw tooLarge(url, maxBytes);
+  } catch (error) {
+    body.destroy();
+    throw error;
+  }
+  if (streamed) return { status, headers, body };
+  return { status, headers, body, text: await readCapped(body, url, maxBytes) };
+}
+
+/** Header names lower-cased, repeated values joined. */
+export function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+const tooLarge = (url: string, max: number) =>
+  new NetworkError(
+    `the answer from ${redactUrl(url)} is larger than ${Math.round(max / 1024 / 1024)} MiB; refusing to read it`,
+  );
+
+/**
+ * The body as text, refused past `max` bytes (a 600 MB answer must not take the machine's memory). The one reader of
+ * HTTP bodies, through the stream's events: its async iterator costs every start-up its set-up.
+ */
+export function readCapped(body: Readable, url: string, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        reject(tooLarge(url, max));
+      } else chunks.push(chunk);
+    });
+    body.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.once('error', reject);
+    // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word.
+    body.once('close', () => reject(new NetworkError(`the answer from ${redactUrl(url)} was cut off`)));
+  });
+}
