@@ -108,4 +108,22 @@ describe('layers', () => {
     );
     expect(wrong).toEqual([]);
   });
+
+  it('only the transport sends HTTP: no other http/https client, fetch or undici in src (the sandbox aside)', () => {
+    const transport = (file: string) =>
+      file === 'src/core/http/transport.ts' || inside(file, 'src/core/http/transport');
+    // A server is no second road: the OAuth loopback listens with node:http's createServer only.
+    const server = /^import \{ createServer[^}]*\} from 'node:http';$/;
+    const roads = /undici|\bfetch\(|https?\.request|from 'node:https?'|import\('node:https?'\)/;
+    const found = sourceFiles(SRC)
+      .map((file) => relative(ROOT, file))
+      .filter((file) => !inside(file, 'src/sandbox') && !transport(file))
+      .flatMap((file) =>
+        readFileSync(join(ROOT, file), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ file, line: i + 1, text: line.trim() }))
+          .filter(({ text }) => roads.test(text) && !server.test(text)),
+      );
+    expect(found).toEqual([]);
+  });
 });
