@@ -2,7 +2,7 @@
 import type { AiReportRecord } from '../data/clinic-types.js';
 import { buildPdf } from '../http/pdf.js';
 import { ApiError, codedError, fileResponse, resourceNotFound } from '../http/responses.js';
-import { recordInPath } from './path-record.js';
+import { tenantRecordInPath } from './path-record.js';
 import { type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const aiReportRoutes: Route[] = [
@@ -10,11 +10,7 @@ export const aiReportRoutes: Route[] = [
 ];
 
 function downloadReport(ctx: TenantContext) {
-  const report = recordInPath(
-    ctx,
-    (id) => ctx.store.aiReport(ctx.tenant.id, id),
-    resourceNotFound('AI report not found.'),
-  );
+  const report = tenantRecordInPath(ctx, ctx.store.aiReports, resourceNotFound('AI report not found.'));
   if (report.status !== 'ready') {
     throw new ApiError(
       codedError(400, 'BAD_REQUEST', 'The report is still being generated; try again later.'),

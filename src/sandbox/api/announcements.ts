@@ -1,6 +1,6 @@
 // GET /v1/announcements/{id}: one announcement, expired and inactive ones included.
 import { resourceNotFound } from '../http/responses.js';
-import { recordInPath } from './path-record.js';
+import { tenantRecordInPath } from './path-record.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const announcementRoutes: Route[] = [
@@ -8,9 +8,9 @@ export const announcementRoutes: Route[] = [
 ];
 
 function getAnnouncement(ctx: TenantContext) {
-  const announcement = recordInPath(
+  const announcement = tenantRecordInPath(
     ctx,
-    (id) => ctx.store.announcement(ctx.tenant.id, id),
+    ctx.store.announcements,
     resourceNotFound('Announcement not found.'),
   );
   const { tenant_id: _tenant, ...fields } = announcement;

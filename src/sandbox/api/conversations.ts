@@ -4,7 +4,7 @@ import { apiTimestamp } from '../data/time.js';
 import { type FieldErrors, legacyError } from '../http/responses.js';
 import { throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
-import { recordInPath } from './path-record.js';
+import { recordInPath, tenantRecordInPath } from './path-record.js';
 import { readWholeNumber } from './query-filters.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
@@ -18,11 +18,7 @@ export const conversationRoutes: Route[] = [
 
 /** The conversation in the path, or the legacy 404 the API shows for it. */
 export function findConversation(ctx: TenantContext): ConversationRecord {
-  return recordInPath(
-    ctx,
-    (id) => ctx.store.conversation(ctx.tenant.id, id),
-    legacyError(404, 'Conversation not found.'),
-  );
+  return tenantRecordInPath(ctx, ctx.store.conversations, legacyError(404, 'Conversation not found.'));
 }
 
 /** Oldest first, so `after=<last seen id>` catches up in order. */

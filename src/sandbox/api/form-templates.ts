@@ -4,7 +4,7 @@ import { apiTimestamp } from '../data/time.js';
 import { type FieldErrors, legacyError } from '../http/responses.js';
 import { addFieldError, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
-import { recordInPath } from './path-record.js';
+import { tenantRecordInPath } from './path-record.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const formTemplateRoutes: Route[] = [
@@ -17,9 +17,9 @@ const FIELDS = ['name', 'description', 'is_active'] as const;
 const LABELS = { name: 'name', description: 'description', is_active: 'is active' } as const;
 
 async function updateFormTemplate(ctx: TenantContext) {
-  const template = recordInPath(
+  const template = tenantRecordInPath(
     ctx,
-    (id) => ctx.store.formTemplate(ctx.tenant.id, id),
+    ctx.store.formTemplates,
     legacyError(404, 'Form template not found.'),
   );
   const changes = readChanges(await ctx.readJson());

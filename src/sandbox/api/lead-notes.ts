@@ -4,7 +4,7 @@ import { apiTimestamp } from '../data/time.js';
 import { ApiError, codedError, type FieldErrors, plainError, resourceNotFound } from '../http/responses.js';
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
-import { recordInPath } from './path-record.js';
+import { tenantRecordInPath } from './path-record.js';
 import { relatedUser } from './related.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
@@ -15,7 +15,7 @@ export const leadNoteRoutes: Route[] = [
 const MAX_CONTENT_LENGTH = 10_000;
 
 async function addLeadNote(ctx: TenantContext) {
-  const lead = recordInPath(ctx, (id) => ctx.store.lead(ctx.tenant.id, id), resourceNotFound('Lead not found.'));
+  const lead = tenantRecordInPath(ctx, ctx.store.leads, resourceNotFound('Lead not found.'));
   const body = await ctx.readJson();
   if (isErased(ctx, lead)) {
     // 422 on purpose: the API does not show this status, so clients must go by the code.

@@ -46,7 +46,12 @@ export type Route =
  * A route of the current tenant behind one permission, named once: the role needs the ability `noun.verb` and the
  * token the scope `noun:verb`, as every tenant route of the API pairs them.
  */
-export function tenantRoute(method: Method, pattern: string, ability: Ability, handle: Handler<TenantContext>): Route {
+export function tenantRoute(
+  method: Method,
+  pattern: string,
+  ability: Ability,
+  handle: Handler<TenantContext>,
+): Route {
   return { method, pattern, tenantScoped: true, scope: scopeOf(ability), ability, handle };
 }
 

@@ -1,7 +1,7 @@
 // POST /v1/sales/{id}/stock-deduct: takes a sale's products out of stock, once.
 import { apiTimestamp } from '../data/time.js';
 import { ApiError, codedError, resourceNotFound } from '../http/responses.js';
-import { recordInPath } from './path-record.js';
+import { tenantRecordInPath } from './path-record.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const saleRoutes: Route[] = [
@@ -9,7 +9,7 @@ export const saleRoutes: Route[] = [
 ];
 
 function deductStock(ctx: TenantContext) {
-  const sale = recordInPath(ctx, (id) => ctx.store.sale(ctx.tenant.id, id), resourceNotFound('Sale not found.'));
+  const sale = tenantRecordInPath(ctx, ctx.store.sales, resourceNotFound('Sale not found.'));
   if (sale.stock_deducted) {
     throw new ApiError(
       codedError(409, 'STOCK_ALREADY_DEDUCTED', 'Stock has already been deducted for this sale.', {
