@@ -1,7 +1,7 @@
 // Erasure actions against state_allows: every status × action, what allowed actions change, the certificate PDF.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/core/api/erasure-states.js';
 import { call } from './client.js';
 import { expectValidPdf } from './pdf-check.js';
 

@@ -1,7 +1,7 @@
 // Data erasure requests: the record shape, the seeded matrix, list filters and sorting, reads and creation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/core/api/erasure-states.js';
 import { call, type Json } from './client.js';
 
 let sandbox: RunningSandbox;

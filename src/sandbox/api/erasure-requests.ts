@@ -1,7 +1,8 @@
 // Data erasure requests: list, read, create, the resend/cancel/retry actions and the completion certificate.
 import { stateAllows } from '../data/erasure-flow.js';
 import { scopeSummaryFor, verificationChannelFor } from '../data/erasure-scope.js';
-import type { ErasureAction, ErasureRequestRecord } from '../data/erasure-types.js';
+import type { ErasureAction } from '../../core/api/erasure-states.js';
+import type { ErasureRequestRecord } from '../data/erasure-types.js';
 import type { CustomerRecord } from '../data/types.js';
 import { buildPdf } from '../http/pdf.js';
 import { ApiError, codedError, type FieldErrors, fileResponse } from '../http/responses.js';
