@@ -1,8 +1,8 @@
 // Date filters read as Laravel reads them: a bare date is that day at 00:00:00 UTC for either bound, offsets honoured.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCarbonDate } from '../../src/sandbox/api/carbon-date.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, type Json } from './client.js';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, type Json, sandboxForFile } from './client.js';
 
 describe('parseCarbonDate', () => {
   // Expected instants are PHP 8.2's own (new DateTime($value) in UTC, and Laravel's `date` rule for the refusals).
@@ -53,12 +53,12 @@ describe('parseCarbonDate', () => {
 
 describe('list filters against the sandbox', () => {
   let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, rateLimit: 0, erasureStepSeconds: 0 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
+  sandboxForFile(
+    (running) => {
+      sandbox = running;
+    },
+    { erasureStepSeconds: 0 },
+  );
 
   const list = async (path: string, query: string): Promise<Json[]> => {
     const result = await call(sandbox, `${path}?per_page=100&${query}`);
