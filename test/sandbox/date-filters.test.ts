@@ -101,6 +101,15 @@ describe('list filters against the sandbox', () => {
     expect(ids(await list(path, `${to}=${encodeURIComponent(east(ms - 1))}`))).not.toContain(record.id);
   });
 
+  it.each(windows)('$path: a window that ends before it starts is a 422 on its end', async (window) => {
+    const result = await call(sandbox, `${window.path}?${window.from}=2026-02-01&${window.to}=2026-01-31`);
+    expect(result.status).toBe(422);
+    const [from, to] = [window.from, window.to].map((field) => field.replaceAll('_', ' '));
+    expect(result.body.errors).toEqual({
+      [window.to]: [`The ${to} field must be a date after or equal to ${from}.`],
+    });
+  });
+
   it.each(windows)(
     "$path: an unencoded '+' in an offset is a 422, as against the real API",
     async (window) => {
