@@ -1,14 +1,11 @@
 // Who may call what: tokens (401), the X-Tenant header (400/404), setup (428), scopes and roles (403).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, legacyErrorBody, codedErrorBody, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
+sandboxForFile((running) => {
+  sandbox = running;
 });
 
 const validCustomer = { first_name: 'Ada', last_name: 'Lovelace' };
@@ -90,11 +87,7 @@ describe('X-Tenant', () => {
   it('answers 400 with the legacy envelope when missing', async () => {
     const result = await call(sandbox, '/v1/customers', { tenant: null });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({
-      success: false,
-      error: 'The X-Tenant header is required.',
-      data: { message: 'The X-Tenant header is required.' },
-    });
+    expect(result.body).toEqual(legacyErrorBody('The X-Tenant header is required.'));
   });
 
   it('answers 400 when not a positive integer', async () => {
@@ -114,11 +107,7 @@ describe('X-Tenant', () => {
     ] as const) {
       const result = await call(sandbox, '/v1/customers', { token, tenant });
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'Tenant not found.',
-        data: { message: 'Tenant not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('Tenant not found.'));
     }
   });
 
@@ -126,13 +115,7 @@ describe('X-Tenant', () => {
     const tenantTwoId = (await call(sandbox, '/v1/customers?per_page=1', { tenant: 2 })).body.data[0].id;
     const result = await call(sandbox, `/v1/customers/${tenantTwoId}`, { tenant: 1 });
     expect(result.status).toBe(404);
-    expect(result.body).toEqual({
-      success: false,
-      error_code: 'RESOURCE_NOT_FOUND',
-      message: 'Customer not found.',
-      errors: null,
-      data: null,
-    });
+    expect(result.body).toEqual(codedErrorBody('RESOURCE_NOT_FOUND', 'Customer not found.'));
     expect((await call(sandbox, `/v1/customers/${tenantTwoId}`, { tenant: 2 })).status).toBe(200);
   });
 
@@ -221,11 +204,7 @@ describe('users', () => {
     for (const id of ['4', '99', 'abc']) {
       const result = await call(sandbox, `/v1/users/${id}`, { tenant: 1 });
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'User not found.',
-        data: { message: 'User not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('User not found.'));
     }
     expect((await call(sandbox, '/v1/users/4', { tenant: 2 })).status).toBe(200);
   });

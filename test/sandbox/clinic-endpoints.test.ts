@@ -1,26 +1,17 @@
 // Appointments, channels, transaction types, form templates, announcements, AI report PDFs and stock deduction.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { call, type Json } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { call, codedErrorBody, type Json, legacyErrorBody, sandboxForFile } from './client.js';
 import { expectValidPdf } from './pdf-check.js';
 
 let sandbox: RunningSandbox;
 let tenantOne: TenantFixtures;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
   tenantOne = sandbox.fixtures.tenants[1] as TenantFixtures;
 });
-afterAll(async () => {
-  await sandbox.close();
-});
 
-const coded404 = (message: string) => ({
-  success: false,
-  error_code: 'RESOURCE_NOT_FOUND',
-  message,
-  errors: null,
-  data: null,
-});
+const coded404 = (message: string) => codedErrorBody('RESOURCE_NOT_FOUND', message);
 
 describe('GET /v1/appointments', () => {
   it('lists appointments soonest first with their customer', async () => {
@@ -188,11 +179,7 @@ describe('PUT /v1/form-templates/{id}', () => {
     for (const id of ['999', '4', 'abc']) {
       const result = await call(sandbox, `/v1/form-templates/${id}`, { method: 'PUT', json: { name: 'x' } });
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'Form template not found.',
-        data: { message: 'Form template not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('Form template not found.'));
     }
   });
 

@@ -1,22 +1,14 @@
 // Conversation messages (list, `after`, one message), the AI assistant switch, and the store's chat event hook.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildSeedStore } from '../../src/sandbox/data/seed.js';
-import {
-  type ChatEvent,
-  type RunningSandbox,
-  startSandbox,
-  type TenantFixtures,
-} from '../../src/sandbox/index.js';
-import { call, type Json } from './client.js';
+import { type ChatEvent, type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { call, type Json, legacyErrorBody, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
 let tenantOne: TenantFixtures;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
   tenantOne = sandbox.fixtures.tenants[1] as TenantFixtures;
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -80,11 +72,7 @@ describe('GET /v1/conversations/{id}/messages', () => {
     for (const id of ['999', '4', 'x']) {
       const result = await call(sandbox, `/v1/conversations/${id}/messages`);
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'Conversation not found.',
-        data: { message: 'Conversation not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('Conversation not found.'));
     }
   });
 });
@@ -104,11 +92,7 @@ describe('GET /v1/conversations/{id}/messages/{messageId}', () => {
     ]) {
       const result = await call(sandbox, path);
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'Message not found.',
-        data: { message: 'Message not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('Message not found.'));
     }
     expect((await call(sandbox, '/v1/conversations/4/messages/19')).status).toBe(404);
   });

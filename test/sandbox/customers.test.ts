@@ -1,15 +1,15 @@
 // Customer reads and writes: search, sort, create and validation, masking and erased records.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { allCustomers, call, type Json } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { allCustomers, call, type Json, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, records: 40, rateLimit: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile(
+  (running) => {
+    sandbox = running;
+  },
+  { records: 40 },
+);
 
 describe('reading customers', () => {
   it('reads one customer by id', async () => {

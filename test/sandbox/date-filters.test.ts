@@ -1,8 +1,8 @@
 // Date filters read as Laravel reads them: a bare date is that day at 00:00:00 UTC for either bound, offsets honoured.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCarbonDate } from '../../src/sandbox/api/carbon-date.js';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, type Json } from './client.js';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, type Json, sandboxForFile } from './client.js';
 
 describe('parseCarbonDate', () => {
   // Expected instants are PHP 8.2's own (new DateTime($value) in UTC, and Laravel's `date` rule for the refusals).
@@ -53,12 +53,12 @@ describe('parseCarbonDate', () => {
 
 describe('list filters against the sandbox', () => {
   let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, rateLimit: 0, erasureStepSeconds: 0 });
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
+  sandboxForFile(
+    (running) => {
+      sandbox = running;
+    },
+    { erasureStepSeconds: 0 },
+  );
 
   const list = async (path: string, query: string): Promise<Json[]> => {
     const result = await call(sandbox, `${path}?per_page=100&${query}`);
@@ -99,6 +99,15 @@ describe('list filters against the sandbox', () => {
     const east = (t: number) => `${new Date(t + 7_200_000).toISOString().slice(0, 23)}+02:00`;
     expect(ids(await list(path, `${to}=${encodeURIComponent(east(ms))}`))).toContain(record.id);
     expect(ids(await list(path, `${to}=${encodeURIComponent(east(ms - 1))}`))).not.toContain(record.id);
+  });
+
+  it.each(windows)('$path: a window that ends before it starts is a 422 on its end', async (window) => {
+    const result = await call(sandbox, `${window.path}?${window.from}=2026-02-01&${window.to}=2026-01-31`);
+    expect(result.status).toBe(422);
+    const [from, to] = [window.from, window.to].map((field) => field.replaceAll('_', ' '));
+    expect(result.body.errors).toEqual({
+      [window.to]: [`The ${to} field must be a date after or equal to ${from}.`],
+    });
   });
 
   it.each(windows)(

@@ -1,8 +1,8 @@
 // Erasure actions against state_allows: every status × action, what allowed actions change, the certificate PDF.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
-import { call } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/core/api/erasure-states.js';
+import { call, sandboxForFile } from './client.js';
 import { expectValidPdf } from './pdf-check.js';
 
 type Status = (typeof STATUSES)[number];
@@ -21,12 +21,12 @@ const ALLOWED: Record<Status, Action[]> = {
 
 let sandbox: RunningSandbox;
 const fixtures = (tenant: number) => sandbox.fixtures.tenants[tenant] as TenantFixtures;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0, erasureStepSeconds: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile(
+  (running) => {
+    sandbox = running;
+  },
+  { erasureStepSeconds: 0 },
+);
 
 function act(id: number, action: Action, tenant = 1) {
   const path = `/v1/data-erasure-requests/${id}/${action}`;

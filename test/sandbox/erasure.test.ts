@@ -1,19 +1,19 @@
 // Data erasure requests: the record shape, the seeded matrix, list filters and sorting, reads and creation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { ERASURE_STATUSES as STATUSES } from '../../src/sandbox/data/erasure-types.js';
-import { call, type Json } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { ERASURE_STATUSES as STATUSES } from '../../src/core/api/erasure-states.js';
+import { call, type Json, codedErrorBody, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
 let tenantOne: TenantFixtures;
-beforeAll(async () => {
-  // Frozen: the live requests stay where the seed put them, so lists are stable.
-  sandbox = await startSandbox({ port: 0, rateLimit: 0, erasureStepSeconds: 0 });
-  tenantOne = sandbox.fixtures.tenants[1] as TenantFixtures;
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile(
+  (running) => {
+    // Frozen: the live requests stay where the seed put them, so lists are stable.
+    sandbox = running;
+    tenantOne = sandbox.fixtures.tenants[1] as TenantFixtures;
+  },
+  { erasureStepSeconds: 0 },
+);
 
 const allRequests = async (query = '', options = {}): Promise<Json[]> => {
   const result = await call(sandbox, `/v1/data-erasure-requests?per_page=100${query}`, options);
@@ -214,13 +214,7 @@ describe('GET /v1/data-erasure-requests', () => {
     expect((await allRequests()).every((r) => r.tenant_id === 1)).toBe(true);
     const foreign = await call(sandbox, '/v1/data-erasure-requests/11', { tenant: 1 });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({
-      success: false,
-      error_code: 'RESOURCE_NOT_FOUND',
-      message: 'Data erasure request not found.',
-      errors: null,
-      data: null,
-    });
+    expect(foreign.body).toEqual(codedErrorBody('RESOURCE_NOT_FOUND', 'Data erasure request not found.'));
     for (const id of ['999', 'abc']) {
       expect((await call(sandbox, `/v1/data-erasure-requests/${id}`)).status).toBe(404);
     }

@@ -1,18 +1,15 @@
 // POST /v1/leads/{id}/notes: the LeadNote shape, validation, CUSTOMER_ERASED, another rep's lead (plain 403) and 404s.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
+import { call, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
 let leads: TenantFixtures['leads'];
 let salesperson: string;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
   leads = (sandbox.fixtures.tenants[1] as TenantFixtures).leads;
   salesperson = sandbox.issueToken({ userId: sandbox.fixtures.salespersonUserId });
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 const addNote = (leadId: number, json: unknown, options = {}) =>

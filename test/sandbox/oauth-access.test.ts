@@ -2,21 +2,18 @@
 import { readFile } from 'node:fs/promises';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/sandbox/api/routes.js';
 import { type RunningSandbox, SANDBOX_SCOPES, startSandbox } from '../../src/sandbox/index.js';
 import { aheadClock } from '../helpers/sandbox-clock.js';
-import { call } from './client.js';
+import { call, sandboxForFile } from './client.js';
 import { discover, login } from './oauth-browser.js';
 
 let sandbox: RunningSandbox;
 let config: client.Configuration;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile(async (running) => {
+  sandbox = running;
   config = await discover(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 const newCustomer = { json: { first_name: 'Jo', last_name: 'Token' } };

@@ -1,19 +1,16 @@
 // The sandbox's OpenID provider end to end: discovery, code flow with PKCE through the pages, refresh, revocation.
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, sandboxForFile } from './client.js';
 import { Browser, discover, login, REDIRECT_URI } from './oauth-browser.js';
 
 let sandbox: RunningSandbox;
 let config: client.Configuration;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile(async (running) => {
+  sandbox = running;
   config = await discover(sandbox);
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 describe('discovery', () => {

@@ -1,17 +1,17 @@
 // Laravel-style pagination of GET /v1/customers: meta, links, bounds and validation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
 let listUrl: string;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, records: 40, rateLimit: 0 });
-  listUrl = `${sandbox.info.base_url}/v1/customers`;
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile(
+  (running) => {
+    sandbox = running;
+    listUrl = `${sandbox.info.base_url}/v1/customers`;
+  },
+  { records: 40 },
+);
 
 const labels = (meta: { links: { label: string }[] }) => meta.links.map((link) => link.label);
 

@@ -1,20 +1,24 @@
 // POST /api/broadcasting/auth: who may subscribe to which private-chat-log channel, with form or JSON bodies.
 import * as client from 'openid-client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, type CallResult } from './client.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import {
+  call,
+  callHeaders,
+  type CallOptions,
+  type CallResult,
+  readResult,
+  sandboxForFile,
+} from './client.js';
 import { discover, login } from './oauth-browser.js';
 import { RawSocket } from './realtime-client.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
 });
 afterEach(() => {
   sandbox.setRateLimit(0);
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 const SIGNATURE = /^sandbox-key:[0-9a-f]{64}$/;
@@ -22,29 +26,15 @@ const SIGNATURE = /^sandbox-key:[0-9a-f]{64}$/;
 /** Posts a form, as pusher-js's ajax authorizer does. */
 async function authorizeForm(
   fields: Record<string, string>,
-  options: { token?: string | null; tenant?: number | string | null } = {},
+  options: Pick<CallOptions, 'token' | 'tenant'> = {},
 ): Promise<CallResult> {
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': 'application/x-www-form-urlencoded',
-  };
-  const token = options.token === undefined ? sandbox.info.token : options.token;
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  const tenant = options.tenant === undefined ? 1 : options.tenant;
-  if (tenant !== null) headers['x-tenant'] = String(tenant);
+  const headers = { ...callHeaders(sandbox, options), 'content-type': 'application/x-www-form-urlencoded' };
   const response = await fetch(sandbox.info.realtime.auth_endpoint, {
     method: 'POST',
     headers,
     body: new URLSearchParams(fields).toString(),
   });
-  const text = await response.text();
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: JSON.parse(text),
-    text,
-    bytes: Buffer.from(text),
-  };
+  return readResult(response);
 }
 
 const fields = (channel = 'private-chat-log.1', socketId = '1234.5678') => ({

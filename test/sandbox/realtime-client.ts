@@ -4,7 +4,7 @@ import PusherNS from 'pusher-js';
 import type { Channel, Options } from 'pusher-js';
 import WebSocket from 'ws';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import type { Json } from './client.js';
+import { callHeaders, type Json } from './client.js';
 
 // pusher-js's typings use `export default` on a CJS build: under NodeNext this is how it constructs.
 const Pusher = PusherNS as unknown as typeof PusherNS.default;
@@ -23,14 +23,7 @@ const clients: PusherClient[] = [];
 
 export function connectPusher(sandbox: RunningSandbox, options: PusherClientOptions = {}): PusherClient {
   const { realtime } = sandbox.info;
-  const headersProvider = () => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const token = options.token === undefined ? sandbox.info.token : options.token;
-    if (token !== null) headers.Authorization = `Bearer ${token}`;
-    const tenant = options.tenant === undefined ? 1 : options.tenant;
-    if (tenant !== null) headers['X-Tenant'] = String(tenant);
-    return headers;
-  };
+  const headersProvider = () => callHeaders(sandbox, options);
   const pusher = new Pusher(realtime.key, {
     cluster: 'mt1',
     wsHost: realtime.host,

@@ -1,8 +1,8 @@
 // Chat events through the real pusher-js client: subscription and its refusals, the three event payloads, tenant
 // isolation, generated chatter and assistant replies.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type ChatEvent, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, upload } from './client.js';
+import { call, upload, sandboxForFile } from './client.js';
 import {
   connectPusher,
   disconnectAll,
@@ -32,17 +32,14 @@ const PAYLOAD_FIELDS = [
 const OFFSET_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
 });
 afterEach(async () => {
   disconnectAll();
   sandbox.setChatter(0);
   // Back to the seeded state: the assistant on in conversation 1 only.
   await call(sandbox, '/v1/conversations/2/agent/disable', { method: 'POST' });
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 describe('subscribing with pusher-js', () => {

@@ -1,8 +1,9 @@
 // Realtime outages as pusher-js meets them: a dropped connection, a blocked endpoint, the ws-drop fault, and a
 // sandbox that closes under its clients.
 import { connect } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
+import { sandboxForFile } from './client.js';
 import {
   connectPusher,
   disconnectAll,
@@ -16,15 +17,12 @@ import {
 const CREATED = 'App\\Events\\ChatLogCreated';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
 });
 afterEach(() => {
   disconnectAll();
   sandbox.setFaults(undefined);
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 describe('dropRealtime', () => {

@@ -1,21 +1,18 @@
 // The Pusher protocol v7 endpoint frame by frame, with a bare WebSocket: handshake, ping, subscribe, refusals, and
 // frames no client should send.
 import { request } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, sandboxForFile } from './client.js';
 import { RawSocket, sleep } from './realtime-client.js';
 
 let sandbox: RunningSandbox;
 const sockets: RawSocket[] = [];
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
+sandboxForFile((running) => {
+  sandbox = running;
 });
 afterEach(() => {
   for (const socket of sockets.splice(0)) socket.close();
-});
-afterAll(async () => {
-  await sandbox.close();
 });
 
 async function open(path?: string): Promise<RawSocket> {

@@ -8,6 +8,7 @@ import { createDispatcher } from '../../src/sandbox/dispatcher.js';
 import { type ListeningServer, listen } from '../../src/sandbox/server.js';
 import { FaultInjector } from '../../src/sandbox/traffic/faults.js';
 import { RateLimiter } from '../../src/sandbox/traffic/rate-limit.js';
+import { codedErrorBody } from './client.js';
 
 const brokenRoutes: Route[] = [
   {
@@ -63,13 +64,7 @@ describe('handler failures', () => {
     const response = await fetch(`http://127.0.0.1:${server.port}/api/v1/boom`, { headers });
     expect(response.status).toBe(500);
     const text = await response.text();
-    expect(JSON.parse(text)).toEqual({
-      success: false,
-      error_code: 'SERVER_ERROR',
-      message: 'Unexpected server fault.',
-      errors: null,
-      data: null,
-    });
+    expect(JSON.parse(text)).toEqual(codedErrorBody('SERVER_ERROR', 'Unexpected server fault.'));
     expect(text).not.toContain('secret');
     const after = await fetch(`http://127.0.0.1:${server.port}/api/v1/fine`, { headers });
     expect(after.status).toBe(200);

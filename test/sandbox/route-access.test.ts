@@ -1,16 +1,16 @@
 // Every tenant-scoped route: scope names, 401/400/428, scope and role 403s, and bodies that are not JSON.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_ROUTES } from '../../src/sandbox/api/routes.js';
-import { API_SCOPES, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { API_SCOPES, type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0, erasureStepSeconds: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+sandboxForFile(
+  (running) => {
+    sandbox = running;
+  },
+  { erasureStepSeconds: 0 },
+);
 
 /** A concrete path per route pattern, with ids that exist in tenant 1. */
 const concrete = (pattern: string) => pattern.replace('{messageId}', '2').replace('{id}', '1');

@@ -1,15 +1,12 @@
 // The HTTP shell around the API: request log, body handling, unknown routes and a clean close().
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './client.js';
+import { call, legacyErrorBody, sandboxForFile } from './client.js';
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
+sandboxForFile((running) => {
+  sandbox = running;
 });
 
 describe('request log', () => {
@@ -39,11 +36,7 @@ describe('bodies and routes', () => {
   it('answers 400 with the legacy envelope for invalid JSON', async () => {
     const result = await call(sandbox, '/v1/customers', { method: 'POST', rawBody: '{"first_name": ' });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({
-      success: false,
-      error: 'Invalid JSON payload.',
-      data: { message: 'Invalid JSON payload.' },
-    });
+    expect(result.body).toEqual(legacyErrorBody('Invalid JSON payload.'));
   });
 
   it('answers 413 for a body over 1 MiB', async () => {

@@ -1,17 +1,14 @@
 // POST /v1/conversations/{id}/messages/voice: the multipart `file` part, its 51200 KiB bound, and bad uploads.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChatEvent, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, upload } from './client.js';
+import { describe, expect, it } from 'vitest';
+import { type ChatEvent, type RunningSandbox } from '../../src/sandbox/index.js';
+import { call, upload, legacyErrorBody, sandboxForFile } from './client.js';
 
 const LIMIT_BYTES = 51200 * 1024;
 
 let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, rateLimit: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
+sandboxForFile((running) => {
+  sandbox = running;
 });
 
 function voiceForm(bytes: number, field = 'file', filename: string | null = 'note.ogg'): FormData {
@@ -123,11 +120,7 @@ describe('a voice message', () => {
     for (const id of ['999', '4']) {
       const result = await upload(sandbox, `/v1/conversations/${id}/messages/voice`, voiceForm(10));
       expect(result.status).toBe(404);
-      expect(result.body).toEqual({
-        success: false,
-        error: 'Conversation not found.',
-        data: { message: 'Conversation not found.' },
-      });
+      expect(result.body).toEqual(legacyErrorBody('Conversation not found.'));
     }
   });
 

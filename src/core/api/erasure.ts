@@ -1,26 +1,19 @@
 // Data erasure requests: statuses, the actions their `state_allows` flags gate, and reading one request.
 import { ConflictError, NetworkError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
+import type { ErasureAction, ErasureStatus } from './erasure-states.js';
 import { dataOf, paths } from './resources.js';
 
-export const ERASURE_STATUSES = [
-  'pending_verification',
-  'verified',
-  'processing',
-  'completed',
-  'expired',
-  'cancelled',
-  'failed',
-] as const;
-export type ErasureStatus = (typeof ERASURE_STATUSES)[number];
+export {
+  ERASURE_ACTIONS,
+  ERASURE_SORT_FIELDS,
+  ERASURE_STATUSES,
+  type ErasureAction,
+  type ErasureStatus,
+} from './erasure-states.js';
 
 /** Where a request stops moving: the end of the normal path and the three side exits. */
 export const TERMINAL_STATUSES: readonly ErasureStatus[] = ['completed', 'expired', 'cancelled', 'failed'];
-
-export const ERASURE_SORT_FIELDS = ['created_at', 'verified_at', 'executed_at', 'status'] as const;
-
-export const ERASURE_ACTIONS = ['resend', 'cancel', 'retry', 'certificate'] as const;
-export type ErasureAction = (typeof ERASURE_ACTIONS)[number];
 
 export interface ErasureRequest {
   id: number;

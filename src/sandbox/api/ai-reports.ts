@@ -1,25 +1,16 @@
 // GET /v1/ai-reports/{id}/pdf: a ready report as a small real PDF; one still generating answers BAD_REQUEST.
 import type { AiReportRecord } from '../data/clinic-types.js';
 import { buildPdf } from '../http/pdf.js';
-import { ApiError, codedError, fileResponse } from '../http/responses.js';
-import { parsePositiveInteger } from './field-errors.js';
-import type { Route, TenantContext } from './route.js';
+import { ApiError, codedError, fileResponse, resourceNotFound } from '../http/responses.js';
+import { tenantRecordInPath } from './path-record.js';
+import { type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const aiReportRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/v1/ai-reports/{id}/pdf',
-    tenantScoped: true,
-    scope: 'ai-reports:read',
-    ability: 'ai-reports.read',
-    handle: downloadReport,
-  },
+  tenantRoute('GET', '/v1/ai-reports/{id}/pdf', 'ai-reports.read', downloadReport),
 ];
 
 function downloadReport(ctx: TenantContext) {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const report = id === undefined ? undefined : ctx.store.aiReport(ctx.tenant.id, id);
-  if (report === undefined) throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'AI report not found.'));
+  const report = tenantRecordInPath(ctx, ctx.store.aiReports, resourceNotFound('AI report not found.'));
   if (report.status !== 'ready') {
     throw new ApiError(
       codedError(400, 'BAD_REQUEST', 'The report is still being generated; try again later.'),

@@ -3,28 +3,19 @@ import { APPOINTMENT_STATUSES, type AppointmentRecord } from '../data/clinic-typ
 import type { FieldErrors } from '../http/responses.js';
 import { throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
-import { checkOrder, readChoice, readDateTime, within } from './query-filters.js';
+import { readChoice, readDateWindow, within } from './query-filters.js';
 import { relatedCustomer, viewerOf } from './related.js';
-import type { Route, TenantContext } from './route.js';
+import { type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const appointmentRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/v1/appointments',
-    tenantScoped: true,
-    scope: 'appointments:read',
-    ability: 'appointments.read',
-    handle: listAppointments,
-  },
+  tenantRoute('GET', '/v1/appointments', 'appointments.read', listAppointments),
 ];
 
 function listAppointments(ctx: TenantContext) {
   const errors: FieldErrors = {};
   const pageRequest = readPageRequest(ctx.query, errors);
   const status = readChoice(ctx.query, 'status', APPOINTMENT_STATUSES, errors);
-  const from = readDateTime(ctx.query, 'from', errors);
-  const to = readDateTime(ctx.query, 'to', errors);
-  checkOrder(from, to, ['from', 'to'], errors);
+  const { from, to } = readDateWindow(ctx.query, ['from', 'to'], errors);
   throwIfInvalid(errors);
 
   const matching = ctx.store

@@ -1,29 +1,24 @@
 // Conversation messages (list with `after`, read one) and the AI assistant switch of a conversation.
 import type { ConversationRecord } from '../data/chat-types.js';
 import { apiTimestamp } from '../data/time.js';
-import { ApiError, type FieldErrors, legacyError } from '../http/responses.js';
-import { parsePositiveInteger, throwIfInvalid } from './field-errors.js';
+import { type FieldErrors, legacyError } from '../http/responses.js';
+import { throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
+import { recordInPath, tenantRecordInPath } from './path-record.js';
 import { readWholeNumber } from './query-filters.js';
-import { ok, type Route, type TenantContext } from './route.js';
-
-const read = { tenantScoped: true, scope: 'conversations:read', ability: 'conversations.read' } as const;
-const write = { tenantScoped: true, scope: 'conversations:write', ability: 'conversations.write' } as const;
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const conversationRoutes: Route[] = [
-  { method: 'GET', pattern: '/v1/conversations/{id}/messages', ...read, handle: listMessages },
-  { method: 'GET', pattern: '/v1/conversations/{id}/messages/{messageId}', ...read, handle: getMessage },
-  { method: 'GET', pattern: '/v1/conversations/{id}/agent', ...read, handle: getAgent },
-  { method: 'POST', pattern: '/v1/conversations/{id}/agent/enable', ...write, handle: enableAgent },
-  { method: 'POST', pattern: '/v1/conversations/{id}/agent/disable', ...write, handle: disableAgent },
+  tenantRoute('GET', '/v1/conversations/{id}/messages', 'conversations.read', listMessages),
+  tenantRoute('GET', '/v1/conversations/{id}/messages/{messageId}', 'conversations.read', getMessage),
+  tenantRoute('GET', '/v1/conversations/{id}/agent', 'conversations.read', getAgent),
+  tenantRoute('POST', '/v1/conversations/{id}/agent/enable', 'conversations.write', enableAgent),
+  tenantRoute('POST', '/v1/conversations/{id}/agent/disable', 'conversations.write', disableAgent),
 ];
 
 /** The conversation in the path, or the legacy 404 the API shows for it. */
 export function findConversation(ctx: TenantContext): ConversationRecord {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const conversation = id === undefined ? undefined : ctx.store.conversation(ctx.tenant.id, id);
-  if (conversation === undefined) throw new ApiError(legacyError(404, 'Conversation not found.'));
-  return conversation;
+  return tenantRecordInPath(ctx, ctx.store.conversations, legacyError(404, 'Conversation not found.'));
 }
 
 /** Oldest first, so `after=<last seen id>` catches up in order. */
@@ -40,9 +35,12 @@ function listMessages(ctx: TenantContext) {
 
 function getMessage(ctx: TenantContext) {
   const conversation = findConversation(ctx);
-  const id = parsePositiveInteger(ctx.params.messageId ?? '');
-  const message = id === undefined ? undefined : ctx.store.chat.get(conversation.id, id);
-  if (message === undefined) throw new ApiError(legacyError(404, 'Message not found.'));
+  const message = recordInPath(
+    ctx,
+    (id) => ctx.store.chat.get(conversation.id, id),
+    legacyError(404, 'Message not found.'),
+    'messageId',
+  );
   return ok({ ...message });
 }
 

@@ -1,42 +1,22 @@
 // Customer routes: paginated list with search and sort, read by id, and create.
 import { apiTimestamp, isoDate } from '../data/time.js';
 import type { CustomerRecord } from '../data/types.js';
-import { ApiError, codedError, type FieldErrors } from '../http/responses.js';
+import { type FieldErrors, resourceNotFound } from '../http/responses.js';
 import { validateCustomerInput } from './customer-input.js';
 import { type CustomerView, customerView } from './customer-view.js';
-import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
+import { addFieldError, throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
+import { recordInPath } from './path-record.js';
 import { viewerOf } from './related.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 const SORT_FIELDS = ['id', 'created_at', 'last_name'] as const;
 type SortField = (typeof SORT_FIELDS)[number];
 
 export const customerRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/v1/customers',
-    tenantScoped: true,
-    scope: 'customers:read',
-    ability: 'customers.read',
-    handle: listCustomers,
-  },
-  {
-    method: 'GET',
-    pattern: '/v1/customers/{id}',
-    tenantScoped: true,
-    scope: 'customers:read',
-    ability: 'customers.read',
-    handle: getCustomer,
-  },
-  {
-    method: 'POST',
-    pattern: '/v1/customers',
-    tenantScoped: true,
-    scope: 'customers:write',
-    ability: 'customers.write',
-    handle: createCustomer,
-  },
+  tenantRoute('GET', '/v1/customers', 'customers.read', listCustomers),
+  tenantRoute('GET', '/v1/customers/{id}', 'customers.read', getCustomer),
+  tenantRoute('POST', '/v1/customers', 'customers.write', createCustomer),
 ];
 
 function listCustomers(ctx: TenantContext) {
@@ -77,11 +57,11 @@ function listCustomers(ctx: TenantContext) {
 }
 
 function getCustomer(ctx: TenantContext) {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const customer = id === undefined ? undefined : ctx.store.customer(ctx.tenant.id, id);
-  if (customer === undefined) {
-    throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Customer not found.'));
-  }
+  const customer = recordInPath(
+    ctx,
+    (id) => ctx.store.customer(ctx.tenant.id, id),
+    resourceNotFound('Customer not found.'),
+  );
   return ok(customerView(customer, viewerOf(ctx)));
 }
 

@@ -1,24 +1,22 @@
 // GET /v1/data-erasure-requests: filters (status, created_at window), a firm sort and pagination.
-import { ERASURE_STATUSES, type ErasureRequestRecord } from '../data/erasure-types.js';
+import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure-states.js';
+import type { ErasureRequestRecord } from '../data/erasure-types.js';
 import type { FieldErrors } from '../http/responses.js';
 import { erasureView } from './erasure-view.js';
 import { throwIfInvalid } from './field-errors.js';
 import { paginate, readPageRequest } from './pagination.js';
-import { checkOrder, readChoice, readDateTime, within } from './query-filters.js';
+import { readChoice, readDateWindow, within } from './query-filters.js';
 import type { TenantContext } from './route.js';
 
-const SORT_FIELDS = ['created_at', 'verified_at', 'executed_at', 'status'] as const;
-type SortField = (typeof SORT_FIELDS)[number];
+type SortField = (typeof ERASURE_SORT_FIELDS)[number];
 
 /** Default sort (not shown by the API): newest first. */
 export function listErasureRequests(ctx: TenantContext) {
   const errors: FieldErrors = {};
   const pageRequest = readPageRequest(ctx.query, errors);
   const status = readChoice(ctx.query, 'status', ERASURE_STATUSES, errors);
-  const from = readDateTime(ctx.query, 'created_at_from', errors);
-  const to = readDateTime(ctx.query, 'created_at_to', errors);
-  checkOrder(from, to, ['created_at_from', 'created_at_to'], errors);
-  const sortBy = readChoice(ctx.query, 'sort_by', SORT_FIELDS, errors) ?? 'created_at';
+  const { from, to } = readDateWindow(ctx.query, ['created_at_from', 'created_at_to'], errors);
+  const sortBy = readChoice(ctx.query, 'sort_by', ERASURE_SORT_FIELDS, errors) ?? 'created_at';
   const sortOrder = readChoice(ctx.query, 'sort_order', ['asc', 'desc'] as const, errors) ?? 'desc';
   throwIfInvalid(errors);
 

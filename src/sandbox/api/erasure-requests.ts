@@ -1,7 +1,8 @@
 // Data erasure requests: list, read, create, the resend/cancel/retry actions and the completion certificate.
 import { stateAllows } from '../data/erasure-flow.js';
 import { scopeSummaryFor, verificationChannelFor } from '../data/erasure-scope.js';
-import type { ErasureAction, ErasureRequestRecord } from '../data/erasure-types.js';
+import type { ErasureAction } from '../../core/api/erasure-states.js';
+import type { ErasureRequestRecord } from '../data/erasure-types.js';
 import type { CustomerRecord } from '../data/types.js';
 import { buildPdf } from '../http/pdf.js';
 import { ApiError, codedError, type FieldErrors, fileResponse } from '../http/responses.js';
@@ -9,29 +10,21 @@ import { listErasureRequests } from './erasure-list.js';
 import { erasureView, findErasureRequest } from './erasure-view.js';
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
-const read = {
-  tenantScoped: true,
-  scope: 'data-erasure-requests:read',
-  ability: 'data-erasure-requests.read',
-} as const;
-const write = {
-  tenantScoped: true,
-  scope: 'data-erasure-requests:write',
-  ability: 'data-erasure-requests.write',
-} as const;
+const READ = 'data-erasure-requests.read';
+const WRITE = 'data-erasure-requests.write';
 const BASE = '/v1/data-erasure-requests';
 const MAX_TEXT_LENGTH = 1000;
 
 export const erasureRoutes: Route[] = [
-  { method: 'GET', pattern: BASE, ...read, handle: listErasureRequests },
-  { method: 'POST', pattern: BASE, ...write, handle: createRequest },
-  { method: 'GET', pattern: `${BASE}/{id}`, ...read, handle: getRequest },
-  { method: 'POST', pattern: `${BASE}/{id}/resend`, ...write, handle: resend },
-  { method: 'POST', pattern: `${BASE}/{id}/cancel`, ...write, handle: cancel },
-  { method: 'POST', pattern: `${BASE}/{id}/retry`, ...write, handle: retry },
-  { method: 'GET', pattern: `${BASE}/{id}/certificate`, ...read, handle: certificate },
+  tenantRoute('GET', BASE, READ, listErasureRequests),
+  tenantRoute('POST', BASE, WRITE, createRequest),
+  tenantRoute('GET', `${BASE}/{id}`, READ, getRequest),
+  tenantRoute('POST', `${BASE}/{id}/resend`, WRITE, resend),
+  tenantRoute('POST', `${BASE}/{id}/cancel`, WRITE, cancel),
+  tenantRoute('POST', `${BASE}/{id}/retry`, WRITE, retry),
+  tenantRoute('GET', `${BASE}/{id}/certificate`, READ, certificate),
 ];
 
 function getRequest(ctx: TenantContext) {

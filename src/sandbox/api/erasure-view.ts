@@ -1,8 +1,8 @@
 // Serializes a data erasure request exactly as the API document's DataErasureRequest, for one viewer.
 import { stateAllows } from '../data/erasure-flow.js';
 import type { ErasureRequestRecord } from '../data/erasure-types.js';
-import { ApiError, codedError } from '../http/responses.js';
-import { parsePositiveInteger } from './field-errors.js';
+import { resourceNotFound } from '../http/responses.js';
+import { recordInPath } from './path-record.js';
 import { relatedCustomer, relatedUser, viewerOf } from './related.js';
 import type { TenantContext } from './route.js';
 
@@ -41,10 +41,9 @@ export function erasureView(ctx: TenantContext, record: ErasureRequestRecord) {
 
 /** The request in the path, or a coded 404 (another tenant's request included). */
 export function findErasureRequest(ctx: TenantContext): ErasureRequestRecord {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const record = id === undefined ? undefined : ctx.store.erasures.get(ctx.tenant.id, id);
-  if (record === undefined) {
-    throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Data erasure request not found.'));
-  }
-  return record;
+  return recordInPath(
+    ctx,
+    (id) => ctx.store.erasures.get(ctx.tenant.id, id),
+    resourceNotFound('Data erasure request not found.'),
+  );
 }

@@ -1,20 +1,14 @@
 // PUT /v1/form-templates/{id}: changes a template's name, description or active flag (at least one of them).
 import type { FormTemplateRecord } from '../data/clinic-types.js';
 import { apiTimestamp } from '../data/time.js';
-import { ApiError, type FieldErrors, legacyError } from '../http/responses.js';
-import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
+import { type FieldErrors, legacyError } from '../http/responses.js';
+import { addFieldError, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { tenantRecordInPath } from './path-record.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const formTemplateRoutes: Route[] = [
-  {
-    method: 'PUT',
-    pattern: '/v1/form-templates/{id}',
-    tenantScoped: true,
-    scope: 'form-templates:write',
-    ability: 'form-templates.write',
-    handle: updateFormTemplate,
-  },
+  tenantRoute('PUT', '/v1/form-templates/{id}', 'form-templates.write', updateFormTemplate),
 ];
 
 type TemplateChanges = Partial<Pick<FormTemplateRecord, 'name' | 'description' | 'is_active'>>;
@@ -23,9 +17,11 @@ const FIELDS = ['name', 'description', 'is_active'] as const;
 const LABELS = { name: 'name', description: 'description', is_active: 'is active' } as const;
 
 async function updateFormTemplate(ctx: TenantContext) {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const template = id === undefined ? undefined : ctx.store.formTemplate(ctx.tenant.id, id);
-  if (template === undefined) throw new ApiError(legacyError(404, 'Form template not found.'));
+  const template = tenantRecordInPath(
+    ctx,
+    ctx.store.formTemplates,
+    legacyError(404, 'Form template not found.'),
+  );
   const changes = readChanges(await ctx.readJson());
   Object.assign(template, changes, { updated_at: apiTimestamp(ctx.now()) });
   return ok(formTemplateView(template));

@@ -1,29 +1,21 @@
 // POST /v1/leads/{id}/notes: a note on a lead, refused on an erased person's lead and on another rep's lead.
 import type { LeadNoteRecord, LeadRecord } from '../data/types.js';
 import { apiTimestamp } from '../data/time.js';
-import { ApiError, codedError, type FieldErrors, plainError } from '../http/responses.js';
+import { ApiError, codedError, type FieldErrors, plainError, resourceNotFound } from '../http/responses.js';
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
+import { tenantRecordInPath } from './path-record.js';
 import { relatedUser } from './related.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const leadNoteRoutes: Route[] = [
-  {
-    method: 'POST',
-    pattern: '/v1/leads/{id}/notes',
-    tenantScoped: true,
-    scope: 'leads:write',
-    ability: 'leads.write',
-    handle: addLeadNote,
-  },
+  tenantRoute('POST', '/v1/leads/{id}/notes', 'leads.write', addLeadNote),
 ];
 
 const MAX_CONTENT_LENGTH = 10_000;
 
 async function addLeadNote(ctx: TenantContext) {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const lead = id === undefined ? undefined : ctx.store.lead(ctx.tenant.id, id);
-  if (lead === undefined) throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Lead not found.'));
+  const lead = tenantRecordInPath(ctx, ctx.store.leads, resourceNotFound('Lead not found.'));
   const body = await ctx.readJson();
   if (isErased(ctx, lead)) {
     // 422 on purpose: the API does not show this status, so clients must go by the code.

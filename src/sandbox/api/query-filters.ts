@@ -32,8 +32,20 @@ export function readDateTime(query: URLSearchParams, field: string, errors: Fiel
   return ms;
 }
 
+/** An optional window read from two date fields (`from` before `to`), its bounds as epoch milliseconds. */
+export function readDateWindow(
+  query: URLSearchParams,
+  fields: [from: string, to: string],
+  errors: FieldErrors,
+): { from: number | undefined; to: number | undefined } {
+  const from = readDateTime(query, fields[0], errors);
+  const to = readDateTime(query, fields[1], errors);
+  checkOrder(from, to, fields, errors);
+  return { from, to };
+}
+
 /** Records that `to` is not before `from`, once both parsed. */
-export function checkOrder(
+function checkOrder(
   from: number | undefined,
   to: number | undefined,
   fields: [string, string],

@@ -26,9 +26,10 @@ export interface TenantContext extends UserContext {
 }
 
 type Handler<C> = (ctx: C) => ApiResponse | Promise<ApiResponse>;
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface RouteBase {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: Method;
   /** Relative to /api; `{name}` segments become params. */
   pattern: string;
   /** Token scope required (`*` always passes). */
@@ -40,6 +41,21 @@ interface RouteBase {
 export type Route =
   | (RouteBase & { tenantScoped: false; handle: Handler<UserContext> })
   | (RouteBase & { tenantScoped: true; handle: Handler<TenantContext> });
+
+/**
+ * A route of the current tenant behind one permission, named once: the role needs the ability `noun.verb` and the
+ * token the scope `noun:verb`, as every tenant route of the API pairs them.
+ */
+export function tenantRoute(
+  method: Method,
+  pattern: string,
+  ability: Ability,
+  handle: Handler<TenantContext>,
+): Route {
+  return { method, pattern, tenantScoped: true, scope: scopeOf(ability), ability, handle };
+}
+
+export const scopeOf = (ability: Ability): string => ability.replace('.', ':');
 
 export function ok(data: unknown, status = 200): ApiResponse {
   return { status, body: { success: true, data } };

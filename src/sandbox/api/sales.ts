@@ -1,24 +1,15 @@
 // POST /v1/sales/{id}/stock-deduct: takes a sale's products out of stock, once.
 import { apiTimestamp } from '../data/time.js';
-import { ApiError, codedError } from '../http/responses.js';
-import { parsePositiveInteger } from './field-errors.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { ApiError, codedError, resourceNotFound } from '../http/responses.js';
+import { tenantRecordInPath } from './path-record.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const saleRoutes: Route[] = [
-  {
-    method: 'POST',
-    pattern: '/v1/sales/{id}/stock-deduct',
-    tenantScoped: true,
-    scope: 'sales:write',
-    ability: 'sales.write',
-    handle: deductStock,
-  },
+  tenantRoute('POST', '/v1/sales/{id}/stock-deduct', 'sales.write', deductStock),
 ];
 
 function deductStock(ctx: TenantContext) {
-  const id = parsePositiveInteger(ctx.params.id ?? '');
-  const sale = id === undefined ? undefined : ctx.store.sale(ctx.tenant.id, id);
-  if (sale === undefined) throw new ApiError(codedError(404, 'RESOURCE_NOT_FOUND', 'Sale not found.'));
+  const sale = tenantRecordInPath(ctx, ctx.store.sales, resourceNotFound('Sale not found.'));
   if (sale.stock_deducted) {
     throw new ApiError(
       codedError(409, 'STOCK_ALREADY_DEDUCTED', 'Stock has already been deducted for this sale.', {

@@ -1,6 +1,6 @@
 // GET /v1/account-transaction-types: the slug/label pairs bank account transactions accept as `type`.
 import type { TransactionType } from '../data/clinic-types.js';
-import { ok, type Route } from './route.js';
+import { ok, type Route, tenantRoute } from './route.js';
 
 export const TRANSACTION_TYPES: readonly TransactionType[] = [
   { slug: 'deposit', label: 'Deposit' },
@@ -11,12 +11,7 @@ export const TRANSACTION_TYPES: readonly TransactionType[] = [
 ];
 
 export const transactionTypeRoutes: Route[] = [
-  {
-    method: 'GET',
-    pattern: '/v1/account-transaction-types',
-    tenantScoped: true,
-    scope: 'account-transaction-types:read',
-    ability: 'account-transaction-types.read',
-    handle: () => ok(TRANSACTION_TYPES.map((type) => ({ ...type }))),
-  },
+  tenantRoute('GET', '/v1/account-transaction-types', 'account-transaction-types.read', () =>
+    ok(TRANSACTION_TYPES.map((type) => ({ ...type }))),
+  ),
 ];

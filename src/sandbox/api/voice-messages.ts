@@ -4,7 +4,7 @@ import type { FieldErrors } from '../http/responses.js';
 import { type PartInfo, readMultipart } from '../http/multipart.js';
 import { addFieldError, throwIfInvalid } from './field-errors.js';
 import { findConversation } from './conversations.js';
-import { ok, type Route, type TenantContext } from './route.js';
+import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 /** The API's bound on `file` is 51200, unit not shown: the sandbox reads it as KiB (50 MiB). */
 export const VOICE_FILE_MAX_KIB = 51200;
@@ -13,14 +13,7 @@ const MAX_FILE_BYTES = VOICE_FILE_MAX_KIB * 1024;
 const MAX_BODY_BYTES = 2 * MAX_FILE_BYTES;
 
 export const voiceMessageRoutes: Route[] = [
-  {
-    method: 'POST',
-    pattern: '/v1/conversations/{id}/messages/voice',
-    tenantScoped: true,
-    scope: 'conversations:write',
-    ability: 'conversations.write',
-    handle: sendVoiceMessage,
-  },
+  tenantRoute('POST', '/v1/conversations/{id}/messages/voice', 'conversations.write', sendVoiceMessage),
 ];
 
 async function sendVoiceMessage(ctx: TenantContext) {

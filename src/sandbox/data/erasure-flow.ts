@@ -1,12 +1,7 @@
 // The erasure request's state machine: what each status allows, and what one step along the path changes.
+import type { ErasureAction, ErasureStatus } from '../../core/api/erasure-states.js';
+import type { ErasureMovement, ErasureRequestRecord, ExecutionReportItem } from './erasure-types.js';
 import { apiTimestamp } from './time.js';
-import type {
-  ErasureAction,
-  ErasureMovement,
-  ErasureRequestRecord,
-  ErasureStatus,
-  ExecutionReportItem,
-} from './erasure-types.js';
 
 /** Statuses that still lead somewhere; a customer with one of these cannot get a second request. */
 export const OPEN_ERASURE_STATUSES: readonly ErasureStatus[] = [
@@ -17,6 +12,44 @@ export const OPEN_ERASURE_STATUSES: readonly ErasureStatus[] = [
 
 /** How long the emailed or texted verification link stays valid. */
 export const VERIFICATION_WINDOW_MS = 48 * 60 * 60 * 1000;
+
+/** What the one who asks for an erasure says: whose data, why, what it covers and where the link goes. */
+export type ErasureRequestFields = Pick<
+  ErasureRequestRecord,
+  | 'tenant_id'
+  | 'customer_id'
+  | 'requested_by_user_id'
+  | 'request_reason'
+  | 'scope_summary'
+  | 'verification_channel'
+>;
+
+/** A request as it is made: the verification link just sent, nothing else done yet, and not moving on its own. */
+export function pendingErasureRequest(
+  id: number,
+  fields: ErasureRequestFields,
+  createdMs: number,
+): ErasureRequestRecord {
+  const at = apiTimestamp(createdMs);
+  return {
+    id,
+    ...fields,
+    cancelled_by_user_id: null,
+    status: 'pending_verification',
+    verification_expires_at: apiTimestamp(createdMs + VERIFICATION_WINDOW_MS),
+    resend_count: 0,
+    last_sent_at: at,
+    verified_at: null,
+    executed_at: null,
+    execution_report: null,
+    certificate_code: null,
+    cancelled_at: null,
+    cancellation_reason: null,
+    created_at: at,
+    updated_at: at,
+    movement: null,
+  };
+}
 
 export function stateAllows(status: ErasureStatus): Record<ErasureAction, boolean> {
   return {

@@ -2,8 +2,10 @@
 import {
   endingForReason,
   enterStatus,
+  type ErasureRequestFields,
   isOpenErasure,
   nextStatus,
+  pendingErasureRequest,
   VERIFICATION_WINDOW_MS,
 } from './erasure-flow.js';
 import type { ErasureRequestRecord } from './erasure-types.js';
@@ -17,14 +19,8 @@ export interface ErasureSettings {
   onCompleted(record: ErasureRequestRecord, atMs: number): void;
 }
 
-export interface NewErasureRequest {
-  tenant_id: number;
-  customer_id: number;
-  requested_by_user_id: number;
-  request_reason: string | null;
-  scope_summary: ErasureRequestRecord['scope_summary'];
-  verification_channel: ErasureRequestRecord['verification_channel'];
-}
+/** A request made through the API always names a customer. */
+export type NewErasureRequest = ErasureRequestFields & { customer_id: number };
 
 export class ErasureRequests {
   private nextId: number;
@@ -52,25 +48,8 @@ export class ErasureRequests {
 
   /** A new request waits for verification and then moves along on the clock. */
   create(fields: NewErasureRequest, nowMs: number): ErasureRequestRecord {
-    const at = apiTimestamp(nowMs);
-    const record: ErasureRequestRecord = {
-      id: this.nextId++,
-      ...fields,
-      cancelled_by_user_id: null,
-      status: 'pending_verification',
-      verification_expires_at: apiTimestamp(nowMs + VERIFICATION_WINDOW_MS),
-      resend_count: 0,
-      last_sent_at: at,
-      verified_at: null,
-      executed_at: null,
-      execution_report: null,
-      certificate_code: null,
-      cancelled_at: null,
-      cancellation_reason: null,
-      created_at: at,
-      updated_at: at,
-      movement: { sinceMs: nowMs, ending: endingForReason(fields.request_reason) },
-    };
+    const record = pendingErasureRequest(this.nextId++, fields, nowMs);
+    record.movement = { sinceMs: nowMs, ending: endingForReason(fields.request_reason) };
     this.records.push(record);
     return record;
   }

@@ -1,18 +1,6 @@
-// Records behind the data erasure endpoints: statuses, the stored request and how a live one moves on.
-
-export const ERASURE_STATUSES = [
-  'pending_verification',
-  'verified',
-  'processing',
-  'completed',
-  'expired',
-  'cancelled',
-  'failed',
-] as const;
-export type ErasureStatus = (typeof ERASURE_STATUSES)[number];
-
-export const ERASURE_ACTIONS = ['resend', 'cancel', 'retry', 'certificate'] as const;
-export type ErasureAction = (typeof ERASURE_ACTIONS)[number];
+// Records behind the data erasure endpoints: the stored request and how a live one moves on (the statuses and
+// actions are the API's own, shared with the CLI).
+import type { ErasureStatus } from '../../core/api/erasure-states.js';
 
 /** One kind of data the erasure covers (the API leaves the element shape open: the sandbox's choice). */
 export interface ScopeSummaryItem {

@@ -1,6 +1,6 @@
 // Where the seeded fixtures sit: fixed id blocks per tenant (independent of --seed and --records), and the
 // description of them that a running sandbox hands to tests.
-import { ERASURE_STATUSES, type ErasureStatus } from './erasure-types.js';
+import { ERASURE_STATUSES, type ErasureStatus } from '../../core/api/erasure-states.js';
 
 /** Tenants that get generated data (tenant 4 is closed and empty). */
 export const SEEDED_TENANT_IDS = [1, 2, 3] as const;

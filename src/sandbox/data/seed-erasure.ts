@@ -1,8 +1,9 @@
 // Seeded erasure requests per tenant: one frozen request in each status (a stable test matrix), then three live
 // ones that move on the sandbox clock from the moment it starts.
-import { enterStatus, VERIFICATION_WINDOW_MS } from './erasure-flow.js';
+import { enterStatus, type ErasureRequestFields, pendingErasureRequest } from './erasure-flow.js';
 import { scopeSummaryFor, verificationChannelFor } from './erasure-scope.js';
-import type { ErasureMovement, ErasureRequestRecord, ErasureStatus } from './erasure-types.js';
+import type { ErasureStatus } from '../../core/api/erasure-states.js';
+import type { ErasureMovement, ErasureRequestRecord } from './erasure-types.js';
 import { erasureFixtureIds, type LeadFixtures } from './fixtures.js';
 import { apiTimestamp, minutesAfterEpoch } from './time.js';
 import type { CustomerRecord } from './types.js';
@@ -67,31 +68,16 @@ function baseRequest(
   person: CustomerRecord | undefined,
   createdMs: number,
 ): ErasureRequestRecord {
-  const at = apiTimestamp(createdMs);
-  return {
-    id,
+  const fields: ErasureRequestFields = {
     tenant_id: input.tenantId,
     customer_id: person?.id ?? null,
     requested_by_user_id: REQUESTER_USER_ID,
-    cancelled_by_user_id: null,
-    status: 'pending_verification',
     request_reason: REASONS[id % REASONS.length] ?? null,
     scope_summary: person === undefined ? [] : scopeSummaryFor(person, input.countsOf(person)),
     // An erased person had contact details when the request was made.
     verification_channel: person?.is_erased ? 'email' : verificationChannelFor(person),
-    verification_expires_at: apiTimestamp(createdMs + VERIFICATION_WINDOW_MS),
-    resend_count: 0,
-    last_sent_at: at,
-    verified_at: null,
-    executed_at: null,
-    execution_report: null,
-    certificate_code: null,
-    cancelled_at: null,
-    cancellation_reason: null,
-    created_at: at,
-    updated_at: at,
-    movement: null,
   };
+  return pendingErasureRequest(id, fields, createdMs);
 }
 
 /** Walks the request along its path to `status`, an hour per step, so every timestamp fits the status. */

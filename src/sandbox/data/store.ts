@@ -50,14 +50,9 @@ export interface StoreSettings {
 export type NewCustomer = Omit<CustomerRecord, 'id'>;
 export type NewLeadNote = Omit<LeadNoteRecord, 'id'>;
 
-interface Owned {
+export interface Owned {
   id: number;
   tenant_id: number;
-}
-
-/** A record of this tenant only: another tenant's id is as missing as an unknown one. */
-function owned<T extends Owned>(records: readonly T[], tenantId: number, id: number): T | undefined {
-  return records.find((record) => record.id === id && record.tenant_id === tenantId);
 }
 
 export class SandboxStore {
@@ -151,7 +146,7 @@ export class SandboxStore {
 
   /** A patient or a lead-stage person of this tenant. */
   person(tenantId: number, id: number): CustomerRecord | undefined {
-    return owned(this.customers, tenantId, id);
+    return this.owned(this.customers, tenantId, id);
   }
 
   addCustomer(fields: NewCustomer): CustomerRecord {
@@ -179,10 +174,6 @@ export class SandboxStore {
     });
   }
 
-  lead(tenantId: number, id: number): LeadRecord | undefined {
-    return owned(this.leads, tenantId, id);
-  }
-
   addLeadNote(fields: NewLeadNote): LeadNoteRecord {
     const note: LeadNoteRecord = { id: this.leadNotes.length + 1, ...fields };
     this.leadNotes.push(note);
@@ -190,23 +181,12 @@ export class SandboxStore {
   }
 
   conversation(tenantId: number, id: number): ConversationRecord | undefined {
-    return owned(this.conversations, tenantId, id);
+    return this.owned(this.conversations, tenantId, id);
   }
 
-  formTemplate(tenantId: number, id: number): FormTemplateRecord | undefined {
-    return owned(this.formTemplates, tenantId, id);
-  }
-
-  announcement(tenantId: number, id: number): AnnouncementRecord | undefined {
-    return owned(this.announcements, tenantId, id);
-  }
-
-  aiReport(tenantId: number, id: number): AiReportRecord | undefined {
-    return owned(this.aiReports, tenantId, id);
-  }
-
-  sale(tenantId: number, id: number): SaleRecord | undefined {
-    return owned(this.sales, tenantId, id);
+  /** A record of this tenant only, from one of the tables: another tenant's id is as missing as an unknown one. */
+  owned<T extends Owned>(records: readonly T[], tenantId: number, id: number): T | undefined {
+    return records.find((record) => record.id === id && record.tenant_id === tenantId);
   }
 
   ofTenant<T extends Owned>(records: readonly T[], tenantId: number): T[] {

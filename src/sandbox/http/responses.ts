@@ -40,6 +40,9 @@ export function codedError(
   return { status, body };
 }
 
+/** The coded 404 of the newer resources; older ones answer `legacyError(404, …)`. */
+export const resourceNotFound = (message: string) => codedError(404, 'RESOURCE_NOT_FOUND', message);
+
 /** Laravel's summary: the first message, plus how many more there are. */
 export function validationError(errors: FieldErrors): ApiResponse {
   const messages = Object.values(errors).flat();
