@@ -2,7 +2,7 @@
 import { Argument, Command, CommanderError, Option } from 'commander';
 import { OUTPUT_FORMATS } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
-import type { CommandDef, CommandInput, NounDef, OptionDef } from './command.js';
+import type { CommandDef, NounDef, OptionDef, ParsedInput } from './command.js';
 import { isNoun } from './command.js';
 import type { Context } from './context.js';
 
@@ -130,7 +130,7 @@ function declare(parent: Command, def: CommandDef): Command {
   return command;
 }
 
-const inputOf = (command: Command): CommandInput => ({ args: [...command.args], options: command.opts() });
+const inputOf = (command: Command): ParsedInput => ({ args: [...command.args], options: command.opts() });
 
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
   const command = declare(parent, def);
@@ -254,10 +254,10 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
 }
 
 /** Parses argv for one declared command without running it: what its verb's parse receives (for tests). */
-export function parseCommandInput(def: CommandDef, argv: string[]): CommandInput {
+export function parseCommandInput(def: CommandDef, argv: string[]): ParsedInput {
   const root = new Command('clinic').exitOverride().configureOutput({ writeOut() {}, writeErr() {} });
   const command = declare(root, def);
-  let input: CommandInput | undefined;
+  let input: ParsedInput | undefined;
   command.action(() => void (input = inputOf(command)));
   try {
     root.parse([def.name, ...argv], { from: 'user' });
