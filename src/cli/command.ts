@@ -22,8 +22,11 @@ export interface OptionDef<T = unknown, K extends string = string> {
   /** Where the value lands in the parsed options: the long flag in camelCase (`--per-page` → `perPage`). */
   key: K;
   description: string;
-  /** Text → value; throws UsageError. Boolean flags have none. Repeatable options parse each occurrence. */
-  parse?: (text: string, flag: string) => unknown;
+  /**
+   * Text → value; throws UsageError. Boolean flags have none. A repeatable option's parser gets each occurrence
+   * with the values so far (commander's argParser), and returns them with this one added.
+   */
+  parse?(text: string, flag: string, previous?: T): T;
   /** The only values allowed (checked by `parse`, listed in help and completions). */
   choices?: readonly string[];
   /** The value is a comma-separated list of the choices (`--events created,deleted`), for completions. */
