@@ -18,10 +18,5 @@ export function commandPaths(): Promise<string[][]> {
 
 /** The declarations, for scripts/completions.mjs (completions and the man page): data only, no command code. */
 export { loadCommands };
-export {
-  GLOBAL_OPTIONS,
-  HELP_OPTION,
-  PROGRAM_DESCRIPTION,
-  PROGRAM_EXAMPLES,
-  VERSION_OPTION,
-} from './cli/program.js';
+export { GLOBAL_OPTIONS } from './cli/globals.js';
+export { HELP_OPTION, PROGRAM_DESCRIPTION, PROGRAM_EXAMPLES, VERSION_OPTION } from './cli/program.js';

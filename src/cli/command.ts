@@ -22,8 +22,11 @@ export interface OptionDef<T = unknown, K extends string = string> {
   /** Where the value lands in the parsed options: the long flag in camelCase (`--per-page` → `perPage`). */
   key: K;
   description: string;
-  /** Text → value; throws UsageError. Boolean flags have none. Repeatable options parse each occurrence. */
-  parse?: (text: string, flag: string) => unknown;
+  /**
+   * Text → value; throws UsageError. Boolean flags have none. A repeatable option's parser gets each occurrence
+   * with the values so far (commander's argParser), and returns them with this one added.
+   */
+  parse?(text: string, flag: string, previous?: T): T;
   /** The only values allowed (checked by `parse`, listed in help and completions). */
   choices?: readonly string[];
   /** The value is a comma-separated list of the choices (`--events created,deleted`), for completions. */
@@ -36,19 +39,33 @@ export interface OptionDef<T = unknown, K extends string = string> {
   readonly type?: T;
 }
 
-/** The parsed options of a declaration list: `{ perPage?: number, status?: 'completed' | ..., ... }`. */
+/**
+ * The parsed options of a declaration list: `{ perPage: number | undefined, status: 'completed' | … | undefined }`.
+ * Every declared key is there (undefined when not given), so a run that reads an option its command does not
+ * declare fails to type-check in `defineCommand`.
+ */
 export type OptionsOf<D extends readonly OptionDef[]> = {
-  [O in D[number] as O['key']]?: O extends OptionDef<infer T> ? T : never;
+  [O in D[number] as O['key']]: (O extends OptionDef<infer T> ? T : never) | undefined;
 };
 
 /** What commander parsed for one command: positional arguments and the command's own typed options. */
-export interface CommandInput<D extends readonly OptionDef[] = readonly OptionDef[]> {
+export interface CommandInput<D extends readonly OptionDef[] = readonly []> {
   args: string[];
   options: OptionsOf<D>;
 }
 
+/** The same, as commander hands it over: values its parsers made, not yet typed by their declarations. */
+export interface ParsedInput {
+  args: string[];
+  options: Readonly<Record<string, unknown>>;
+}
+
 /** What runs a command: parse the input into the verb's options, then do the work. `spec` is its declaration. */
-export type CommandRun = (input: CommandInput, ctx: Context, spec: CommandDef) => Promise<void>;
+export type CommandRun<D extends readonly OptionDef[] = readonly []> = (
+  input: CommandInput<D>,
+  ctx: Context,
+  spec: CommandDef,
+) => Promise<void>;
 
 /**
  * A destructive command's confirmation, declared on its spec: the command asks on a terminal and, with neither
@@ -61,6 +78,14 @@ export interface Confirmation {
   records?: (n: number) => string;
 }
 
+/** A command as declared: its run is typed by the options it declares (`D`, inferred). */
+export interface CommandSpec<D extends readonly OptionDef[]> extends Omit<CommandDef, 'options' | 'load'> {
+  options?: D;
+  /** Loads the command's module only when it runs, so start-up and --help stay light. */
+  load(): Promise<CommandRun<NoInfer<D>>>;
+}
+
+/** A command in the tree: what program.ts, help and completions walk, its options' types checked and set aside. */
 export interface CommandDef {
   name: string;
   summary: string;
@@ -73,8 +98,7 @@ export interface CommandDef {
   confirm?: Confirmation;
   /** Where a top-level command sits in the grouped help. */
   category?: Category;
-  /** Loads the command's module only when it runs, so start-up and --help stay light. */
-  load(): Promise<CommandRun>;
+  load(): Promise<(input: ParsedInput, ctx: Context, spec: CommandDef) => Promise<void>>;
 }
 
 export type Category = 'Sign-in and settings' | 'Clinic data' | 'Data protection' | 'Tools';
@@ -88,7 +112,24 @@ export interface NounDef {
   commands: (CommandDef | NounDef)[];
 }
 
-export const defineCommand = (def: CommandDef): CommandDef => def;
+/**
+ * A command from its declaration. The type checker holds the run to the declared options (each key there, each
+ * of the declared type); commander then parses each value with its declaration's `parse` (program.ts), so the values
+ * handed to the run have the declared types.
+ */
+export function defineCommand<const D extends readonly OptionDef[] = readonly []>(
+  spec: CommandSpec<D>,
+): CommandDef {
+  return {
+    ...spec,
+    async load() {
+      const run = await spec.load();
+      // The one place commander's values meet their types, which TypeScript cannot follow through commander.
+      return (input, ctx, def) => run(input as CommandInput<D>, ctx, def);
+    },
+  };
+}
+
 export const defineNoun = (def: NounDef): NounDef => def;
 
 export const isNoun = (def: CommandDef | NounDef): def is NounDef => 'commands' in def;
@@ -100,14 +141,14 @@ export const isNoun = (def: CommandDef | NounDef): def is NounDef => 'commands' 
 export function verb<D extends readonly OptionDef[], O>(
   parse: (input: CommandInput<D>) => O | Promise<O>,
   run: (options: O, ctx: Context, spec: CommandDef) => Promise<void>,
-): CommandRun {
+): CommandRun<D> {
   return async (input, ctx, spec) => {
-    const options = await parse(input as CommandInput<D>);
+    const options = await parse(input);
     if (spec.confirm) {
       // Loaded here, not at the top: declarations load at every start-up, confirmations only for these commands.
       const { ensureConfirmable } = await import('./confirm.js');
       // A bulk run is named as typed, with --from: it is the file's records that are confirmed.
-      const bulk = (input.options as { from?: unknown }).from !== undefined;
+      const bulk = 'from' in input.options && input.options.from !== undefined;
       ensureConfirmable(ctx, bulk ? `${spec.confirm.action} --from` : spec.confirm.action);
     }
     return run(options, ctx, spec);

@@ -16,7 +16,6 @@ import {
   updateProfile,
 } from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
-import type { OutputFormat } from '../core/config/keys.js';
 import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
 import { Settings, selectProfile } from '../core/config/settings.js';
 import { UsageError } from '../core/errors.js';
@@ -169,7 +168,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         clock,
         async (seen, force) => {
           const { refreshCredentials } = await import('../core/auth/refresh.js');
-          const kind = settings.get('credential_store') as StoreKind;
+          const kind = settings.get('credential_store') ?? 'keychain';
           const lockDir = join(configDir(deps.env), 'locks');
           return refreshCredentials(
             {
@@ -187,7 +186,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         },
         async (bound) => {
           const { recordBinding } = await import('../core/auth/binding.js');
-          const kind = settings.get('credential_store') as StoreKind;
+          const kind = settings.get('credential_store') ?? 'keychain';
           await recordBinding(
             { profile, store: ctx.store(kind), lockDir: join(configDir(deps.env), 'locks') },
             bound,
@@ -226,7 +225,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     },
     async output() {
       const settings = await ctx.settings();
-      const configured = settings.get('output') as OutputFormat | undefined;
+      const configured = settings.get('output');
       return {
         format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
         fields: globals.fields,

@@ -1,6 +1,9 @@
-// The global options every command takes, parsed and checked into one typed object.
+// The global options every command takes: declared with the same builders as a command's, parsed and checked into
+// one typed object once the command is known.
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
+import type { OptionDef } from './command.js';
+import { flagOf, option } from './options.js';
 import { parseFields } from './output/fields.js';
 import { parseWholeNumber } from './parse-args.js';
 
@@ -23,43 +26,91 @@ export interface GlobalOptions {
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
+const TIMEOUT_RANGE = { min: 1, max: 3600 };
 
+const outputFormat = (text: string): OutputFormat => {
+  const format = OUTPUT_FORMATS.find((candidate) => candidate === text);
+  if (format === undefined)
+    throw new UsageError(`unknown output format '${text}': use one of ${OUTPUT_FORMATS.join(', ')}`);
+  return format;
+};
+
+/** Each global option by name, in the order help lists them. */
+const GLOBAL = {
+  profile: option.text('--profile <name>', 'profile to use', { allowEmpty: true, completes: 'profile' }),
+  tenant: option.text('--tenant <id>', 'tenant for this call (X-Tenant)', { allowEmpty: true }),
+  baseUrl: option.text('--base-url <url>', 'override base_url', { allowEmpty: true }),
+  output: option.parsed('-o, --output <format>', 'output format: table, json, ndjson, csv', outputFormat, {
+    choices: OUTPUT_FORMATS,
+  }),
+  json: option.flag('--json', 'same as -o json'),
+  fields: option.parsed('--fields <a,b.c>', 'pick fields (dotted paths) for every format', parseFields),
+  raw: option.flag('--raw', "print the server's JSON body untouched"),
+  csvRaw: option.flag(
+    '--csv-raw',
+    "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas, and on a terminal " +
+      'control characters kept (by default CSV on a terminal is sanitized like a table)',
+  ),
+  debug: option.flag('--debug', 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)'),
+  colour: option.flag('--no-color', 'no colour (NO_COLOR is honoured too)'),
+  yes: option.flag('-y, --yes', 'answer yes to confirmations'),
+  input: option.flag('--no-input', 'never prompt; fail where a prompt would be needed'),
+  dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
+  maxRetries: option.int('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)', {
+    min: 0,
+    max: 20,
+  }),
+  requestTimeout: option.int(
+    '--request-timeout <seconds>',
+    'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail',
+    TIMEOUT_RANGE,
+  ),
+} as const;
+
+/** For help, completions and commander: each is declared on the program without a parser (see parseGlobals). */
+export const GLOBAL_OPTIONS: readonly OptionDef[] = Object.values(GLOBAL);
+
+/** A global option's value: commander's text through the option's own parser, a switch as given. */
+function valueOf<T>(def: OptionDef<T>, raw: Record<string, unknown>): T | undefined {
+  const text = raw[def.key];
+  return typeof text === 'string' && def.parse ? def.parse(text, flagOf(def)) : undefined;
+}
+
+/**
+ * `raw`: commander's values, text as typed. Parsed here, when the command runs (not by commander on the way), so a
+ * bad global value is reported where it always was: after the command's own arguments, and never over --help.
+ */
 export function parseGlobals(
   raw: Record<string, unknown>,
   env: Record<string, string | undefined>,
 ): GlobalOptions {
-  const format = raw.output as string | undefined;
-  if (format !== undefined && !(OUTPUT_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`unknown output format '${format}': use one of ${OUTPUT_FORMATS.join(', ')}`);
-  }
+  const format = valueOf(GLOBAL.output, raw);
   if (raw.json && format !== undefined && format !== 'json') {
     throw new UsageError(`--json and --output ${format} disagree: give one of them`);
   }
   return {
-    profile: raw.profile as string | undefined,
-    tenant: raw.tenant as string | undefined,
-    baseUrl: raw.baseUrl as string | undefined,
-    output: raw.json ? 'json' : (format as OutputFormat | undefined),
-    fields: raw.fields === undefined ? undefined : parseFields(String(raw.fields)),
+    profile: valueOf(GLOBAL.profile, raw),
+    tenant: valueOf(GLOBAL.tenant, raw),
+    baseUrl: valueOf(GLOBAL.baseUrl, raw),
+    output: raw.json ? 'json' : format,
+    fields: valueOf(GLOBAL.fields, raw),
     debug: raw.debug === true || isTruthy(env.CLINIC_DEBUG),
     colour: raw.color !== false && !env.NO_COLOR,
     yes: raw.yes === true,
     input: raw.input !== false,
     dryRun: raw.dryRun === true,
-    maxRetries:
-      raw.maxRetries === undefined
-        ? DEFAULT_MAX_RETRIES
-        : parseWholeNumber(String(raw.maxRetries), '--max-retries', { min: 0, max: 20 }),
+    maxRetries: valueOf(GLOBAL.maxRetries, raw) ?? DEFAULT_MAX_RETRIES,
     raw: raw.raw === true,
     csvRaw: raw.csvRaw === true,
-    requestTimeoutMs: requestTimeout(raw.requestTimeout, env.CLINIC_REQUEST_TIMEOUT) * 1000,
+    requestTimeoutMs: requestTimeout(raw, env.CLINIC_REQUEST_TIMEOUT) * 1000,
   };
 }
 
-/** Seconds for one whole exchange: flag > env > 60. */
-function requestTimeout(flag: unknown, env: string | undefined): number {
-  if (flag !== undefined) return parseWholeNumber(String(flag), '--request-timeout', { min: 1, max: 3600 });
-  if (env) return parseWholeNumber(env, 'CLINIC_REQUEST_TIMEOUT', { min: 1, max: 3600 });
+/** Seconds for one whole exchange: flag > env > 60, both in the same range. */
+function requestTimeout(raw: Record<string, unknown>, env: string | undefined): number {
+  const flag = valueOf(GLOBAL.requestTimeout, raw);
+  if (flag !== undefined) return flag;
+  if (env) return parseWholeNumber(env, 'CLINIC_REQUEST_TIMEOUT', TIMEOUT_RANGE);
   return 60;
 }
 

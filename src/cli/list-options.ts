@@ -13,7 +13,7 @@ export interface ListInput {
 
 /** `modelled` are the query keys the command has typed flags for: --filter may not set them behind their back. */
 export function parseListOptions(
-  options: OptionsOf<typeof LIST_OPTIONS>,
+  options: Partial<OptionsOf<typeof LIST_OPTIONS>>,
   modelled: Record<string, string> = {},
 ): ListInput {
   return {

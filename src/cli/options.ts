@@ -21,6 +21,10 @@ export function keyOf<F extends string>(flags: F): KeyOf<F> {
   return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
 }
 
+/** The flag an option's messages name: its long form (`--per-page`). */
+export const flagOf = (def: Pick<OptionDef, 'flags'>): string =>
+  /--[a-z0-9-]+/i.exec(def.flags)?.[0] ?? def.flags;
+
 interface Extra {
   completes?: Completes;
 }
@@ -28,10 +32,10 @@ interface Extra {
 function define<T, F extends string>(
   flags: F,
   description: string,
-  parse: ((text: string, flag: string) => unknown) | undefined,
-  extra: Omit<Partial<OptionDef<T>>, 'key'> = {},
+  parse: ((text: string, flag: string, previous?: T) => T) | undefined,
+  extra: Omit<Partial<OptionDef<T>>, 'key' | 'parse'> = {},
 ): OptionDef<T, KeyOf<F>> {
-  return { flags, key: keyOf(flags), description, parse, ...extra };
+  return { flags, key: keyOf(flags), description, ...(parse ? { parse } : {}), ...extra };
 }
 
 export const option = {
@@ -68,16 +72,26 @@ export const option = {
     return define<number, F>(flags, description, (text, flag) => parseId(text, flag));
   },
 
+  /** A value its own parser checks, with its own messages (e.g. `-o FORMAT`, `--fields a,b.c`). */
+  parsed<T, F extends string>(
+    flags: F,
+    description: string,
+    parse: (text: string, flag: string) => T,
+    extra: Extra & { choices?: readonly string[] } = {},
+  ) {
+    return define<T, F>(flags, description, parse, extra);
+  },
+
   /** One of fixed values. */
   choice<C extends string, F extends string>(flags: F, description: string, choices: readonly C[]) {
     return define<C, F>(
       flags,
       `${description} (${choices.join(', ')})`,
       (text, flag) => {
-        const value = text.trim();
-        if (!(choices as readonly string[]).includes(value))
+        const value = choices.find((choice) => choice === text.trim());
+        if (value === undefined)
           throw new UsageError(`${flag}: unknown value '${text}'; use one of ${choices.join(', ')}`);
-        return value as C;
+        return value;
       },
       { choices },
     );
@@ -89,11 +103,14 @@ export const option = {
       flags,
       `${description} (comma-separated: ${choices.join(', ')})`,
       (text, flag) => {
-        const values = text.split(',').map((v) => v.trim());
-        const bad = values.find((v) => !(choices as readonly string[]).includes(v));
-        if (bad !== undefined)
-          throw new UsageError(`${flag}: unknown value '${bad}'; use ${choices.join(', ')}`);
-        return [...new Set(values)] as C[];
+        const values: C[] = [];
+        for (const word of text.split(',').map((v) => v.trim())) {
+          const value = choices.find((choice) => choice === word);
+          if (value === undefined)
+            throw new UsageError(`${flag}: unknown value '${word}'; use ${choices.join(', ')}`);
+          if (!values.includes(value)) values.push(value);
+        }
+        return values;
       },
       { choices, list: true },
     );
@@ -106,16 +123,24 @@ export const option = {
 
   /** Repeatable text, collected in order (e.g. `--set key=value`). */
   many<F extends string>(flags: F, description: string, extra: Extra = {}) {
-    return define<string[], F>(flags, `${description} (repeatable)`, (text) => text, {
-      repeatable: true,
-      completes: extra.completes,
-    });
+    return define<string[], F>(
+      flags,
+      `${description} (repeatable)`,
+      (text, _flag, previous = []) => [...previous, text],
+      {
+        repeatable: true,
+        completes: extra.completes,
+      },
+    );
   },
 
   /** Repeatable ids (e.g. `--conversation ID`). */
   ids<F extends string>(flags: F, description: string) {
-    return define<number[], F>(flags, `${description} (repeatable)`, (text, flag) => parseId(text, flag), {
-      repeatable: true,
-    });
+    return define<number[], F>(
+      flags,
+      `${description} (repeatable)`,
+      (text, flag, previous = []) => [...previous, parseId(text, flag)],
+      { repeatable: true },
+    );
   },
 };

@@ -1,10 +1,11 @@
 // Builds the commander tree from the command declarations; only parses, then hands over to each command's run.
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { OUTPUT_FORMATS } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
-import type { CommandDef, CommandInput, NounDef, OptionDef } from './command.js';
+import type { CommandDef, NounDef, OptionDef, ParsedInput } from './command.js';
 import { isNoun } from './command.js';
 import type { Context } from './context.js';
+import { GLOBAL_OPTIONS } from './globals.js';
+import { flagOf } from './options.js';
 
 export interface ProgramHooks {
   /** Builds the context once the global options are known. */
@@ -50,40 +51,6 @@ export const PROGRAM_EXAMPLES = [
   'clinic customers list --all -o ndjson > customers.ndjson',
 ];
 
-export const GLOBAL_OPTIONS: readonly GlobalOptionDef[] = [
-  { flags: '--profile <name>', description: 'profile to use', completes: 'profile' },
-  { flags: '--tenant <id>', description: 'tenant for this call (X-Tenant)' },
-  { flags: '--base-url <url>', description: 'override base_url' },
-  {
-    flags: '-o, --output <format>',
-    description: 'output format: table, json, ndjson, csv',
-    choices: OUTPUT_FORMATS,
-  },
-  { flags: '--json', description: 'same as -o json' },
-  { flags: '--fields <a,b.c>', description: 'pick fields (dotted paths) for every format' },
-  { flags: '--raw', description: "print the server's JSON body untouched" },
-  {
-    flags: '--csv-raw',
-    description:
-      "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas, and on a terminal " +
-      'control characters kept (by default CSV on a terminal is sanitized like a table)',
-  },
-  {
-    flags: '--debug',
-    description: 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)',
-  },
-  { flags: '--no-color', description: 'no colour (NO_COLOR is honoured too)' },
-  { flags: '-y, --yes', description: 'answer yes to confirmations' },
-  { flags: '--no-input', description: 'never prompt; fail where a prompt would be needed' },
-  { flags: '--dry-run', description: 'on commands that write: print the request and send nothing' },
-  { flags: '--max-retries <n>', description: 'retries for retryable failures (default 4; 0 = off)' },
-  {
-    flags: '--request-timeout <seconds>',
-    description:
-      'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail',
-  },
-];
-
 function addGlobalOptions(program: Command): void {
   for (const def of GLOBAL_OPTIONS) program.addOption(new Option(def.flags, def.description));
 }
@@ -91,15 +58,14 @@ function addGlobalOptions(program: Command): void {
 /** A typed option: commander calls its parser, so a bad value fails here with one usage line. */
 function toOption(def: OptionDef): Option {
   const option = new Option(def.flags, def.description);
-  const flag = /--[a-z0-9-]+/i.exec(def.flags)?.[0] ?? def.flags;
+  const flag = flagOf(def);
   const { parse } = def;
   if (parse) {
     option.argParser((text: string, previous: unknown) => {
       // `--customer 5 --customer 6` must not quietly act on 6.
       if (!def.repeatable && previous !== undefined && previous !== def.defaultValue)
         throw new UsageError(`${flag} was given more than once; give it once (it takes one value)`);
-      const value = parse(text, flag);
-      return def.repeatable ? [...((previous as unknown[] | undefined) ?? []), value] : value;
+      return parse(text, flag, def.repeatable ? previous : undefined);
     });
   }
   if (def.defaultValue !== undefined) option.default(def.defaultValue);
@@ -130,7 +96,7 @@ function declare(parent: Command, def: CommandDef): Command {
   return command;
 }
 
-const inputOf = (command: Command): CommandInput => ({ args: [...command.args], options: command.opts() });
+const inputOf = (command: Command): ParsedInput => ({ args: [...command.args], options: command.opts() });
 
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
   const command = declare(parent, def);
@@ -254,10 +220,10 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
 }
 
 /** Parses argv for one declared command without running it: what its verb's parse receives (for tests). */
-export function parseCommandInput(def: CommandDef, argv: string[]): CommandInput {
+export function parseCommandInput(def: CommandDef, argv: string[]): ParsedInput {
   const root = new Command('clinic').exitOverride().configureOutput({ writeOut() {}, writeErr() {} });
   const command = declare(root, def);
-  let input: CommandInput | undefined;
+  let input: ParsedInput | undefined;
   command.action(() => void (input = inputOf(command)));
   try {
     root.parse([def.name, ...argv], { from: 'user' });

@@ -58,7 +58,7 @@ export async function listPaged(
 }
 
 /** `<noun> list` over a paginated endpoint with no filters of its own. */
-export function pagedListVerb(list: PagedList): CommandRun {
+export function pagedListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> {
   return verb(
     (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
     (input, ctx) => listPaged(ctx, list, input),
@@ -69,7 +69,7 @@ export function pagedListVerb(list: PagedList): CommandRun {
  * `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`): the list flags work as on any list
  * (`--filter` and paging go to the query, in case the server grows them; `--limit` cuts on this side).
  */
-export function plainListVerb(list: PagedList): CommandRun {
+export function plainListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> {
   return verb(
     (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
     async ({ page, filters }, ctx) => {

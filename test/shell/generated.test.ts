@@ -8,13 +8,8 @@ import type { CommandDef, NounDef } from '../../src/cli/command.js';
 import { isNoun } from '../../src/cli/command.js';
 import { GENERATED_FILES, generateFiles } from '../../src/cli/completion/generate.js';
 import { allNodes, commandTree, type Declarations } from '../../src/cli/completion/tree.js';
-import {
-  GLOBAL_OPTIONS,
-  HELP_OPTION,
-  PROGRAM_DESCRIPTION,
-  PROGRAM_EXAMPLES,
-  VERSION_OPTION,
-} from '../../src/cli/program.js';
+import { GLOBAL_OPTIONS } from '../../src/cli/globals.js';
+import { HELP_OPTION, PROGRAM_DESCRIPTION, PROGRAM_EXAMPLES, VERSION_OPTION } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { parseShell } from '../../src/commands/completion/print.js';
 import { requirePart, runCli, tempDir } from '../helpers/cli.js';

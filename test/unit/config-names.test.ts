@@ -110,7 +110,7 @@ describe('a config.json edited by hand with __proto__ keys', () => {
     expect(work.get('tenant')).toBe('1');
     expect(work.get('base_url')).toBeUndefined();
     expect(work.get('realtime.host')).toBeUndefined();
-    expect(work.get('realtime.port')).toBe('6001');
+    expect(work.get('realtime.port')).toBe(6001);
     const proto = new Settings(selectProfile('__proto__', {}, data), data, {});
     expect(proto.get('base_url')).toBe('https://proto.test/api');
     expect(Object.getPrototypeOf(data.profiles)).toBeNull();

@@ -117,6 +117,7 @@ describe('invalid values name their origin', () => {
   });
 
   it('unknown keys are usage errors', () => {
+    // @ts-expect-error -- not a key: refused by the type checker, and at run time for keys typed by users
     expect(() => settingsFor('work').get('nope')).toThrow(UsageError);
     expect(() => keySpec('realtime')).toThrow(/unknown config key/);
   });

@@ -2,6 +2,15 @@
 import { defineCommand } from '../../cli/command.js';
 import { option } from '../../cli/options.js';
 
+export const API_OPTIONS = [
+  option.text('-X, --method <method>', 'HTTP method (default GET, or POST with fields)'),
+  option.many('-F, --field <key=value>', 'typed field'),
+  option.many('-f, --raw-field <key=value>', 'string field'),
+  option.many('-H, --header <name:value>', 'extra header'),
+  option.file('--input <file>', 'JSON body from a file (- for stdin)'),
+  option.flag('--paginate', "follow every page; print one JSON array of the pages' data"),
+] as const;
+
 export default defineCommand({
   name: 'api',
   category: 'Tools',
@@ -13,14 +22,7 @@ export default defineCommand({
     '-f key=value string fields: query parameters for GET, a JSON body otherwise.\n' +
     'Use it for endpoints whose parameters the API document does not show.',
   args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
-  options: [
-    option.text('-X, --method <method>', 'HTTP method (default GET, or POST with fields)'),
-    option.many('-F, --field <key=value>', 'typed field'),
-    option.many('-f, --raw-field <key=value>', 'string field'),
-    option.many('-H, --header <name:value>', 'extra header'),
-    option.file('--input <file>', 'JSON body from a file (- for stdin)'),
-    option.flag('--paginate', "follow every page; print one JSON array of the pages' data"),
-  ],
+  options: API_OPTIONS,
   examples: [
     'clinic api /v1/account',
     'clinic api /v1/customers -F per_page=5 --paginate -o ndjson',

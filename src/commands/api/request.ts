@@ -1,7 +1,7 @@
 // `clinic api PATH`: any request, the body printed unchanged; the way to reach what the CLI does not model.
 import { readFile } from 'node:fs/promises';
 import { parseJsonObject } from '../../cli/body-input.js';
-import type { CommandRun } from '../../cli/command.js';
+import type { CommandRun, OptionsOf } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { createListWriter, writeAllOrNothing } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
@@ -9,6 +9,7 @@ import { changeWarning, showDryRun } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
 import { pathProblem } from '../../core/http/request-url.js';
+import type { API_OPTIONS } from './index.js';
 
 export interface ApiOptions {
   path: string;
@@ -47,7 +48,10 @@ async function fieldValue(raw: string, typed: boolean): Promise<unknown> {
   return typedValue(raw);
 }
 
-export async function parseApiOptions(args: string[], options: Record<string, unknown>): Promise<ApiOptions> {
+export async function parseApiOptions(
+  args: string[],
+  options: Partial<OptionsOf<typeof API_OPTIONS>>,
+): Promise<ApiOptions> {
   const path = args[0] ?? '';
   if (!path || /^[a-z][a-z0-9+.-]*:/i.test(path)) {
     throw new UsageError(`PATH must be relative to base_url, e.g. /v1/account (got '${path}')`);
@@ -63,14 +67,14 @@ export async function parseApiOptions(args: string[], options: Record<string, un
     ['field', true],
     ['rawField', false],
   ] as const) {
-    for (const pair of (options[flag] as string[] | undefined) ?? []) {
+    for (const pair of options[flag] ?? []) {
       const at = pair.indexOf('=');
       if (at <= 0) throw new UsageError(`${typed ? '-F' : '-f'} expects key=value, got '${pair}'`);
       fields.push([pair.slice(0, at), await fieldValue(pair.slice(at + 1), typed)]);
     }
   }
   const headers: Record<string, string> = {};
-  for (const header of (options.header as string[] | undefined) ?? []) {
+  for (const header of options.header ?? []) {
     const at = header.indexOf(':');
     if (at <= 0) throw new UsageError(`-H expects 'Name: value', got '${header}'`);
     const name = header.slice(0, at).trim().toLowerCase();
@@ -82,7 +86,7 @@ export async function parseApiOptions(args: string[], options: Record<string, un
     headers[name] = value;
   }
   const hasBody = options.input !== undefined || fields.length > 0;
-  const method = String(options.method ?? (hasBody && !options.paginate ? 'POST' : 'GET')).toUpperCase();
+  const method = (options.method ?? (hasBody && !options.paginate ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method))
     throw new UsageError(`-X: unknown method '${method}'; use ${METHODS.join(', ')}`);
   if (options.paginate && method !== 'GET') throw new UsageError('--paginate works with GET requests only');
@@ -93,7 +97,7 @@ export async function parseApiOptions(args: string[], options: Record<string, un
     method,
     fields,
     headers,
-    input: options.input as string | undefined,
+    input: options.input,
     paginate: options.paginate === true,
   };
 }
@@ -174,5 +178,5 @@ async function printBody(text: string, ctx: Context): Promise<void> {
   await ctx.io.writeServerText(out);
 }
 
-export const run: CommandRun = async (input, ctx) =>
+export const run: CommandRun<typeof API_OPTIONS> = async (input, ctx) =>
   callApi(await parseApiOptions(input.args, input.options), ctx);

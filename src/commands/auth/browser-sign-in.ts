@@ -4,6 +4,7 @@ import { toStoredCredentials } from '../../core/auth/oauth/token-response.js';
 import type { StoredCredentials } from '../../core/auth/credential-store.js';
 import type { Context } from '../../cli/context.js';
 import { oauthClientSettings } from '../../core/auth/oauth/client-settings.js';
+import { DEFAULTS } from '../../core/config/keys.js';
 
 export interface BrowserSignInOptions {
   /** Undefined: the profile's `scopes` (default "openid *"). */
@@ -43,7 +44,7 @@ export interface BrowserSignIn {
 export async function browserSignIn(options: BrowserSignInOptions, ctx: Context): Promise<BrowserSignIn> {
   const settings = await ctx.settings();
   await oauthClientSettings(settings); // missing auth_url or client_id: a usage error before anything starts
-  const scopes = options.scopes ?? (settings.get('scopes') as string);
+  const scopes = options.scopes ?? settings.get('scopes') ?? DEFAULTS.scopes;
   const server = await ctx.authServer();
   const prompting = !options.openBrowser && ctx.io.canPrompt;
   const tokens = await browserLogin(

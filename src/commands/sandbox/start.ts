@@ -5,6 +5,7 @@ import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
 import { checkProfileName, setPath } from '../../core/config/config-file.js';
 import { parseChatterRate } from './chatter-rate.js';
+import type { START_OPTIONS } from './index.js';
 
 export interface SandboxStartOptions {
   port: number;
@@ -32,7 +33,7 @@ export function parseSandboxOptions(options: Record<string, unknown>): SandboxSt
     seed: num('seed', '--seed', 1, {}),
     records: num('records', '--records', 40, { min: 0, max: 100_000 }),
     rateLimit: num('rateLimit', '--rate-limit', 60, { min: 0 }),
-    faults: options.faults as string | undefined,
+    faults: typeof options.faults === 'string' ? options.faults : undefined,
     chatter: options.chatter === undefined ? undefined : parseChatterRate(String(options.chatter)),
     accessTokenTtl:
       options.accessTokenTtl === undefined
@@ -108,4 +109,5 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
   ctx.io.err('sandbox stopped');
 }
 
-export const start: CommandRun = (input, ctx) => startSandboxCommand(parseSandboxOptions(input.options), ctx);
+export const start: CommandRun<typeof START_OPTIONS> = (input, ctx) =>
+  startSandboxCommand(parseSandboxOptions(input.options), ctx);

@@ -1,4 +1,5 @@
 // What a stored sign-in looks like, and the interface every place that keeps one implements.
+import type { CredentialStoreKind } from '../config/keys.js';
 
 /** The origins (`https://host:port`) of the base_url and auth_url a sign-in was obtained for (see binding.ts). */
 export interface SignInOrigins {
@@ -25,7 +26,8 @@ export interface StoredCredentials {
   origins?: SignInOrigins;
 }
 
-export type StoreKind = 'keychain' | 'file';
+/** Where a sign-in is kept: the `credential_store` setting's values. */
+export type StoreKind = CredentialStoreKind;
 
 export interface CredentialStore {
   readonly kind: StoreKind;

@@ -70,7 +70,7 @@ export class Session implements TokenSource {
 
   /** The store this profile's sign-in lives in: CLINIC_CREDENTIAL_STORE, else where login put it. */
   storeKind(): StoreKind | undefined {
-    return this.settings.get('credential_store') as StoreKind | undefined;
+    return this.settings.get('credential_store');
   }
 
   async stored(): Promise<StoredCredentials | undefined> {

@@ -1,102 +1,161 @@
-// The profile keys users may set, their environment overrides and how a value is checked.
+// The profile keys users may set, their environment overrides, how a value is checked and the type it is read as.
 import { UsageError } from '../errors.js';
 import { requireSecureUrl } from '../secure-url.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
+export const CREDENTIAL_STORES = ['keychain', 'file'] as const;
+export type CredentialStoreKind = (typeof CREDENTIAL_STORES)[number];
+
+/** What each key holds once checked: the type `Settings.get(key)` returns. */
+export interface SettingValues {
+  base_url: string;
+  auth_url: string;
+  client_id: string;
+  scopes: string;
+  /** Kept as its text: it is sent as X-Tenant and shown as given. */
+  tenant: string;
+  output: OutputFormat;
+  'realtime.key': string;
+  'realtime.cluster': string;
+  'realtime.host': string;
+  'realtime.port': number;
+  'realtime.tls': boolean;
+  'realtime.auth_endpoint': string;
+  credential_store: CredentialStoreKind;
+}
+
+export type SettingKey = keyof SettingValues;
+
+/** How a key's text is checked and read; `key` names it in errors. */
+interface ValueKind<T> {
+  /** The normalised text (what `config set` stores and `config get` shows), or a UsageError. */
+  check(key: string, text: string): string;
+  /** Checked text → the value the code works with. */
+  read(key: string, text: string): T;
+}
+
+const plain: ValueKind<string> = { check: (_key, text) => text, read: (_key, text) => text };
+
+/** A URL the bearer token is sent to: http(s), and clear-text http on this machine only (the sandbox). */
+const tokenUrl: ValueKind<string> = {
+  check(key, text) {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
+    }
+    const checked = text.replace(/\/+$/, '');
+    requireSecureUrl(checked, key);
+    return checked;
+  },
+  read: (_key, text) => text,
+};
+
+function positiveInteger(key: string, text: string): string {
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
+  return text;
+}
+
+/** A positive whole number kept as text (an id). */
+const positiveId: ValueKind<string> = { check: positiveInteger, read: (_key, text) => text };
+const positiveNumber: ValueKind<number> = { check: positiveInteger, read: (_key, text) => Number(text) };
+
+function oneOf<V extends string>(values: readonly V[]): ValueKind<V> {
+  const check = (key: string, text: string): V => {
+    const value = values.find((candidate) => candidate === text);
+    if (value === undefined)
+      throw new UsageError(`${key} must be one of ${values.join(', ')}, got '${text}'`);
+    return value;
+  };
+  return { check, read: check };
+}
+
+const trueOrFalse = oneOf(['true', 'false']);
+const yesNo: ValueKind<boolean> = {
+  check: trueOrFalse.check,
+  read: (key, text) => trueOrFalse.read(key, text) === 'true',
+};
+
+interface Declared<T> {
+  env: string;
+  description: string;
+  kind: ValueKind<T>;
+}
+
+/** Every key, in the order `config list` shows them; each declares the type it is read as. */
+const DECLARED: { readonly [K in SettingKey]: Declared<SettingValues[K]> } = {
+  base_url: { env: 'CLINIC_BASE_URL', description: 'API base, ending in /api', kind: tokenUrl },
+  auth_url: { env: 'CLINIC_AUTH_URL', description: 'OAuth server root', kind: tokenUrl },
+  client_id: {
+    env: 'CLINIC_CLIENT_ID',
+    description: 'OAuth client id of a public (PKCE) client',
+    kind: plain,
+  },
+  scopes: {
+    env: 'CLINIC_SCOPES',
+    description: 'scopes asked for at login (default "openid *")',
+    kind: plain,
+  },
+  tenant: { env: 'CLINIC_TENANT', description: 'default tenant id sent as X-Tenant', kind: positiveId },
+  output: { env: 'CLINIC_OUTPUT', description: 'default output format', kind: oneOf(OUTPUT_FORMATS) },
+  'realtime.key': { env: 'CLINIC_REALTIME_KEY', description: 'Pusher app key', kind: plain },
+  'realtime.cluster': {
+    env: 'CLINIC_REALTIME_CLUSTER',
+    description: 'Pusher cluster (hosted Pusher)',
+    kind: plain,
+  },
+  'realtime.host': {
+    env: 'CLINIC_REALTIME_HOST',
+    description: 'self-hosted Pusher-protocol host',
+    kind: plain,
+  },
+  'realtime.port': {
+    env: 'CLINIC_REALTIME_PORT',
+    description: 'self-hosted Pusher-protocol port',
+    kind: positiveNumber,
+  },
+  'realtime.tls': {
+    env: 'CLINIC_REALTIME_TLS',
+    description: 'use TLS for realtime (true|false)',
+    kind: yesNo,
+  },
+  'realtime.auth_endpoint': {
+    env: 'CLINIC_REALTIME_AUTH_ENDPOINT',
+    description: 'private-channel authorization URL',
+    kind: tokenUrl,
+  },
+  credential_store: {
+    env: 'CLINIC_CREDENTIAL_STORE',
+    description: 'where tokens are kept: keychain|file (set by login)',
+    kind: oneOf(CREDENTIAL_STORES),
+  },
+};
+
+/** One key as text: what `config` commands, doctor and the man page show. */
 export interface KeySpec {
-  key: string;
+  key: SettingKey;
   env: string;
   description: string;
   /** Returns the normalised value or throws UsageError. */
-  check?: (value: string) => string;
+  check(value: string): string;
 }
 
-const url = (key: string) => (value: string) => {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new UsageError(`${key} must be an http(s) URL, got '${value}'`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`${key} must be an http(s) URL, got '${value}'`);
-  }
-  return value.replace(/\/+$/, '');
-};
+const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(DECLARED, key);
 
-/** A URL the bearer token is sent to: https, or clear-text http on this machine only (the sandbox). */
-const tokenUrl = (key: string) => (value: string) => {
-  const checked = url(key)(value);
-  requireSecureUrl(checked, key);
-  return checked;
-};
+export const CONFIG_KEYS: readonly KeySpec[] = Object.keys(DECLARED)
+  .filter(isSettingKey)
+  .map((key) => {
+    const { env, description, kind } = DECLARED[key];
+    return { key, env, description, check: (value: string) => kind.check(key, value) };
+  });
 
-const positiveInteger = (key: string) => (value: string) => {
-  if (!/^[1-9]\d*$/.test(value))
-    throw new UsageError(`${key} must be a positive whole number, got '${value}'`);
-  return value;
-};
-
-const oneOf = (key: string, values: readonly string[]) => (value: string) => {
-  if (!values.includes(value))
-    throw new UsageError(`${key} must be one of ${values.join(', ')}, got '${value}'`);
-  return value;
-};
-
-export const CONFIG_KEYS: readonly KeySpec[] = [
-  {
-    key: 'base_url',
-    env: 'CLINIC_BASE_URL',
-    description: 'API base, ending in /api',
-    check: tokenUrl('base_url'),
-  },
-  { key: 'auth_url', env: 'CLINIC_AUTH_URL', description: 'OAuth server root', check: tokenUrl('auth_url') },
-  { key: 'client_id', env: 'CLINIC_CLIENT_ID', description: 'OAuth client id of a public (PKCE) client' },
-  { key: 'scopes', env: 'CLINIC_SCOPES', description: 'scopes asked for at login (default "openid *")' },
-  {
-    key: 'tenant',
-    env: 'CLINIC_TENANT',
-    description: 'default tenant id sent as X-Tenant',
-    check: positiveInteger('tenant'),
-  },
-  {
-    key: 'output',
-    env: 'CLINIC_OUTPUT',
-    description: 'default output format',
-    check: oneOf('output', OUTPUT_FORMATS),
-  },
-  { key: 'realtime.key', env: 'CLINIC_REALTIME_KEY', description: 'Pusher app key' },
-  { key: 'realtime.cluster', env: 'CLINIC_REALTIME_CLUSTER', description: 'Pusher cluster (hosted Pusher)' },
-  { key: 'realtime.host', env: 'CLINIC_REALTIME_HOST', description: 'self-hosted Pusher-protocol host' },
-  {
-    key: 'realtime.port',
-    env: 'CLINIC_REALTIME_PORT',
-    description: 'self-hosted Pusher-protocol port',
-    check: positiveInteger('realtime.port'),
-  },
-  {
-    key: 'realtime.tls',
-    env: 'CLINIC_REALTIME_TLS',
-    description: 'use TLS for realtime (true|false)',
-    check: oneOf('realtime.tls', ['true', 'false']),
-  },
-  {
-    key: 'realtime.auth_endpoint',
-    env: 'CLINIC_REALTIME_AUTH_ENDPOINT',
-    description: 'private-channel authorization URL',
-    check: tokenUrl('realtime.auth_endpoint'),
-  },
-  {
-    key: 'credential_store',
-    env: 'CLINIC_CREDENTIAL_STORE',
-    description: 'where tokens are kept: keychain|file (set by login)',
-    check: oneOf('credential_store', ['keychain', 'file']),
-  },
-];
-
-export const DEFAULTS: Readonly<Record<string, string>> = { scopes: 'openid *' };
+export const DEFAULTS = { scopes: 'openid *' } as const satisfies { readonly [K in SettingKey]?: string };
 
 export function keySpec(key: string): KeySpec {
   const spec = CONFIG_KEYS.find((candidate) => candidate.key === key);
@@ -109,6 +168,10 @@ export function keySpec(key: string): KeySpec {
 }
 
 export function checkValue(key: string, value: string): string {
-  const spec = keySpec(key);
-  return spec.check ? spec.check(value) : value;
+  return keySpec(key).check(value);
+}
+
+/** A checked text of `key` as its typed value. */
+export function readSetting<K extends SettingKey>(key: K, checked: string): SettingValues[K] {
+  return DECLARED[key].kind.read(key, checked);
 }

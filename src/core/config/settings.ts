@@ -9,7 +9,7 @@ import {
   type Profile,
   profileOf,
 } from './config-file.js';
-import { CONFIG_KEYS, DEFAULTS, keySpec } from './keys.js';
+import { CONFIG_KEYS, DEFAULTS, keySpec, readSetting, type SettingKey, type SettingValues } from './keys.js';
 import type { Env } from './paths.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -65,10 +65,16 @@ export class Settings {
     return profileOf(this.data, this.profile.name) !== undefined;
   }
 
-  /** The effective value of a key, checked; a bad flag or env value is a usage error naming where it came from. */
-  get(key: string): string | undefined {
-    return this.describe(key).value;
+  /**
+   * The effective value of a key, checked and typed by key (`realtime.port` a number, `output` a format); a bad
+   * flag or env value is a usage error naming where it came from.
+   */
+  get<K extends SettingKey>(key: K): SettingValues[K] | undefined {
+    const { value } = this.describe(key);
+    return value === undefined ? undefined : readSetting(key, value);
   }
+
+  /** The effective value as its checked text (what `config get` shows). */
 
   describe(key: string): Setting {
     const spec = keySpec(key);
@@ -81,7 +87,7 @@ export class Settings {
     for (const [source, raw, origin] of candidates) {
       if (raw === undefined) continue;
       try {
-        return { key, value: spec.check ? spec.check(raw) : raw, source };
+        return { key, value: spec.check(raw), source };
       } catch (error) {
         if (error instanceof UsageError) throw new UsageError(`${origin}: ${error.message}`);
         throw error;

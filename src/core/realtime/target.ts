@@ -30,13 +30,12 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
     throw new UsageError(
       `profile '${profile}' names no realtime server: set realtime.cluster (hosted Pusher) or realtime.host`,
     );
-  const port = settings.get('realtime.port');
   const realtime = {
     key,
     cluster,
     host,
-    port: port ? Number(port) : undefined,
-    tls: settings.get('realtime.tls') !== 'false',
+    port: settings.get('realtime.port'),
+    tls: settings.get('realtime.tls') !== false,
   };
   // Before anything connects: the WebSocket itself, and the hosted cluster's too, goes to this host.
   requireSecureRealtime(socketHost(realtime), realtime.tls, tlsOrigin(settings));
