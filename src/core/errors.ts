@@ -7,18 +7,23 @@ export abstract class CliError extends Error {
   abstract readonly code: string;
 }
 
-/** Bad arguments or input, refused before any request is sent (exit 2). */
-export class UsageError extends CliError {
-  override name = 'UsageError';
-  readonly exitCode = ExitCode.usage;
-  readonly code = 'usage';
+/**
+ * The base of an error kind: its class name, exit code and machine-readable code, one line each below. (A class per
+ * kind, not a code on one class: callers tell them apart with instanceof.)
+ */
+function errorKind(name: string, exitCode: ExitCodeValue, code: string) {
+  return class extends CliError {
+    override name = name;
+    readonly exitCode = exitCode;
+    readonly code = code;
+  };
 }
 
+/** Bad arguments or input, refused before any request is sent (exit 2). */
+export class UsageError extends errorKind('UsageError', ExitCode.usage, 'usage') {}
+
 /** Not logged in, or the token was rejected and could not be refreshed (exit 3). */
-export class AuthError extends CliError {
-  override name = 'AuthError';
-  readonly exitCode = ExitCode.auth;
-  readonly code = 'auth';
+export class AuthError extends errorKind('AuthError', ExitCode.auth, 'auth') {
   constructor(
     message: string,
     readonly hint?: string,
@@ -28,46 +33,22 @@ export class AuthError extends CliError {
 }
 
 /** Something named by the user does not exist, found out from the server's answer (exit 5). */
-export class NotFoundError extends CliError {
-  override name = 'NotFoundError';
-  readonly exitCode = ExitCode.notFound;
-  readonly code = 'not_found';
-}
+export class NotFoundError extends errorKind('NotFoundError', ExitCode.notFound, 'not_found') {}
 
 /** An action the record's state does not allow, decided by the CLI before sending (exit 6). */
-export class ConflictError extends CliError {
-  override name = 'ConflictError';
-  readonly exitCode = ExitCode.conflict;
-  readonly code = 'conflict';
-}
+export class ConflictError extends errorKind('ConflictError', ExitCode.conflict, 'conflict') {}
 
 /** The user declined a confirmation or pressed Ctrl-C (exit 130). */
-export class CancelledError extends CliError {
-  override name = 'CancelledError';
-  readonly exitCode = ExitCode.interrupted;
-  readonly code = 'interrupted';
-}
+export class CancelledError extends errorKind('CancelledError', ExitCode.interrupted, 'interrupted') {}
 
 /** The rate-limit window would take longer to reset than is worth waiting for (exit 9). */
-export class RateLimitedError extends CliError {
-  override name = 'RateLimitedError';
-  readonly exitCode = ExitCode.rateLimited;
-  readonly code = 'rate_limited';
-}
+export class RateLimitedError extends errorKind('RateLimitedError', ExitCode.rateLimited, 'rate_limited') {}
 
 /** The server could not be reached or gave no usable answer (exit 1). */
-export class NetworkError extends CliError {
-  override name = 'NetworkError';
-  readonly exitCode = ExitCode.failure;
-  readonly code = 'network';
-}
+export class NetworkError extends errorKind('NetworkError', ExitCode.failure, 'network') {}
 
 /** A long-running check ended without the outcome asked for (e.g. `erasure watch` on `failed`) (exit 1). */
-export class OutcomeError extends CliError {
-  override name = 'OutcomeError';
-  readonly exitCode = ExitCode.failure;
-  readonly code = 'outcome';
-}
+export class OutcomeError extends errorKind('OutcomeError', ExitCode.failure, 'outcome') {}
 
 /** A field error of a 422 answer. */
 export interface FieldError {

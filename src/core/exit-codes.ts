@@ -28,27 +28,21 @@ export const READ_ONLY_CODES: Record<string, string> = {
 export const readOnlyMeaning = (code: string | undefined): string | undefined =>
   code !== undefined && Object.hasOwn(READ_ONLY_CODES, code) ? READ_ONLY_CODES[code] : undefined;
 
+/** HTTP statuses with an exit code of their own; any other failing status exits 1. */
+const EXIT_CODE_BY_STATUS: ReadonlyMap<number, ExitCodeValue> = new Map([
+  [401, ExitCode.auth],
+  [403, ExitCode.forbidden],
+  [404, ExitCode.notFound],
+  [409, ExitCode.conflict],
+  [422, ExitCode.validation],
+  [428, ExitCode.setupRequired],
+  [429, ExitCode.rateLimited],
+  [503, ExitCode.rateLimited],
+]);
+
 export function exitCodeForStatus(status: number, code?: string): ExitCodeValue {
   if (readOnlyMeaning(code) !== undefined) return ExitCode.conflict;
-  switch (status) {
-    case 401:
-      return ExitCode.auth;
-    case 403:
-      return ExitCode.forbidden;
-    case 404:
-      return ExitCode.notFound;
-    case 409:
-      return ExitCode.conflict;
-    case 422:
-      return ExitCode.validation;
-    case 428:
-      return ExitCode.setupRequired;
-    case 429:
-    case 503:
-      return ExitCode.rateLimited;
-    default:
-      return ExitCode.failure;
-  }
+  return EXIT_CODE_BY_STATUS.get(status) ?? ExitCode.failure;
 }
 
 /** Any thrown value → its exit code: the error's own, an API answer's by status and code, else 1. */

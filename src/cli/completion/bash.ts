@@ -26,14 +26,19 @@ function kind(spec: { choices?: readonly string[]; completes?: Completion; comma
   return '__clinic_kind=none';
 }
 
+/**
+ * The value of each option: one case an option, labelled `path|flag` for every command that has it (the list flags,
+ * the bulk ones are shared), then the global ones under any path.
+ */
 function optionCases(tree: CommandTree): string[] {
-  const lines: string[] = [];
-  for (const n of allNodes(tree)) {
+  const shared = new Map<string, { value: string; labels: string[] }>();
+  for (const n of allNodes(tree))
     for (const o of n.options.filter((o) => o.value)) {
-      const labels = names(o).map((name) => q(`${n.path.join(' ')}|${name}`));
-      lines.push(`    ${labels.join(' | ')}) ${kind(o)} ;;`);
+      const same = shared.get(`${names(o).join(' ')} ${kind(o)}`) ?? { value: kind(o), labels: [] };
+      same.labels.push(...names(o).map((name) => q(`${n.path.join(' ')}|${name}`)));
+      shared.set(`${names(o).join(' ')} ${kind(o)}`, same);
     }
-  }
+  const lines = [...shared.values()].map(({ value, labels }) => `    ${labels.join(' | ')}) ${value} ;;`);
   for (const o of tree.globals.filter((o) => o.value))
     lines.push(`    *'|'${names(o).join(` | *'|'`)}) ${kind(o)} ;;`);
   return lines;

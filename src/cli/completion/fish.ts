@@ -24,9 +24,23 @@ function optionLine(o: OptionSpec, condition?: string): string {
   return `complete -c clinic${guard}${short} -l ${o.long.slice(2)}${takes} -d ${q(description)}`;
 }
 
+/**
+ * The options of every command, one line an option: an option several commands share (the list flags, the bulk
+ * ones) is one line naming all their paths, not a line per command.
+ */
+function optionLines(nodes: CommandNode[]): string[] {
+  const shared = new Map<string, { option: OptionSpec; at: string[] }>();
+  for (const n of nodes)
+    for (const option of n.options) {
+      const same = shared.get(optionLine(option)) ?? { option, at: [] };
+      shared.set(optionLine(option), { option, at: [...same.at, q(where(n))] });
+    }
+  return [...shared.values()].map(({ option, at }) => optionLine(option, `__clinic_at_any ${at.join(' ')}`));
+}
+
 function nodeLines(n: CommandNode): string[] {
   const at = where(n);
-  const lines = n.options.map((o) => optionLine(o, `__clinic_at ${q(at)}`));
+  const lines: string[] = [];
   for (const c of n.children)
     lines.push(`complete -c clinic -n ${q(`__clinic_at ${q(at)} 0`)} -a ${q(c.name)} -d ${q(c.summary)}`);
   n.args.forEach((a, i) => {
@@ -118,6 +132,11 @@ function __clinic_at
     test (count $argv) -lt 2; or test "$state[2]" = "$argv[2]"
 end
 
+# Whether the cursor is under one of the command paths $argv, at any argument.
+function __clinic_at_any
+    contains -- (__clinic_state)[1] $argv
+end
+
 # Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
 # names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_profiles
@@ -142,5 +161,6 @@ complete -c clinic -f
 ${tree.globals.map((o) => optionLine(o)).join('\n')}
 ${optionLine(tree.help)}
 ${nodes.flatMap(nodeLines).join('\n')}
+${optionLines(nodes).join('\n')}
 `;
 }

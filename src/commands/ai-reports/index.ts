@@ -1,5 +1,6 @@
 // ai-reports: the declaration; its code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { idArg, noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
 
 export const PDF_OPTIONS = [
@@ -14,7 +15,7 @@ const pdf = defineCommand({
     'Download an AI report (GET /v1/ai-reports/{id}/pdf) to a file. The success answer is not shown in the API\n' +
     'document (assumed: the PDF bytes): the body is saved only when it starts with %PDF-, through a temporary\n' +
     'file renamed into place, so an error body is never written as a PDF. An existing file needs --force.',
-  args: [{ name: 'id', description: 'AI report id' }],
+  args: idArg('AI report'),
   options: PDF_OPTIONS,
   examples: [
     'clinic ai-reports pdf 4',
@@ -24,10 +25,9 @@ const pdf = defineCommand({
   load: async () => (await import('./pdf.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'ai-reports',
   summary: 'AI reports as PDF',
   category: 'Clinic data',
-  examples: ['clinic ai-reports pdf 4'],
   commands: [pdf],
 });

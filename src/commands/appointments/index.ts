@@ -1,5 +1,6 @@
 // appointments: the declaration; its code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 
 const list = defineCommand({
@@ -18,7 +19,7 @@ const list = defineCommand({
   load: async () => (await import('./list.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'appointments',
   summary: 'appointments of the tenant',
   category: 'Clinic data',

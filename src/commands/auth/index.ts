@@ -1,5 +1,6 @@
 // auth, login and logout: the declarations; each command's code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
 
 const status = defineCommand({
@@ -79,7 +80,7 @@ export const logout = defineCommand({
   load: async () => (await import('./logout.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'auth',
   category: 'Sign-in and settings',
   summary: 'inspect and renew the sign-in: status, token, refresh',

@@ -1,5 +1,6 @@
 // chat: `chat tail`, live chat events; its code (and pusher-js) loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
 import { CHAT_EVENT_KINDS } from '../../core/realtime/events.js';
 
@@ -40,7 +41,7 @@ const tail = defineCommand({
   load: async () => (await import('./tail.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'chat',
   summary: 'live chat events: tail',
   category: 'Clinic data',

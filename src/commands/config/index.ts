@@ -1,5 +1,6 @@
 // config: the verbs' declarations; each verb's code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 
 const get = defineCommand({
   name: 'get',
@@ -53,7 +54,7 @@ const profiles = defineCommand({
   load: async () => (await import('./show.js')).profiles,
 });
 
-export default defineNoun({
+export default noun({
   name: 'config',
   category: 'Sign-in and settings',
   summary: 'read and change settings and profiles',

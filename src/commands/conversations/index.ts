@@ -1,5 +1,6 @@
 // conversations: messages, one message, voice upload and the AI assistant; code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { idArg, noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 import { option } from '../../cli/options.js';
 
@@ -15,7 +16,7 @@ const messages = defineCommand({
     'List the messages (chat logs) of a conversation (GET /v1/conversations/{id}/messages), oldest first;\n' +
     '--after MESSAGE_ID lists only newer ones. Paging parameters beyond `after` are not shown in the API\n' +
     'document (assumed: the common page/per_page).',
-  args: [{ name: 'id', description: 'conversation id' }],
+  args: idArg('conversation'),
   options: MESSAGES_OPTIONS,
   examples: [
     'clinic conversations messages 5',
@@ -53,8 +54,17 @@ const sendVoice = defineCommand({
   load: async () => (await import('./send-voice.js')).run,
 });
 
-const agentArgs = [{ name: 'id', description: 'conversation id' }];
-const agent = defineNoun({
+/** `agent status|enable|disable ID`: its run is the export of agent.js named after it. */
+const agentVerb = (name: 'status' | 'enable' | 'disable', summary: string) =>
+  defineCommand({
+    name,
+    summary,
+    args: idArg('conversation'),
+    examples: [`clinic conversations agent ${name} 5`],
+    load: async () => (await import('./agent.js'))[name],
+  });
+
+const agent = noun({
   name: 'agent',
   summary: 'the AI assistant of a conversation: status, enable, disable',
   description:
@@ -62,31 +72,13 @@ const agent = defineNoun({
     '.../agent/disable). The shape of its state is not shown in the API document (assumed: printed as sent).',
   examples: ['clinic conversations agent status 5', 'clinic conversations agent disable 5'],
   commands: [
-    defineCommand({
-      name: 'status',
-      summary: 'show whether the AI assistant answers in a conversation',
-      args: agentArgs,
-      examples: ['clinic conversations agent status 5'],
-      load: async () => (await import('./agent.js')).status,
-    }),
-    defineCommand({
-      name: 'enable',
-      summary: 'let the AI assistant answer in a conversation',
-      args: agentArgs,
-      examples: ['clinic conversations agent enable 5'],
-      load: async () => (await import('./agent.js')).enable,
-    }),
-    defineCommand({
-      name: 'disable',
-      summary: 'stop the AI assistant answering in a conversation',
-      args: agentArgs,
-      examples: ['clinic conversations agent disable 5'],
-      load: async () => (await import('./agent.js')).disable,
-    }),
+    agentVerb('status', 'show whether the AI assistant answers in a conversation'),
+    agentVerb('enable', 'let the AI assistant answer in a conversation'),
+    agentVerb('disable', 'stop the AI assistant answering in a conversation'),
   ],
 });
 
-export default defineNoun({
+export default noun({
   name: 'conversations',
   summary: 'conversations with patients: messages, voice, AI assistant',
   category: 'Clinic data',

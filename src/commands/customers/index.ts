@@ -1,5 +1,6 @@
 // customers: the verbs' declarations; each verb's code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { idArg, noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
@@ -22,7 +23,7 @@ const list = defineCommand({
 const get = defineCommand({
   name: 'get',
   summary: 'show one customer',
-  args: [{ name: 'id', description: 'customer id' }],
+  args: idArg('customer'),
   examples: [
     'clinic customers get 42',
     'clinic customers get 42 --fields first_name,record_state.reason_code',
@@ -54,7 +55,7 @@ const create = defineCommand({
   load: async () => (await import('./create.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'customers',
   category: 'Clinic data',
   summary: 'customers (patients): list, get, create',

@@ -1,12 +1,12 @@
 // erasure: data-erasure requests (deleting a patient's data for good); each verb's code loads only when it runs.
-import { type Confirmation, defineCommand, defineNoun } from '../../cli/command.js';
+import { type Confirmation, defineCommand } from '../../cli/command.js';
+import { getVerb, idArg, noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure.js';
 
 const ASSUMED = 'The path and payload are not shown in the API document (assumed, after the list endpoint):';
-const idArg = [{ name: 'id', description: 'erasure request id' }];
 
 export const LIST_ERASURE_OPTIONS = [
   ...LIST_OPTIONS,
@@ -63,13 +63,12 @@ const list = defineCommand({
   load: async () => (await import('./list.js')).run,
 });
 
-const get = defineCommand({
-  name: 'get',
+const get = getVerb({
+  what: 'erasure request',
+  path: 'erasureRequest',
   summary: 'show one data-erasure request and the actions its state allows',
   description: `${ASSUMED} GET /v1/data-erasure-requests/{id}.`,
-  args: idArg,
   examples: ['clinic erasure get 12', 'clinic erasure get 12 --fields status,state_allows -o json'],
-  load: async () => (await import('./get.js')).run,
 });
 
 const create = defineCommand({
@@ -108,7 +107,7 @@ const action = (
     description:
       `${ASSUMED} POST /v1/data-erasure-requests/{id}/${name}${name === 'cancel' ? ' with {"cancellation_reason"}' : ''}.\n` +
       `The request is read first; the action is sent only where its state_allows.${name} is true (else exit 6). ${detail}`,
-    args: idArg,
+    args: idArg('erasure request'),
     options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
     examples,
     confirm,
@@ -121,7 +120,7 @@ const certificate = defineCommand({
   description:
     `${ASSUMED} GET /v1/data-erasure-requests/{id}/certificate. The request is read first (state_allows.certificate);\n` +
     'the PDF is saved only when the body starts with %PDF-, through a temporary file; an existing file needs --force.',
-  args: idArg,
+  args: idArg('erasure request'),
   options: CERTIFICATE_OPTIONS,
   examples: ['clinic erasure certificate 12', 'clinic erasure certificate 12 -O certs/12.pdf --force'],
   load: async () => (await import('./certificate.js')).run,
@@ -135,13 +134,13 @@ const watch = defineCommand({
     'until a terminal status (completed, expired, cancelled, failed). Exit 0 only on completed; 1 on another\n' +
     'terminal status or when --timeout runs out, with the final status on stderr. Passing network errors and\n' +
     'server faults are ridden out.',
-  args: idArg,
+  args: idArg('erasure request'),
   options: WATCH_OPTIONS,
   examples: ['clinic erasure watch 12', 'clinic erasure watch 12 --interval 10 --timeout 3600 -o ndjson'],
   load: async () => (await import('./watch.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'erasure',
   summary: "data-erasure requests: erase a patient's data for good, safely",
   description:

@@ -1,5 +1,6 @@
 // form-templates: the declaration; its code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { idArg, noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
 
 export const UPDATE_OPTIONS = [
@@ -15,7 +16,7 @@ const update = defineCommand({
   description:
     'Update a form template (PUT /v1/form-templates/{id}, body {"name", "description", "is_active"}); only the\n' +
     'fields given are sent. Prints the updated template with its questions.',
-  args: [{ name: 'id', description: 'form template id' }],
+  args: idArg('form template'),
   options: UPDATE_OPTIONS,
   examples: [
     'clinic form-templates update 3 --name "Intake (2026)"',
@@ -25,7 +26,7 @@ const update = defineCommand({
   load: async () => (await import('./update.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'form-templates',
   summary: 'form templates (questionnaires)',
   category: 'Clinic data',

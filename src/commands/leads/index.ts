@@ -1,5 +1,6 @@
 // leads: `leads notes add`; its code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 
@@ -29,14 +30,14 @@ const add = defineCommand({
   load: async () => (await import('./notes-add.js')).run,
 });
 
-const notes = defineNoun({
+const notes = noun({
   name: 'notes',
   summary: 'notes on a lead',
   examples: ['clinic leads notes add 12 --content "Called back"'],
   commands: [add],
 });
 
-export default defineNoun({
+export default noun({
   name: 'leads',
   summary: 'leads (prospective patients): notes',
   category: 'Clinic data',

@@ -1,5 +1,6 @@
 // sales: the declaration; its code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { idArg, noun } from '../../cli/declare.js';
 
 const stockDeduct = defineCommand({
   name: 'stock-deduct',
@@ -9,16 +10,15 @@ const stockDeduct = defineCommand({
     'stock levels, so it asks for confirmation on a terminal; without one, pass --yes. A sale already\n' +
     'deducted is refused by the server (409, exit 6). The request body and the answer are not shown in the API\n' +
     'document (assumed: no body; the answer is printed as sent).',
-  args: [{ name: 'id', description: 'sale id' }],
+  args: idArg('sale'),
   confirm: { action: 'stock-deduct' },
   examples: ['clinic sales stock-deduct 17', 'clinic sales stock-deduct 17 --yes -o json'],
   load: async () => (await import('./stock-deduct.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'sales',
   summary: 'sales and their stock',
   category: 'Clinic data',
-  examples: ['clinic sales stock-deduct 17'],
   commands: [stockDeduct],
 });

@@ -1,5 +1,6 @@
 // sandbox: the verbs' declarations; `start` loads the sandbox only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
 import { CHATTER_OPTION } from './chatter-rate.js';
 
@@ -49,7 +50,7 @@ const start = defineCommand({
   load: async () => (await import('./start.js')).start,
 });
 
-export default defineNoun({
+export default noun({
   name: 'sandbox',
   category: 'Tools',
   summary: 'a local Clinic API to try everything on',

@@ -1,5 +1,6 @@
 // tenants: the verbs' declarations; each verb's code loads only when it runs.
-import { defineCommand, defineNoun } from '../../cli/command.js';
+import { defineCommand } from '../../cli/command.js';
+import { noun } from '../../cli/declare.js';
 
 const list = defineCommand({
   name: 'list',
@@ -16,7 +17,7 @@ const use = defineCommand({
   load: async () => (await import('./use.js')).run,
 });
 
-export default defineNoun({
+export default noun({
   name: 'tenants',
   category: 'Sign-in and settings',
   summary: 'list tenants and choose the default one',

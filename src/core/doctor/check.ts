@@ -72,19 +72,19 @@ export const ok = (name: string, detail: string, facts?: Record<string, unknown>
   ...(facts ? { facts } : {}),
 });
 
-export const warn = (
-  name: string,
-  detail: string,
-  fix?: string,
-  facts?: Record<string, unknown>,
-): CheckResult => ({ name, status: 'warn', detail, ...(fix ? { fix } : {}), ...(facts ? { facts } : {}) });
+/** A check that found a problem: `warn` lets doctor pass, `fail` does not; the fix says what to do. */
+const finding =
+  (status: 'warn' | 'fail') =>
+  (name: string, detail: string, fix?: string, facts?: Record<string, unknown>): CheckResult => ({
+    name,
+    status,
+    detail,
+    ...(fix ? { fix } : {}),
+    ...(facts ? { facts } : {}),
+  });
 
-export const fail = (
-  name: string,
-  detail: string,
-  fix?: string,
-  facts?: Record<string, unknown>,
-): CheckResult => ({ name, status: 'fail', detail, ...(fix ? { fix } : {}), ...(facts ? { facts } : {}) });
+export const warn = finding('warn');
+export const fail = finding('fail');
 
 export const skip = (name: string, reason: string): CheckResult => ({
   name,
