@@ -25,7 +25,7 @@ describe('shouldRetryNetworkError', () => {
   const err = (code: string) => Object.assign(new Error(code), { code });
 
   it('retries resets and timeouts for idempotent methods', () => {
-    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT']) {
+    for (const code of ['ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'CLINIC_DEADLINE']) {
       expect(shouldRetryNetworkError(err(code), 'GET')).toBe(true);
       expect(shouldRetryNetworkError(err(code), 'DELETE')).toBe(true);
     }

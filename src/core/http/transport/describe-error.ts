@@ -7,7 +7,6 @@ export type Wording = 'brief' | 'diagnostic';
 const WORDS: Record<string, { brief?: string; diagnostic?: string }> = {
   ECONNREFUSED: { brief: 'connection refused', diagnostic: 'connection refused' },
   ECONNRESET: { brief: 'connection reset', diagnostic: 'connection reset' },
-  UND_ERR_SOCKET: { brief: 'connection reset' },
   ENOTFOUND: { brief: 'host not found', diagnostic: 'the host name does not resolve' },
   EAI_AGAIN: { diagnostic: 'no DNS answer for the host name' },
   EHOSTUNREACH: { diagnostic: 'no route to the host' },
