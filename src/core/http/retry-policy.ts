@@ -2,12 +2,7 @@
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const RETRYABLE_STATUS = new Set([500, 502, 503, 504]);
-const RETRYABLE_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'CLINIC_DEADLINE',
-]);
+const RETRYABLE_NETWORK_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'CLINIC_DEADLINE']);
 
 export const isIdempotent = (method: string): boolean => IDEMPOTENT.has(method.toUpperCase());
 
