@@ -1,10 +1,12 @@
 // End-to-end helpers: a sandbox on port 0 and `bin/clinic.js` spawned as a user runs it, in a temporary config dir.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from './temp-dir.js';
+
+export { tempDir };
 
 export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
 
@@ -84,10 +86,6 @@ export interface TestWorld {
   /** Requests the sandbox received since the last call. */
   newRequests(): RunningSandbox['requests'];
   close(): Promise<void>;
-}
-
-export async function tempDir(prefix = 'clinic-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
 }
 
 export async function startWorld(options: SandboxOptions = {}, login = true): Promise<TestWorld> {
