@@ -1,12 +1,19 @@
 // End-to-end helpers: a sandbox on port 0 and `bin/clinic.js` spawned as a user runs it, in a temporary config dir.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from './temp-dir.js';
 
 export { tempDir };
+
+/** A fresh config dir in a temporary directory of its own, which also holds the cache baseEnv puts beside it. */
+export async function tempConfigDir(): Promise<string> {
+  const dir = join(await tempDir(), 'config');
+  await mkdir(dir, { mode: 0o700 });
+  return dir;
+}
 
 export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
 
