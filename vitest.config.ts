@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A temporary folder per run and per test file, which must be empty at the end: tests leave no files behind.
+    globalSetup: ['test/helpers/temp-folder-global.ts'],
+    setupFiles: ['test/helpers/temp-folder-setup.ts'],
   },
 });

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPath } from '../../src/core/config/config-file.js';
 import { rateLimitFile } from '../../src/core/config/paths.js';
-import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { type FakeAnswer, type FakeApi, type FakeRequest, startFakeApi } from '../helpers/fake-api.js';
 
 const run = promisify(execFile);
@@ -28,7 +28,7 @@ describe('parallel config writers', () => {
   it.each([12, 24])(
     '%i processes setting base_url on as many profiles: every profile is kept',
     async (count) => {
-      const dir = await tempDir();
+      const dir = await tempConfigDir();
       const url = (i: number) => `https://p${i}.example.test/api`;
       const names = Array.from({ length: count }, (_, i) => i);
       await parallel(
@@ -44,7 +44,7 @@ describe('parallel config writers', () => {
   );
 
   it('processes setting different keys of one profile, and choosing it, keep every key', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const values: [string, string][] = [
       ['base_url', 'https://api.example.test/api'],
       ['auth_url', 'https://auth.example.test'],

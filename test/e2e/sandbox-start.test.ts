@@ -4,11 +4,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, baseEnv, lines, runCli, tempConfigDir } from '../helpers/cli.js';
 
 describe('clinic sandbox start', () => {
   it('prints one ready line, writes the profile, serves it, and stops on SIGTERM', async () => {
-    const configDir = join(await tempDir(), 'config');
+    const configDir = await tempConfigDir();
     const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--records', '12'], {
       env: baseEnv(configDir) as NodeJS.ProcessEnv,
     });
@@ -54,7 +54,7 @@ describe('clinic sandbox start', () => {
     const child = spawn(
       process.execPath,
       [BIN, 'sandbox', 'start', '--access-token-ttl', '5', '--refresh-token-ttl', '9', '--no-write-profile'],
-      { env: baseEnv(await tempDir()) as NodeJS.ProcessEnv },
+      { env: baseEnv(await tempConfigDir()) as NodeJS.ProcessEnv },
     );
     const first = await new Promise<string>((resolve) =>
       createInterface({ input: child.stdout }).once('line', resolve),
@@ -71,7 +71,12 @@ describe('clinic sandbox start', () => {
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const { port } = busy.address() as { port: number };
     try {
-      const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--port', String(port)]);
+      const { code, stderr } = await runCli(await tempConfigDir(), [
+        'sandbox',
+        'start',
+        '--port',
+        String(port),
+      ]);
       expect(code).toBe(1);
       expect(lines(stderr)).toEqual([
         `error: port ${port} on 127.0.0.1 is in use; choose another with --port (0 = any free port)`,
@@ -82,7 +87,7 @@ describe('clinic sandbox start', () => {
   });
 
   it('refuses a bad --faults spec with exit 2', async () => {
-    const { code, stderr } = await runCli(await tempDir(), ['sandbox', 'start', '--faults', '5xx=2']);
+    const { code, stderr } = await runCli(await tempConfigDir(), ['sandbox', 'start', '--faults', '5xx=2']);
     expect(code).toBe(2);
     expect(lines(stderr)).toHaveLength(1);
     expect(stderr).toMatch(/^error: --faults: /);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { commandPaths } from '../../src/main.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
-import { BIN, baseEnv, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, baseEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi } from '../helpers/fake-api.js';
 
@@ -31,7 +31,7 @@ const ROOT = new URL('../..', import.meta.url).href.replace(/\/$/, '');
 const RECORDER = fileURLToPath(new URL('../helpers/record-imports.mjs', import.meta.url));
 
 async function loadedModules(args: string[]): Promise<string[]> {
-  const dir = await tempDir();
+  const dir = await tempConfigDir();
   const file = join(dir, 'imports.txt');
   const result = await runCli(dir, args, {
     nodeArgs: ['--import', RECORDER],
@@ -46,7 +46,7 @@ async function loadedModules(args: string[]): Promise<string[]> {
 describe('start-up', () => {
   it('--version prints the package version', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8'));
-    const { code, stdout } = await runCli(await tempDir(), ['--version']);
+    const { code, stdout } = await runCli(await tempConfigDir(), ['--version']);
     expect(code).toBe(0);
     expect(stdout).toBe(`${pkg.version}\n`);
   });
@@ -73,7 +73,7 @@ describe('start-up', () => {
   }
 
   it('clinic help COMMAND... prints what COMMAND... --help prints, from the cache and live alike', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const cached = await runCli(dir, ['help', 'erasure', 'list']);
     expect(cached.code).toBe(0);
     expect(cached.stdout).toBe((await runCli(dir, ['erasure', 'list', '--help'])).stdout);
@@ -88,7 +88,7 @@ describe('start-up', () => {
   });
 
   it('a command loads the bundle and node:http, not undici, not TLS for an http address', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const file = join(dir, 'imports.txt');
     await runCli(dir, ['--base-url', 'http://127.0.0.1:9/api', 'account'], {
       nodeArgs: ['--import', RECORDER],
@@ -114,7 +114,7 @@ describe('start-up', () => {
   it.skipIf(nodeHasCompileCache)(
     'keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off',
     async () => {
-      const dir = await tempDir();
+      const dir = await tempConfigDir();
       const cache = join(dir, 'cache', 'clinic');
       const env = { XDG_CACHE_HOME: join(dir, 'cache') };
       expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
@@ -125,7 +125,7 @@ describe('start-up', () => {
       const again = await runCli(dir, ['config', 'list'], { env });
       expect(again.code).toBe(0);
       expect((await stat(join(cache, name!))).size).toBeGreaterThan(1000); // rejected, then written afresh
-      const off = await tempDir();
+      const off = await tempConfigDir();
       await runCli(off, ['config', 'list'], {
         env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
       });
@@ -134,7 +134,7 @@ describe('start-up', () => {
   );
 
   it('makes stderr only to write to it (making the stream costs every start-up)', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const recorder = fileURLToPath(new URL('../helpers/record-builtins.mjs', import.meta.url));
     // stderr into a file: made, it would load the synchronous file stream.
     const builtins = (args: string[]) => {
@@ -167,7 +167,7 @@ describe('start-up', () => {
   it.skipIf(nodeHasCompileCache)(
     'keeps a compile cache per command, used as written, and the 24 newest of any build',
     async () => {
-      const dir = await tempDir();
+      const dir = await tempConfigDir();
       const cache = join(dir, 'cache', 'clinic');
       const env = { XDG_CACHE_HOME: join(dir, 'cache') };
       // A failed run keeps nothing: it ran too little of its command.
@@ -212,7 +212,7 @@ describe('start-up', () => {
   });
 
   it('every command has an example in its help', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const top = await runCli(dir, ['--help']);
     const nouns = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?: \[options\])?(?: <[^>]+>)?\s{2,}/gm)]
       .map((m) => m[1] as string)
@@ -239,7 +239,7 @@ describe("start-up: Node's compile cache where Node has one", () => {
 
   /** A run of `config list` with module.enableCompileCache stubbed in: the directories it was given, the caches. */
   async function withNodeCache(args: string[], env: Record<string, string> = {}) {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const calls = join(dir, 'calls.txt');
     await writeFile(calls, '');
     const cacheHome = join(dir, 'cache');
@@ -259,7 +259,7 @@ describe("start-up: Node's compile cache where Node has one", () => {
     expect((await stat(given[0]!)).mode & 0o777).toBe(0o700);
     expect(kept).toEqual(['node']); // no main-*.cache of the vm fallback
     // The same output as a run without any cache.
-    const plain = await runCli(await tempDir(), ['config', 'list'], {
+    const plain = await runCli(await tempConfigDir(), ['config', 'list'], {
       env: { CLINIC_NO_COMPILE_CACHE: '1' },
     });
     expect(run.stdout).toBe(plain.stdout);
@@ -278,7 +278,7 @@ describe("start-up: Node's compile cache where Node has one", () => {
   });
 
   it.runIf(nodeHasCompileCache)('is written by a real run', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     const env = { XDG_CACHE_HOME: join(dir, 'cache') };
     expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
     expect(await readdir(join(dir, 'cache', 'clinic', 'node'))).not.toEqual([]);

@@ -1,10 +1,19 @@
 // End-to-end helpers: a sandbox on port 0 and `bin/clinic.js` spawned as a user runs it, in a temporary config dir.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from './temp-dir.js';
+
+export { tempDir };
+
+/** A fresh config dir in a temporary directory of its own, which also holds the cache baseEnv puts beside it. */
+export async function tempConfigDir(): Promise<string> {
+  const dir = join(await tempDir(), 'config');
+  await mkdir(dir, { mode: 0o700 });
+  return dir;
+}
 
 export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
 
@@ -84,10 +93,6 @@ export interface TestWorld {
   /** Requests the sandbox received since the last call. */
   newRequests(): RunningSandbox['requests'];
   close(): Promise<void>;
-}
-
-export async function tempDir(prefix = 'clinic-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
 }
 
 export async function startWorld(options: SandboxOptions = {}, login = true): Promise<TestWorld> {

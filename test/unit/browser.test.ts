@@ -1,13 +1,13 @@
 // The browser opener: $BROWSER gets the URL as one argument and an environment without CLINIC_* variables.
-import { mkdtemp, readFile, writeFile, chmod } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemBrowser } from '../../src/core/auth/oauth/browser.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('systemBrowser with $BROWSER', () => {
   it('passes the URL as one argument and keeps CLINIC_TOKEN out of the browser environment', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'clinic-browser-'));
+    const dir = await tempDir('clinic-browser-');
     const script = join(dir, 'browser.sh');
     const out = join(dir, 'seen.txt');
     await writeFile(script, `#!/bin/sh\nprintf '%s\\n' "$#" "$1" "\${CLINIC_TOKEN:-none}" > '${out}'\n`);

@@ -1,6 +1,5 @@
 // The bulk journal and record reader: line numbers, formats, torn tails, durability order.
-import { appendFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { Journal, readJournal } from '../../src/core/bulk/journal.js';
 import { formatOf, readRecords } from '../../src/core/bulk/records.js';
 import { BULK_SCHEMAS, checkRecord } from '../../src/core/bulk/schemas.js';
 import { UsageError } from '../../src/core/errors.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const header = {
   journal: 'clinic-bulk' as const,
@@ -71,7 +71,7 @@ describe('records', () => {
 
 describe('journal', () => {
   it('records sending before outcomes; a torn last entry is ignored and cut off before appending', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'clinic-journal-')), 'x.csv.journal');
+    const path = join(await tempDir('clinic-journal-'), 'x.csv.journal');
     const journal = await Journal.create(path, header, false);
     await journal.sending(2);
     await journal.outcome(2, { state: 'ok', id: 7 });
@@ -94,7 +94,7 @@ describe('journal', () => {
   });
 
   it('a journal is created only once (wx), unless replaced; damage is refused', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'clinic-journal-')), 'y.journal');
+    const path = join(await tempDir('clinic-journal-'), 'y.journal');
     await (await Journal.create(path, header, false)).close();
     await expect(Journal.create(path, header, false)).rejects.toThrow(UsageError);
     await (await Journal.create(path, header, true)).close();

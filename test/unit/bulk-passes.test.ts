@@ -10,7 +10,7 @@ import { BULK_SCHEMAS } from '../../src/core/bulk/schemas.js';
 import { type BulkSource, openSource } from '../../src/core/bulk/source.js';
 import { OutcomeError } from '../../src/core/errors.js';
 import type { HttpClient } from '../../src/core/http/client.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const dir = useTempDir('clinic-bulk-passes-');
 

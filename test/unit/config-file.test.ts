@@ -14,7 +14,7 @@ import {
 import { configDir, configFile, credentialsFile } from '../../src/core/config/paths.js';
 import { readPrivateFile, UnsafeFileError, writePrivateFile } from '../../src/core/config/private-file.js';
 import { UsageError } from '../../src/core/errors.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 import { useInProcess } from '../helpers/in-process.js';
 import { BASE_URL, queueReplies } from './mock-api.js';
 

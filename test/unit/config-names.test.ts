@@ -16,7 +16,7 @@ import {
 import { configFile, rateLimitFile } from '../../src/core/config/paths.js';
 import { selectProfile, Settings } from '../../src/core/config/settings.js';
 import { UsageError } from '../../src/core/errors.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('clinic-names-');
 const env = () => ({ CLINIC_CONFIG_DIR: tmp.path });

@@ -17,7 +17,7 @@ import {
 import { storeForLogin } from '../../src/core/auth/store-choice.js';
 import { UnsafeFileError } from '../../src/core/config/private-file.js';
 import { UsageError } from '../../src/core/errors.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('clinic-creds-');
 
@@ -201,11 +201,7 @@ describe('parseCredentials', () => {
 
 describe('FileStore under concurrent writers', () => {
   it('two profiles written at the same time never undo each other', async () => {
-    const { mkdtemp } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { FileStore } = await import('../../src/core/auth/file-store.js');
-    const path = join(await mkdtemp(join(tmpdir(), 'clinic-fs-')), 'credentials.json');
+    const path = join(tmp.path, 'credentials.json');
     const profiles = Array.from({ length: 12 }, (_, i) => `profile-${i}`);
     await Promise.all(
       profiles.map((p) => new FileStore(path).set(p, { kind: 'pat', access_token: `${p}-token` })),
@@ -215,11 +211,7 @@ describe('FileStore under concurrent writers', () => {
   });
 
   it('refuses to overwrite a credentials file that is not JSON', async () => {
-    const { mkdtemp, writeFile } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join } = await import('node:path');
-    const { FileStore } = await import('../../src/core/auth/file-store.js');
-    const path = join(await mkdtemp(join(tmpdir(), 'clinic-fs-')), 'credentials.json');
+    const path = join(tmp.path, 'credentials.json');
     await writeFile(path, '{ not json', { mode: 0o600 });
     await expect(new FileStore(path).set('a', { kind: 'pat', access_token: 't' })).rejects.toThrow(
       /not a JSON object/,

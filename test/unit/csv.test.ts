@@ -1,4 +1,7 @@
-// CSV output: RFC 4180 quoting, CRLF rows, header from the first record, dotted columns, --fields.
+// CSV output: RFC 4180 quoting, CRLF rows, header from the first record, dotted columns, --fields; and properties
+// (fast-check) that hold for any cell.
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { csvRecord, csvRow } from '../../src/cli/output/csv.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../src/cli/output/render.js';
@@ -150,5 +153,32 @@ describe('formula cells (CSV injection)', () => {
     const { csvRecord } = await import('../../src/cli/output/csv.js');
     expect(csvRecord({ a: '=1+1' }, ['a'])).toBe("'=1+1\r\n");
     expect(csvRecord({ a: '=1+1' }, ['a'], true)).toBe('=1+1\r\n');
+  });
+});
+
+const text = fc.string({ unit: 'binary', maxLength: 40 });
+
+describe('CSV writer, for any cells (fast-check)', () => {
+  it('round-trips through a CSV parser exactly with --csv-raw', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), (cells) => {
+        const columns = cells.map((_, i) => `c${i}`);
+        const record = Object.fromEntries(columns.map((c, i) => [c, cells[i]]));
+        const csv = csvRow(columns, true) + csvRecord(record, columns, true);
+        const [parsed] = parse(csv, { columns: true, relax_column_count: false }) as Record<string, string>[];
+        expect(parsed).toEqual(record);
+      }),
+    );
+  });
+
+  it('by default changes a cell only by a leading quote, and only one that could start a formula', () => {
+    fc.assert(
+      fc.property(text, (cell) => {
+        const written = (parse(csvRow([cell])) as string[][])[0]?.[0];
+        if (written === cell) return;
+        expect(written).toBe(`'${cell}`);
+        expect(cell).toMatch(/^[=+\-@\t\r]/);
+      }),
+    );
   });
 });

@@ -1,4 +1,5 @@
 // The API's four error body shapes, parsed into ApiError and mapped to the contract's exit codes.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { errorJson, errorLines } from '../../src/cli/report-error.js';
 import {
@@ -354,5 +355,48 @@ describe('error codes that name Object.prototype members', () => {
     for (const code of ['valueOf', 'constructor', 'toString', '__proto__'])
       expect(exitCodeForStatus(300, code), code).toBe(1);
     expect(exitCodeForStatus(422, 'CUSTOMER_ERASED')).toBe(6);
+  });
+});
+
+const text = fc.string({ unit: 'binary', maxLength: 40 });
+
+describe('error mapper, for any status and body (fast-check)', () => {
+  const body = fc.oneof(
+    text,
+    fc.json(),
+    fc
+      .record({
+        success: fc.boolean(),
+        error_code: fc.oneof(
+          fc.constantFrom('CUSTOMER_ERASED', 'LEAD_NOT_ASSIGNED', 'SETUP_REQUIRED', 'X'),
+          text,
+        ),
+        message: text,
+        errors: fc.oneof(fc.constant(null), fc.dictionary(text, fc.array(text))),
+        data: fc.oneof(
+          fc.constant(null),
+          fc.record({ message: text, next_step: fc.oneof(text, fc.constant(null)) }),
+        ),
+      })
+      .map((value) => JSON.stringify(value)),
+  );
+
+  it("any status and any body give a defined exit code, by the contract's table", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 300, max: 599 }), body, (status, bodyText) => {
+        const error = parseApiError(status, bodyText);
+        const code = toExitCode(error);
+        expect([1, 3, 4, 5, 6, 7, 8, 9]).toContain(code);
+        const readOnly = error.code === 'CUSTOMER_ERASED';
+        const expected = readOnly
+          ? 6
+          : (({ 401: 3, 403: 4, 404: 5, 409: 6, 422: 7, 428: 8, 429: 9, 503: 9 } as Record<number, number>)[
+              status
+            ] ?? 1);
+        expect(code).toBe(expected);
+        expect(typeof error.message).toBe('string');
+        expect(error.message.length).toBeGreaterThan(0);
+      }),
+    );
   });
 });

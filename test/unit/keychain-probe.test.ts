@@ -8,7 +8,7 @@ import { Settings } from '../../src/core/config/settings.js';
 import type { DoctorDeps, Findings } from '../../src/core/doctor/check.js';
 import { keychainCheck } from '../../src/core/doctor/credential-checks.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { useTempDir } from './temp-dir.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('clinic-keychain-probe-');
 

@@ -1,4 +1,6 @@
-// Flags and CLINIC_* overrides belong to the selected profile: another profile's settings are its own.
+// Flags and CLINIC_* overrides belong to the selected profile: another profile's settings are its own; and flag >
+// environment > profile > default for any mix of them (fast-check).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConfigData } from '../../src/core/config/config-file.js';
 import { CONFIG_KEYS } from '../../src/core/config/keys.js';
@@ -50,5 +52,34 @@ describe('Settings.forProfile', () => {
     expect(own.get('base_url')).toBe('https://work.test/api');
     expect(own.get('client_id')).toBe('work-cli');
     for (const setting of own.all()) expect([undefined, 'profile', 'default']).toContain(setting.source);
+  });
+});
+
+describe('config precedence, for any mix of sources (fast-check)', () => {
+  it('flag > environment > profile > default, whichever are present', () => {
+    const maybe = fc.option(fc.integer({ min: 1, max: 9999 }).map(String), { nil: undefined });
+    fc.assert(
+      fc.property(maybe, maybe, maybe, (flag, env, profile) => {
+        const data = { profiles: { p: profile === undefined ? {} : { tenant: profile } } };
+        const settings = new Settings(
+          { name: 'p', source: 'flag' },
+          data,
+          env === undefined ? {} : { CLINIC_TENANT: env },
+          { tenant: flag },
+        );
+        const described = settings.describe('tenant');
+        expect(described.value).toBe(flag ?? env ?? profile);
+        expect(described.source).toBe(
+          flag !== undefined
+            ? 'flag'
+            : env !== undefined
+              ? 'env'
+              : profile !== undefined
+                ? 'profile'
+                : undefined,
+        );
+        expect(settings.get('scopes')).toBe('openid *'); // the default when nothing else says
+      }),
+    );
   });
 });

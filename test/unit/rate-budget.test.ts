@@ -1,10 +1,10 @@
 // The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SharedPacer } from '../../src/core/http/pacers.js';
 import { combine, learn, takeSlot } from '../../src/core/http/rate-budget.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 import { fakeClock } from './fake-clock.js';
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
@@ -86,8 +86,10 @@ describe('combine', () => {
 });
 
 describe('SharedPacer', () => {
+  const tmp = useTempDir('clinic-pacer-');
+
   it('two processes of one profile together take no more slots per window than the server allows', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'sandbox.json');
+    const file = join(tmp.path, 'sandbox.json');
     const clock = fakeClock(T0);
     const a = new SharedPacer(file, clock);
     const b = new SharedPacer(file, clock);
@@ -103,7 +105,7 @@ describe('SharedPacer', () => {
   });
 
   it('a process that paused with plenty left learns from the file what the others spent meanwhile', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'paused.json');
+    const file = join(tmp.path, 'paused.json');
     const clock = fakeClock(T0);
     const exporter = new SharedPacer(file, clock);
     const poller = new SharedPacer(file, clock);
@@ -121,7 +123,7 @@ describe('SharedPacer', () => {
   });
 
   it('a file poisoned with a window a year long does not park the profile', async () => {
-    const file = join(await mkdtemp(join(tmpdir(), 'clinic-pacer-')), 'poisoned.json');
+    const file = join(tmp.path, 'poisoned.json');
     await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
     const pacer = new SharedPacer(file, fakeClock(T0));
     expect(await pacer.slot()).toBe(0);
@@ -135,7 +137,7 @@ describe('SharedPacer', () => {
   });
 
   it('a command of one request never touches the file; its second request does', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'clinic-pacer-'));
+    const dir = tmp.path;
     const pacer = new SharedPacer(join(dir, 'one.json'), fakeClock(T0));
     expect(await pacer.slot()).toBe(0);
     await pacer.observe(headers(50, T0 / 1000 + 60, 60));
@@ -145,7 +147,7 @@ describe('SharedPacer', () => {
   });
 
   it('a server without rate headers never engages the shared file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'clinic-pacer-'));
+    const dir = tmp.path;
     const pacer = new SharedPacer(join(dir, 'none.json'), fakeClock(T0));
     await pacer.observe({ date: new Date(T0).toUTCString() });
     for (let i = 0; i < 100; i++) expect(await pacer.slot()).toBe(0);

@@ -1,8 +1,5 @@
 // A stored sign-in and the servers it belongs to: the session never hands the access token out for another base_url,
 // a refresh never goes to another auth_url, old sign-ins are bound to the profile's own settings on first use.
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adoptLegacy, recordBinding, signInOrigins } from '../../src/core/auth/binding.js';
 import {
@@ -17,6 +14,7 @@ import { Settings } from '../../src/core/config/settings.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { FAKE_START, fakeClock } from './fake-clock.js';
 import { useInProcess } from '../helpers/in-process.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { queueReplies } from './mock-api.js';
 
 const HOME = { base_url: 'https://api.clinic.test/api', auth_url: 'https://login.clinic.test' };
@@ -154,7 +152,7 @@ describe('sign-ins stored before origins were recorded', () => {
   });
 
   it('recordBinding writes only over the very tokens it bound (a peer may have rotated them)', async () => {
-    const lockDir = await mkdtemp(join(tmpdir(), 'clinic-binding-'));
+    const lockDir = await tempDir('clinic-binding-');
     const rotated = memoryStore({ ...signIn(), access_token: 'rotated-by-a-peer' });
     await recordBinding({ profile: 'p', store: rotated.store, lockDir }, { ...signIn(), origins: BOUND });
     expect(rotated.writes).toEqual([]);
@@ -166,7 +164,7 @@ describe('sign-ins stored before origins were recorded', () => {
 
 describe('the refresh token and auth_url', () => {
   async function refreshWith(settings: Settings, entry: StoredCredentials) {
-    const lockDir = await mkdtemp(join(tmpdir(), 'clinic-refresh-'));
+    const lockDir = await tempDir('clinic-refresh-');
     const memory = memoryStore(entry);
     let asked = 0;
     const error = await refreshCredentials(
