@@ -11,7 +11,6 @@ import {
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
 import { openSource } from '../core/bulk/source.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
-import type { OutputFormat } from '../core/config/keys.js';
 import { withRunLock } from '../core/lock.js';
 import { OutcomeError, UsageError } from '../core/errors.js';
 import type { CommandDef, OptionsOf } from './command.js';
@@ -111,8 +110,8 @@ async function send(
 ): Promise<void> {
   const client = await ctx.http();
   const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode);
-  const chosen = (await ctx.settings()).get('output') as OutputFormat | undefined;
-  const spec = { ...(await ctx.output()), format: chosen ?? 'ndjson' };
+  // A result line per record as it is sent: NDJSON unless the user chose a format.
+  const spec = await ctx.output({ otherwise: 'ndjson' });
   const writer = createListWriter(ctx.io, spec, [
     { header: 'LINE', path: 'line' },
     { header: 'STATUS', path: 'status' },
