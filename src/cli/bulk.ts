@@ -110,8 +110,8 @@ async function send(
 ): Promise<void> {
   const client = await ctx.http();
   const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode);
-  const chosen = (await ctx.settings()).get('output');
-  const spec = { ...(await ctx.output()), format: chosen ?? 'ndjson' };
+  // A result line per record as it is sent: NDJSON unless the user chose a format.
+  const spec = await ctx.output({ otherwise: 'ndjson' });
   const writer = createListWriter(ctx.io, spec, [
     { header: 'LINE', path: 'line' },
     { header: 'STATUS', path: 'status' },

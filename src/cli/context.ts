@@ -18,11 +18,13 @@ import {
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
 import { Settings, selectProfile } from '../core/config/settings.js';
+import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
 import type { GlobalOptions } from './globals.js';
 import { IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
+import { decideFormat, knownFormat, type OutputRequest } from './output/format.js';
 import type { OutputSpec } from './output/render.js';
 import { cliVersion } from './version.js';
 import { SharedPacer } from '../core/http/pacers.js';
@@ -57,7 +59,8 @@ export interface Context {
   readonly browser: BrowserOpener;
   /** Questions on the terminal; ask only where `io.canPrompt` (see confirm.ts). */
   readonly prompter: Prompter;
-  output(): Promise<OutputSpec>;
+  /** The output format and its options: the one place they are decided (see output/format.ts). */
+  output(request?: OutputRequest): Promise<OutputSpec>;
   /** Changes the config file (read afresh under its lock, written atomically) and drops what was cached from it. */
   editConfig(change: (data: ConfigData) => void): Promise<void>;
   /** Changes one profile (default: the selected one), creating it if needed; returns its name. */
@@ -124,6 +127,17 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       trace,
       notice: (line) => io.err(line),
     });
+  }
+
+  /** The format the user chose; a command that writes one format only reads no setting for it. */
+  async function chosenFormat(request: OutputRequest): Promise<SettingValues['output'] | undefined> {
+    if (request.formats?.length === 1) return undefined;
+    try {
+      return (await ctx.settings()).get('output');
+    } catch (error) {
+      if (!request.configMayFail) throw error;
+      return globals.output ?? knownFormat(deps.env.CLINIC_OUTPUT);
+    }
   }
 
   const ctx: Context = {
@@ -223,12 +237,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       }
       return client;
     },
-    async output() {
-      const settings = await ctx.settings();
-      const configured = settings.get('output');
+    async output(request = {}) {
+      const chosen = await chosenFormat(request);
       return {
-        format: configured ?? (io.stdoutIsTTY ? 'table' : 'json'),
-        fields: globals.fields,
+        format: decideFormat(chosen, io.stdoutIsTTY, request),
+        chosen: chosen !== undefined,
+        fields: request.fields === false ? undefined : globals.fields,
         csvRaw: globals.csvRaw,
         terminal: io.stdoutIsTTY,
         colour: io.colour,

@@ -1,4 +1,5 @@
-// Shared presentation for commands: one resource, a streamed list, or a dry run.
+// How commands show what they have: a record, a list (paged, in hand, or live), a server's body, or a dry run. Every
+// one goes through the one list writer or the one record writer (output/render.ts), with the format ctx.output() gives.
 import { basename } from 'node:path';
 import { dataOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
@@ -6,19 +7,61 @@ import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js
 import type { Page } from '../core/paginate.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../core/redact.js';
 import type { Context } from './context.js';
-import { createListWriter, writeAllOrNothing, writeResource } from './output/render.js';
+import type { OutputRequest } from './output/format.js';
+import {
+  createListWriter,
+  type ListWriter,
+  type LiveLines,
+  writeAllOrNothing,
+  writeResource,
+} from './output/render.js';
 import type { Column } from './output/table.js';
 import { collectEvery } from '../core/memory.js';
 import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
 
 export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
   if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
-  await writeResource(ctx.io, await ctx.output(), dataOf(response, what));
+  await showRecord(ctx, dataOf(response, what));
 }
 
-export interface ListPresentation {
+/** One record, through the record writer. */
+export async function showRecord(ctx: Context, record: unknown, request?: OutputRequest): Promise<void> {
+  await writeResource(ctx.io, await ctx.output(request), record);
+}
+
+/** A list's table columns and what the format must allow for it. */
+export interface ListShape<T = unknown> {
   columns: Column[];
-  /** Plural noun for progress, e.g. `customers`. */
+  /** Plural noun: an empty table says `no customers found` on stderr. */
+  noun?: string;
+  /** A live list (a watch, a tail): a line per item in the table format. */
+  live?: LiveLines<T>;
+  output?: OutputRequest;
+}
+
+/**
+ * A list written as `produce` makes it, through the list writer: closed validly even when interrupted, and nothing
+ * at all when the first record failed. Returns how many were written.
+ */
+export async function showStream<T>(
+  ctx: Context,
+  shape: ListShape<T>,
+  produce: (writer: ListWriter<T>) => Promise<void>,
+): Promise<number> {
+  const spec = await ctx.output(shape.output);
+  const writer = createListWriter(ctx.io, spec, shape.columns, shape.live);
+  await writeAllOrNothing(writer, () => produce(writer));
+  if (writer.count === 0 && spec.format === 'table' && shape.noun) ctx.io.err(`no ${shape.noun} found`);
+  return writer.count;
+}
+
+/** A list already in hand (no server page behind it). */
+export async function showItems(ctx: Context, records: readonly unknown[], shape: ListShape): Promise<void> {
+  await showStream(ctx, shape, (writer) => writer.writeMany(records));
+}
+
+export interface ListPresentation extends ListShape {
+  /** Plural noun for progress and the empty notice, e.g. `customers`. */
   noun: string;
   limit?: number;
   /** Show progress (long exports with --all). */
@@ -36,31 +79,28 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
     for await (const page of pages) await io.writeServerText(page.text);
     return;
   }
-  const spec = await ctx.output();
-  const writer = createListWriter(io, spec, how.columns);
-  const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
-  // A run that follows pages (--all, a --limit past one page) is tuned for constant memory from its second page
-  // on (core/memory.ts); a one-page list never pays V8's set-up for it.
-  let tidy: (() => void) | undefined;
-  let pagesRead = 0;
-  try {
-    await writeAllOrNothing(writer, async () => {
-      outer: for await (const page of pages) {
+  await showStream(ctx, how, async (writer) => {
+    const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
+    // A run that follows pages (--all, a --limit past one page) is tuned for constant memory from its second page
+    // on (core/memory.ts); a one-page list never pays V8's set-up for it.
+    let tidy: (() => void) | undefined;
+    let pagesRead = 0;
+    try {
+      for await (const page of pages) {
         if (++pagesRead === 2) tidy = collectEvery(10);
         // meta.total comes from the server: only a number may reach the spinner.
         const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
         const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;
         const room = how.limit === undefined ? page.records.length : how.limit - writer.count;
         await writer.writeMany(page.records.slice(0, Math.max(0, room)));
-        if (how.limit !== undefined && writer.count >= how.limit) break outer;
+        if (how.limit !== undefined && writer.count >= how.limit) break;
         tidy?.();
         progress?.update(`fetched ${writer.count}${total !== undefined ? ` of ${total}` : ''} ${how.noun}`);
       }
-    });
-  } finally {
-    progress?.stop();
-  }
-  if (writer.count === 0 && spec.format === 'table') io.err(`no ${how.noun} found`);
+    } finally {
+      progress?.stop();
+    }
+  });
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
   const change = how.guard?.change();
   if (change) io.alert(changeWarning(how.noun, change, how.completeHint));
@@ -104,20 +144,28 @@ export async function showDryRun(
     { name: 'file', filename: basename(upload.path), path: upload.path, bytes: upload.size },
   ];
   const url = redactUrl(prepared.url);
-  const format = (await ctx.output()).format;
-  if (format === 'json' || format === 'ndjson') {
-    const text = JSON.stringify(
-      { method: prepared.method, url, headers, body, parts },
-      null,
-      format === 'json' ? 2 : 0,
-    );
-    return ctx.io.write(`${text}\n`);
-  }
+  const spec = await ctx.output({ fields: false });
+  if (spec.format === 'json' || spec.format === 'ndjson')
+    return writeResource(ctx.io, spec, { method: prepared.method, url, headers, body, parts });
   const lines = [`${prepared.method} ${url}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
   if (upload) lines.push('', `part file: ${upload.path} (${upload.size} bytes)`);
   await ctx.io.write(`${lines.join('\n')}\n`);
   ctx.io.err('dry run: nothing was sent');
+}
+
+/** A server's answer as it came; pretty-printed JSON when a person is reading a terminal. */
+export async function showBody(ctx: Context, text: string): Promise<void> {
+  if (text === '') return;
+  let out = text;
+  if (ctx.io.stdoutIsTTY) {
+    try {
+      out = JSON.stringify(JSON.parse(text), null, 2);
+    } catch {
+      // not JSON: shown as is
+    }
+  }
+  await ctx.io.writeServerText(out);
 }
 
 /** An unpaginated list (`{success, data: [...]}`) printed exactly like a paginated one. */

@@ -9,6 +9,7 @@ import { buildProgram, commandWord, expandHelpCommand } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
+import { formatAsTyped, isJsonFormat } from './output/format.js';
 
 /** The declared commands: their top-level names, and each one's declaration loaded on demand. */
 export interface CommandCatalog {
@@ -22,25 +23,11 @@ function commanderExitCode(error: CommanderError): number {
   return ExitCode.usage;
 }
 
-/** `--json`, `-o FORMAT` or `--output[=]FORMAT` as typed, for errors found before the options were parsed. */
-function formatInArgv(argv: string[]): string | undefined {
-  let found: string | undefined;
-  argv.forEach((arg, i) => {
-    if (arg === '--json') found = 'json';
-    else if (arg === '-o' || arg === '--output') found = argv[i + 1] ?? found;
-    else if (arg.startsWith('--output=')) found = arg.slice('--output='.length);
-    else if (/^-o\w/.test(arg)) found = arg.slice(2);
-  });
-  return found;
-}
-
-/** The format the user chose (flag, env or profile), if any: errors are then also written as a JSON object. */
-async function chosenFormat(ctx: Context | undefined): Promise<string | undefined> {
-  try {
-    return (await ctx?.settings())?.get('output');
-  } catch {
-    return undefined; // the config itself is what failed
-  }
+/** Errors are also written as a JSON object when the user chose JSON data (the format as typed before a context). */
+async function wantsJsonErrors(ctx: Context | undefined, argv: string[], env: ContextDeps['env']) {
+  if (!ctx) return isJsonFormat(formatAsTyped(argv, env));
+  const spec = await ctx.output({ configMayFail: true });
+  return spec.chosen === true && isJsonFormat(spec.format);
 }
 
 /** For 401/403 hints: how to log in to this profile and which scopes its sign-in holds. */
@@ -109,9 +96,7 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     await program.parseAsync(expandHelpCommand(program, argv), { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    const format =
-      globals?.output ?? formatInArgv(argv) ?? (await chosenFormat(ctx)) ?? deps.env.CLINIC_OUTPUT;
-    const wantsJson = format === 'json' || format === 'ndjson';
+    const wantsJson = await wantsJsonErrors(ctx, argv, deps.env);
     if (error instanceof CommanderError) {
       // Commander has printed its one line; a script that asked for JSON gets the object too.
       const code = commanderExitCode(error);

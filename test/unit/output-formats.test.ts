@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnsFor, flatten, parseFields, pickFields } from '../../src/cli/output/fields.js';
 import { recordMarks } from '../../src/cli/output/marks.js';
+import { decideFormat, formatAsTyped } from '../../src/cli/output/format.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../src/cli/output/render.js';
 import { type Column, fitWidths, renderTable } from '../../src/cli/output/table.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -265,5 +266,60 @@ describe('output in-process', () => {
     ]);
     const result = await cli.run(['erasure', 'watch', '9', '-o', 'json']);
     expect(result).toMatchObject({ code: 5, stdout: '' });
+  });
+});
+
+describe('a live list (a watch, a tail)', () => {
+  const live = {
+    line: (item: { n: number }) => `item ${item.n}`,
+    record: (item: { n: number }) => ({ number: item.n }),
+  };
+
+  it('in the table format: a line per item as it comes, nothing at the end', async () => {
+    const sink = stringSink();
+    const writer = createListWriter(sink, spec('table'), [{ header: 'N', path: 'number' }], live);
+    await writer.write({ n: 1 });
+    expect(sink.text).toBe('item 1\n');
+    await writer.writeMany([{ n: 2 }, { n: 3 }]);
+    await writer.end();
+    expect(sink.text).toBe('item 1\nitem 2\nitem 3\n');
+    expect(writer.count).toBe(3);
+  });
+
+  it('in every other format: each item as its record, through the same writer as any list', async () => {
+    for (const format of ['json', 'ndjson', 'csv'] as const) {
+      const sink = stringSink();
+      const writer = createListWriter(sink, spec(format), [], live);
+      await writer.writeMany([{ n: 1 }, { n: 2 }]);
+      await writer.end();
+      expect(sink.text).toBe((await listOf(format, [{ number: 1 }, { number: 2 }])).text);
+    }
+  });
+});
+
+describe('the format decision', () => {
+  it("the user's choice, else a table on a terminal and JSON elsewhere, else the command's own default", () => {
+    expect(decideFormat('csv', true)).toBe('csv');
+    expect(decideFormat(undefined, true)).toBe('table');
+    expect(decideFormat(undefined, false)).toBe('json');
+    expect(decideFormat(undefined, true, { otherwise: 'ndjson' })).toBe('ndjson');
+    expect(decideFormat('table', false, { otherwise: 'ndjson' })).toBe('table');
+  });
+
+  it('narrowed to what the command writes: another choice becomes its first format', () => {
+    const jsonData = { formats: ['json', 'ndjson'] } as const;
+    expect(decideFormat('ndjson', true, jsonData)).toBe('ndjson');
+    expect(decideFormat('csv', true, jsonData)).toBe('json');
+    expect(decideFormat(undefined, true, jsonData)).toBe('json');
+    expect(decideFormat(undefined, false, { formats: ['ndjson', 'table'] })).toBe('ndjson');
+    expect(decideFormat(undefined, true, { formats: ['ndjson', 'table'] })).toBe('table');
+  });
+
+  it('as typed, before the command line parsed: the last flag, else CLINIC_OUTPUT; no unknown name', () => {
+    expect(formatAsTyped(['x', '-o', 'csv', '--json'], {})).toBe('json');
+    expect(formatAsTyped(['--output=ndjson'], { CLINIC_OUTPUT: 'csv' })).toBe('ndjson');
+    expect(formatAsTyped(['-ondjson'], {})).toBe('ndjson');
+    expect(formatAsTyped(['x'], { CLINIC_OUTPUT: 'csv' })).toBe('csv');
+    expect(formatAsTyped(['-o', 'xml'], { CLINIC_OUTPUT: 'json' })).toBeUndefined();
   });
 });

@@ -11,6 +11,8 @@ export interface Sink {
 
 export interface OutputSpec {
   format: OutputFormat;
+  /** The user chose the format (flag, CLINIC_OUTPUT or profile); else it is the default. */
+  chosen?: boolean;
   fields?: string[];
   /** --csv-raw: cells exactly as they are, formulas included, even on a terminal. */
   csvRaw?: boolean;
@@ -20,13 +22,21 @@ export interface OutputSpec {
   width: number;
 }
 
-export interface ListWriter {
-  write(record: unknown): Promise<void>;
+export interface ListWriter<T = unknown> {
+  write(item: T): Promise<void>;
   /** A page of records in one write: a page's objects die young, and memory stays flat however long the export. */
-  writeMany(records: readonly unknown[]): Promise<void>;
+  writeMany(items: readonly T[]): Promise<void>;
   /** Closes the output (a JSON array gets its `]`), also after an interruption, so partial output stays valid. */
   end(): Promise<void>;
   readonly count: number;
+}
+
+/** A list shown as it happens (a watch, a tail): in the table format a line per item, as it comes. */
+export interface LiveLines<T> {
+  /** The human line of an item, without its newline. */
+  line(item: T): string;
+  /** The item as a record in every other format (default: the item itself). */
+  record?(item: T): unknown;
 }
 
 const indent = (text: string) => text.replace(/\n/g, '\n  ');
@@ -35,8 +45,47 @@ function shape(record: unknown, spec: OutputSpec): unknown {
   return spec.fields ? pickFields(record, spec.fields) : record;
 }
 
-/** Writes a list record by record; only the table waits for all records to size its columns. */
-export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWriter {
+/**
+ * The one list writer: writes a list record by record; only the table waits for all records to size its columns
+ * (a live list writes a line per item instead).
+ */
+export function createListWriter<T = unknown>(
+  sink: Sink,
+  spec: OutputSpec,
+  columns: Column[],
+  live?: LiveLines<T>,
+): ListWriter<T> {
+  if (live && spec.format === 'table') return lineWriter(sink, live);
+  const writer = recordWriter(sink, spec, columns);
+  const toRecord = live?.record;
+  if (!toRecord) return writer as ListWriter<T>;
+  return {
+    writeMany: (items) => writer.writeMany(items.map((item) => toRecord(item))),
+    write: (item) => writer.write(toRecord(item)),
+    end: () => writer.end(),
+    get count() {
+      return writer.count;
+    },
+  };
+}
+
+function lineWriter<T>(sink: Sink, live: LiveLines<T>): ListWriter<T> {
+  let count = 0;
+  const writeMany = async (items: readonly T[]) => {
+    count += items.length;
+    await sink.write(items.map((item) => `${live.line(item)}\n`).join(''));
+  };
+  return {
+    writeMany,
+    write: (item) => writeMany([item]),
+    end: async () => {},
+    get count() {
+      return count;
+    },
+  };
+}
+
+function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWriter {
   let count = 0;
   let csvColumns: string[] | undefined;
   let ended = false;
@@ -95,7 +144,7 @@ export function createListWriter(sink: Sink, spec: OutputSpec, columns: Column[]
   };
 }
 
-/** One resource: its object in json/ndjson, one row in csv, a field/value table otherwise. */
+/** The one record writer: its object in json/ndjson, one row in csv, a field/value table otherwise. */
 export async function writeResource(sink: Sink, spec: OutputSpec, record: unknown): Promise<void> {
   switch (spec.format) {
     case 'json':
@@ -119,7 +168,10 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
  * Runs `produce` (which writes records) and closes the writer. After a failure the writer is closed only when
  * records were written, so partial output stays valid while a failed first page prints nothing at all.
  */
-export async function writeAllOrNothing(writer: ListWriter, produce: () => Promise<void>): Promise<void> {
+export async function writeAllOrNothing<T>(
+  writer: ListWriter<T>,
+  produce: () => Promise<void>,
+): Promise<void> {
   try {
     await produce();
   } catch (error) {

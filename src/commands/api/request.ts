@@ -3,9 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { parseJsonObject } from '../../cli/body-input.js';
 import type { CommandRun, OptionsOf } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { createListWriter, writeAllOrNothing } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { changeWarning, showDryRun } from '../../cli/present.js';
+import { changeWarning, showBody, showDryRun, showStream } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
 import { pathProblem } from '../../core/http/request-url.js';
@@ -130,7 +129,7 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   if (options.paginate) return paginateAll(pathOnly, query, ctx);
   try {
     const response = await client.request(request);
-    await printBody(response.text, ctx);
+    await showBody(ctx, response.text);
   } catch (error) {
     // The server's error body is for the reader, not for a pipe: on stderr, after the error line.
     if (error instanceof ApiError && error.bodyText) error.detail = errorBodyText(error.bodyText);
@@ -140,12 +139,12 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
 
 async function paginateAll(path: string, query: URLSearchParams, ctx: Context): Promise<void> {
   const client = await ctx.http();
-  const format = (await ctx.output()).format === 'ndjson' ? 'ndjson' : 'json';
-  const writer = createListWriter(ctx.io, { format, colour: false, width: 0 }, []);
   const perPage = query.get('per_page');
   const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
   const guard = new ExportGuard();
-  await writeAllOrNothing(writer, async () => {
+  // The records as served, in JSON (NDJSON when asked): `api` is the raw way in, no table and no --fields.
+  const output = { formats: ['json', 'ndjson'], fields: false } as const;
+  await showStream(ctx, { columns: [], output }, async (writer) => {
     for await (const page of guardedPages(client, path, [...query], options, guard, ctx.signal)) {
       await writer.writeMany(page.records);
     }
@@ -162,20 +161,6 @@ function errorBodyText(text: string): string {
     const line = sanitize(text.trim());
     return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
   }
-}
-
-/** The body unchanged; pretty-printed when a person is reading a terminal. */
-async function printBody(text: string, ctx: Context): Promise<void> {
-  if (text === '') return;
-  let out = text;
-  if (ctx.io.stdoutIsTTY) {
-    try {
-      out = JSON.stringify(JSON.parse(text), null, 2);
-    } catch {
-      // not JSON: print as is
-    }
-  }
-  await ctx.io.writeServerText(out);
 }
 
 export const run: CommandRun<typeof API_OPTIONS> = async (input, ctx) =>

@@ -3,7 +3,7 @@
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { ownField } from '../../cli/output/fields.js';
-import { writeResource } from '../../cli/output/render.js';
+import { showRecord } from '../../cli/present.js';
 import { getAccount } from '../../core/api/resources.js';
 import { notLoggedInHint } from '../../core/auth/session.js';
 import { AuthError, UsageError } from '../../core/errors.js';
@@ -19,7 +19,7 @@ export async function authStatus(ctx: Context): Promise<void> {
   }
   const kind = session.storeKind();
   const account = await getAccount(await ctx.http());
-  await writeResource(ctx.io, await ctx.output(), {
+  await showRecord(ctx, {
     profile: settings.profile.name,
     base_url: settings.get('base_url') ?? null,
     // Whatever the server sent, even an account that is no object: the renderers take any value.

@@ -3,7 +3,8 @@ import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { realtimeTarget } from '../../core/realtime/target.js';
-import { type ChatEventKind, shortName } from '../../core/realtime/events.js';
+import { type ChatEventKind, shortName, type TailEvent } from '../../core/realtime/events.js';
+import { type ListShape, showStream } from '../../cli/present.js';
 import { humanLine } from './human-line.js';
 import type { TAIL_OPTIONS } from './index.js';
 
@@ -36,28 +37,34 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
       "chat tail needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'",
     );
   const client = await ctx.http();
-  const human = (await ctx.output()).format === 'table';
   const { runChatTail } = await import('../../core/realtime/tail.js');
-  await runChatTail({
-    client,
-    clock: ctx.clock,
-    signal: ctx.signal,
-    realtime,
-    authEndpoint,
-    tenant,
-    kinds: options.kinds,
-    conversations: options.conversations,
-    since: options.since,
-    timeoutMs: options.timeoutMs,
-    reconnectTimeoutMs: options.reconnectTimeoutMs,
-    status: (line) => ctx.io.err(line),
-    print: (event) =>
-      ctx.io.write(
-        human
-          ? `${humanLine(event, ctx.io.columns, new Date(ctx.clock.now()))}\n`
-          : `${JSON.stringify({ event: shortName(event.kind), source: event.source, data: event.data })}\n`,
-      ),
-  });
+  await showStream(ctx, TAIL_LIST(ctx), (writer) =>
+    runChatTail({
+      client,
+      clock: ctx.clock,
+      signal: ctx.signal,
+      realtime,
+      authEndpoint,
+      tenant,
+      kinds: options.kinds,
+      conversations: options.conversations,
+      since: options.since,
+      timeoutMs: options.timeoutMs,
+      reconnectTimeoutMs: options.reconnectTimeoutMs,
+      status: (line) => ctx.io.err(line),
+      print: (event) => writer.write(event),
+    }),
+  );
 }
+
+/** A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). */
+const TAIL_LIST = (ctx: Context): ListShape<TailEvent> => ({
+  columns: [],
+  output: { formats: ['ndjson', 'table'], fields: false },
+  live: {
+    line: (event) => humanLine(event, ctx.io.columns, new Date(ctx.clock.now())),
+    record: (event) => ({ event: shortName(event.kind), source: event.source, data: event.data }),
+  },
+});
 
 export const run = verb(parse, tailChat);

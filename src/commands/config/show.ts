@@ -1,8 +1,22 @@
 // `clinic config get|list|profiles`: reading the configuration.
 import type { CommandRun } from '../../cli/command.js';
-import { createListWriter } from '../../cli/output/render.js';
+import type { Column } from '../../cli/output/table.js';
+import { showItems } from '../../cli/present.js';
 import { own, profileOf } from '../../core/config/config-file.js';
 import { keySpec } from '../../core/config/keys.js';
+
+const SETTING_COLUMNS: Column[] = [
+  { header: 'KEY', path: 'key' },
+  { header: 'VALUE', path: 'value' },
+  { header: 'SOURCE', path: 'source' },
+];
+
+const PROFILE_COLUMNS: Column[] = [
+  { header: 'PROFILE', path: 'name' },
+  { header: 'SELECTED', path: 'selected' },
+  { header: 'BASE URL', path: 'base_url' },
+  { header: 'TENANT', path: 'tenant' },
+];
 
 export const get: CommandRun = async ({ args: [key = ''] }, ctx) => {
   keySpec(key);
@@ -14,35 +28,26 @@ export const get: CommandRun = async ({ args: [key = ''] }, ctx) => {
 
 export const list: CommandRun = async (_input, ctx) => {
   const settings = await ctx.settings();
-  const writer = createListWriter(ctx.io, await ctx.output(), [
-    { header: 'KEY', path: 'key' },
-    { header: 'VALUE', path: 'value' },
-    { header: 'SOURCE', path: 'source' },
-  ]);
-  for (const setting of settings.all()) {
-    if (setting.value !== undefined) await writer.write({ ...setting, profile: settings.profile.name });
-  }
-  await writer.end();
+  const set = settings.all().filter((setting) => setting.value !== undefined);
+  await showItems(
+    ctx,
+    set.map((setting) => ({ ...setting, profile: settings.profile.name })),
+    { columns: SETTING_COLUMNS },
+  );
 };
 
 export const profiles: CommandRun = async (_input, ctx) => {
   const [data, settings] = await Promise.all([ctx.config(), ctx.settings()]);
-  const writer = createListWriter(ctx.io, await ctx.output(), [
-    { header: 'PROFILE', path: 'name' },
-    { header: 'SELECTED', path: 'selected' },
-    { header: 'BASE URL', path: 'base_url' },
-    { header: 'TENANT', path: 'tenant' },
-  ]);
   const names = new Set([...Object.keys(data.profiles), settings.profile.name]);
-  for (const name of [...names].sort()) {
+  const rows = [...names].sort().map((name) => {
     const profile = profileOf(data, name) ?? {};
-    await writer.write({
+    return {
       name,
       selected: name === settings.profile.name,
       current: name === data.current_profile,
       base_url: own(profile, 'base_url') ?? null,
       tenant: own(profile, 'tenant') ?? null,
-    });
-  }
-  await writer.end();
+    };
+  });
+  await showItems(ctx, rows, { columns: PROFILE_COLUMNS });
 };

@@ -10,21 +10,6 @@ import { CHECKS, runDoctor } from '../../core/doctor/run-checks.js';
 import { CancelledError, OutcomeError } from '../../core/errors.js';
 import { humanLine, summary, writeReport } from './render.js';
 
-/** The output format; the config may be what is broken, so flags and the terminal decide then. */
-async function outputSpec(ctx: Context): Promise<OutputSpec> {
-  try {
-    return await ctx.output();
-  } catch {
-    return {
-      format: ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'json'),
-      fields: ctx.globals.fields,
-      csvRaw: ctx.globals.csvRaw,
-      colour: ctx.io.colour,
-      width: ctx.io.columns,
-    };
-  }
-}
-
 /** A line per check as it finishes: the table format without --fields (with them, a table of those columns). */
 const lineByLine = (spec: OutputSpec) => spec.format === 'table' && !spec.fields;
 
@@ -41,14 +26,14 @@ export async function doctor(ctx: Context): Promise<void> {
       result: async (result: CheckResult) => {
         progress?.stop();
         // Asked after the first check, which has read the config file (reading it tightens loose modes).
-        spec ??= await outputSpec(ctx);
+        spec ??= await ctx.output({ configMayFail: true });
         if (lineByLine(spec)) await ctx.io.write(`${humanLine(result, style)}\n`);
       },
     });
   } finally {
     progress?.stop();
   }
-  spec ??= await outputSpec(ctx);
+  spec ??= await ctx.output({ configMayFail: true });
   if (!lineByLine(spec)) await writeReport(ctx.io, spec, report);
   if (report.interrupted)
     throw new CancelledError(`interrupted after ${report.checks.length} of ${CHECKS.length} checks`);

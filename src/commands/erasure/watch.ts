@@ -1,9 +1,9 @@
 // `clinic erasure watch ID`: polls until a terminal status, printing each change with its time.
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { createListWriter, type ListWriter } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { parseId } from '../../cli/parse-args.js';
+import { showStream } from '../../cli/present.js';
 import { type ErasureRequest, getErasureRequest, TERMINAL_STATUSES } from '../../core/api/erasure.js';
 import { ApiError, CancelledError, NetworkError, OutcomeError } from '../../core/errors.js';
 import type { WATCH_OPTIONS } from './index.js';
@@ -27,17 +27,23 @@ const isTransient = (error: unknown) =>
   error instanceof NetworkError ||
   (error instanceof ApiError && (error.status >= 500 || error.status === 429));
 
+interface StatusChange {
+  time: string;
+  id: number;
+  status: string;
+}
+
+/** Tables would wait for the end: a human gets one line per change as it happens instead. */
+const changeLine = (change: StatusChange) =>
+  `${change.time}  erasure request ${change.id}  ${sanitize(change.status)}`;
+
 export async function watchErasure(options: WatchOptions, ctx: Context): Promise<void> {
   const { clock } = ctx;
   const client = await ctx.http();
-  const spec = await ctx.output();
   const started = clock.now();
   const deadline = options.timeoutMs === undefined ? undefined : started + options.timeoutMs;
-  // Tables would wait for the end: a human gets one line per change as it happens instead.
-  const writer: ListWriter | undefined =
-    spec.format === 'table' ? undefined : createListWriter(ctx.io, spec, []);
   let last: string | undefined;
-  try {
+  await showStream(ctx, { columns: [], live: { line: changeLine } }, async (writer) => {
     for (;;) {
       let request: ErasureRequest | undefined;
       try {
@@ -48,9 +54,7 @@ export async function watchErasure(options: WatchOptions, ctx: Context): Promise
       }
       if (request && request.status !== last) {
         last = request.status;
-        const change = { time: new Date(clock.now()).toISOString(), id: options.id, status: last };
-        if (writer) await writer.write(change);
-        else await ctx.io.write(`${change.time}  erasure request ${options.id}  ${sanitize(last)}\n`);
+        await writer.write({ time: new Date(clock.now()).toISOString(), id: options.id, status: last });
         if ((TERMINAL_STATUSES as readonly string[]).includes(last)) break;
       }
       if (deadline !== undefined && clock.now() >= deadline) {
@@ -65,11 +69,7 @@ export async function watchErasure(options: WatchOptions, ctx: Context): Promise
         throw new CancelledError('interrupted');
       });
     }
-  } catch (error) {
-    if (writer && writer.count > 0) await writer.end(); // partial output stays valid; none is none
-    throw error;
-  }
-  await writer?.end();
+  });
   if (last !== 'completed')
     throw new OutcomeError(
       `erasure request ${options.id} ended ${sanitize(last ?? 'unknown')}, not completed`,

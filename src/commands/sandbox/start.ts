@@ -3,6 +3,7 @@
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
+import { showRecord } from '../../cli/present.js';
 import { checkProfileName, setPath } from '../../core/config/config-file.js';
 import { parseChatterRate } from './chatter-rate.js';
 import type { START_OPTIONS } from './index.js';
@@ -96,7 +97,8 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
         for (const [key, value] of Object.entries(values)) setPath(profile, key, value);
       }, options.writeProfile);
     }
-    await ctx.io.write(`${JSON.stringify(info)}\n`);
+    // The handshake line scripts wait for: one JSON object, whatever format is chosen.
+    await showRecord(ctx, info, { formats: ['ndjson'], fields: false });
     const where = options.writeProfile ? `; profile '${options.writeProfile}' points at it` : '';
     ctx.io.err(`sandbox ready at ${info.base_url}${where}. Ctrl-C to stop.`);
     await new Promise<void>((resolve) => {

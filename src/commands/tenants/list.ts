@@ -2,7 +2,7 @@
 
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { createListWriter } from '../../cli/output/render.js';
+import { showItems } from '../../cli/present.js';
 import { getAccount } from '../../core/api/resources.js';
 import { tenantId, tenantsOf } from './account-tenants.js';
 
@@ -25,9 +25,8 @@ export async function listTenants(ctx: Context): Promise<void> {
   const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
   const tenants = tenantsOf(await getAccount(client));
   const current = settings.get('tenant');
-  const writer = createListWriter(ctx.io, await ctx.output(), TENANT_COLUMNS);
-  await writer.writeMany(tenants.map((tenant) => listedTenant(tenant, current)));
-  await writer.end();
+  const listed = tenants.map((tenant) => listedTenant(tenant, current));
+  await showItems(ctx, listed, { columns: TENANT_COLUMNS });
 }
 
 export const run: CommandRun = (_input, ctx) => listTenants(ctx);

@@ -1,9 +1,7 @@
-// Customers: the requests that read one customer and create one (by `customers get`, `customers create` and its bulk
-// run alike).
+// Customers: the request that creates one (by `customers create` and its bulk run alike); `customers get` is the
+// shared get-by-id (cli/resource-verbs.ts).
 import type { ApiRequest } from '../http/client.js';
 import { paths } from './resources.js';
-
-export const getCustomerRequest = (id: number): ApiRequest => ({ method: 'GET', path: paths.customer(id) });
 
 /** The body is the customer as given: the CLI does not know the API's customer fields. */
 export const createCustomerRequest = (body: Record<string, unknown>): ApiRequest => ({
