@@ -70,6 +70,12 @@ unit/secret-registry.test.ts          unit/secrets/registry.test.ts
 unit/commands-in-process.test.ts      unit/commands/customers.test.ts
 unit/erasure-in-process.test.ts       unit/commands/erasure.test.ts
 unit/nouns-in-process.test.ts         unit/commands/nouns.test.ts
+unit/fake-transport.test.ts           unit/http/fake-transport.test.ts
+unit/declare.test.ts                  unit/cli/declare.test.ts
+unit/typed-declarations.test.ts       unit/cli/typed-declarations.test.ts
+unit/one-output-path.test.ts          unit/output/one-path.test.ts
+unit/output-paths.test.ts             unit/output/paths.test.ts
+unit/__snapshots__/output-paths.test.ts.snap unit/output/__snapshots__/paths.test.ts.snap
 unit/mock-api.ts                      helpers/mock-api.ts
 unit/fake-clock.ts                    helpers/fake-clock.ts
 unit/sink.ts                          helpers/sink.ts
