@@ -16,7 +16,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 
 /**
  * `clinic [COMMAND...] --help` and `clinic help [COMMAND...]`: the text commander prints, rendered at build time (scripts/help-cache.mjs, checked
- * against the live rendering by test/e2e/startup.test.ts). Help is 80 columns wide; a narrower terminal, or
+ * against the live rendering by test/e2e/cli/startup.test.ts). Help is 80 columns wide; a narrower terminal, or
  * anything but plain command words before the flag, takes the live path.
  */
 function answerHelp(args) {

@@ -1,5 +1,5 @@
 // Renders `clinic [COMMAND...] --help` for every command of the built CLI into dist/help.json, which bin/clinic.js
-// prints without loading the CLI. Run after scripts/bundle.mjs; test/e2e/startup.test.ts checks every entry
+// prints without loading the CLI. Run after scripts/bundle.mjs; test/e2e/cli/startup.test.ts checks every entry
 // against the live rendering.
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

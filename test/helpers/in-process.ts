@@ -7,8 +7,8 @@ import { afterEach, beforeEach } from 'vitest';
 import type { ContextDeps } from '../../src/cli/context.js';
 import { main } from '../../src/main.js';
 import type { Clock } from '../../src/core/clock.js';
-import { fakeClock } from '../unit/fake-clock.js';
-import { BASE_URL, newFakeTransport, type SeenRequest } from '../unit/mock-api.js';
+import { fakeClock } from './fake-clock.js';
+import { BASE_URL, newFakeTransport, type SeenRequest } from './mock-api.js';
 import type { FakeTransport } from './fake-transport.js';
 
 export interface InProcessOptions {

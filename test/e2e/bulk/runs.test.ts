@@ -1,0 +1,251 @@
+// Bulk runs end to end: the built CLI against a sandbox; checked files, results, journal, lost answers, SIGKILL and
+// resume, pacing without a single 429.
+import { spawn } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, customersOnServer, lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+
+let world: TestWorld;
+let run = 0;
+let tag: string;
+beforeAll(async () => {
+  world = await startWorld({ erasureStepSeconds: 0, rateWindowSeconds: 2 });
+});
+afterAll(() => world.close());
+beforeEach(() => {
+  tag = `bulk${++run}x${Date.now() % 100000}`;
+  world.sandbox.setFaults(undefined);
+  world.sandbox.setRateLimit(0);
+});
+
+const file = (name: string) => join(world.configDir, `${tag}-${name}`);
+const patient = (n: number) => ({ first_name: `P${n}`, last_name: 'Bulk', email: `${tag}.${n}@example.com` });
+const ndjson = (records: object[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const results = (stdout: string) => lines(stdout).map((line) => JSON.parse(line));
+/** The customers of this test on the server, by email. */
+const onServer = () => customersOnServer(world, tag);
+const posts = () => world.newRequests().filter((r) => r.method === 'POST');
+
+describe('a whole file', () => {
+  it('NDJSON: one result line per record in file order; a 422 in the middle does not stop the run; exit 1', async () => {
+    const records = [patient(1), patient(2), { first_name: 'NoLast' }, patient(4)];
+    await writeFile(file('a.ndjson'), ndjson(records));
+    const result = await world.clinic(['customers', 'create', '--from', file('a.ndjson')]);
+    expect(result.code).toBe(1);
+    const rows = results(result.stdout);
+    expect(rows.map((r) => [r.line, r.status])).toEqual([
+      [1, 'ok'],
+      [2, 'ok'],
+      [3, 'error'],
+      [4, 'ok'],
+    ]);
+    expect(rows[2]).toMatchObject({ http_status: 422, errors: { last_name: expect.any(Array) } });
+    expect(result.stderr).toContain('4/4 records, 3 ok, 1 errors');
+    expect([...(await onServer()).values()]).toEqual([1, 1, 1]);
+  });
+
+  it('CSV: quotes, commas, line breaks and UTF-8 arrive exactly; every record ok exits 0', async () => {
+    const csv = `first_name,last_name,email\r\n"Zoë","O""Brien, Jr.",${tag}.1@example.com\r\nÉmile,"Two\nLines",${tag}.2@example.com\r\n`;
+    await writeFile(file('b.csv'), csv);
+    const result = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('b.csv'),
+      '--set',
+      'gender=female',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const [first, second] = results(result.stdout);
+    expect([first.line, second.line]).toEqual([2, 3]);
+    const got = JSON.parse((await world.clinic(['customers', 'get', String(first.id), '-o', 'json'])).stdout);
+    expect(got).toMatchObject({ first_name: 'Zoë', last_name: 'O"Brien, Jr.' });
+    const next = JSON.parse(
+      (await world.clinic(['customers', 'get', String(second.id), '-o', 'json'])).stdout,
+    );
+    expect(next.last_name).toBe('Two\nLines');
+  });
+
+  it.each([
+    [
+      'a malformed NDJSON line',
+      'c.ndjson',
+      `${JSON.stringify(patient(1))}\n${JSON.stringify(patient(2))}\n{"first_name":\n`,
+      ':3: not valid JSON',
+    ],
+    [
+      'a record that is not an object',
+      'd.ndjson',
+      `${JSON.stringify(patient(1))}\n[1,2]\n`,
+      ':2: the record is not a JSON object',
+    ],
+    ['a ragged CSV row', 'e.csv', 'first_name,last_name\nA,B\nC\n', ':3:'],
+    ['an empty file', 'f.csv', '', 'no records'],
+  ])(
+    '%s: the whole file is refused, exit 2, one line with the line number, nothing sent',
+    async (_what, name, text, message) => {
+      await writeFile(file(name), text);
+      world.newRequests();
+      const result = await world.clinic(['customers', 'create', '--from', file(name)]);
+      expect(result.code).toBe(2);
+      expect(lines(result.stderr)).toHaveLength(1);
+      expect(result.stderr).toContain(message);
+      expect(posts()).toEqual([]);
+    },
+  );
+
+  it('a missing required field (leads notes: content) is refused with its line; a missing file too', async () => {
+    await writeFile(file('g.csv'), 'lead_id,content\n33,hello\n33,\n');
+    const result = await world.clinic(['leads', 'notes', 'add', '--from', file('g.csv')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('g.csv:3: missing required field content');
+    const missing = await world.clinic(['customers', 'create', '--from', file('nope.csv')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
+
+  it('--dry-run checks the file and prints the first requests, sending nothing and writing no journal', async () => {
+    await writeFile(file('h.ndjson'), ndjson([1, 2, 3, 4, 5].map(patient)));
+    world.newRequests();
+    const result = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('h.ndjson'),
+      '--dry-run',
+      '-o',
+      'ndjson',
+    ]);
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)).toHaveLength(3);
+    expect(result.stderr).toContain('5 valid records (2 more not shown); nothing was sent');
+    expect(world.newRequests()).toEqual([]);
+    await expect(readFile(`${file('h.ndjson')}.journal`)).rejects.toThrow();
+  });
+
+  it('erasure create --from needs --yes without a terminal, decided before anything is read or sent', async () => {
+    await writeFile(file('i.csv'), 'customer_id,request_reason\n1,asked\n');
+    world.newRequests();
+    const result = await world.clinic(['erasure', 'create', '--from', file('i.csv')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--yes');
+    expect(world.newRequests()).toEqual([]);
+  });
+});
+
+describe('the journal', () => {
+  it('a new run over an existing journal is refused with both ways on; --resume of another file is refused', async () => {
+    await writeFile(file('j.ndjson'), ndjson([patient(1)]));
+    expect((await world.clinic(['customers', 'create', '--from', file('j.ndjson')])).code).toBe(0);
+    const again = await world.clinic(['customers', 'create', '--from', file('j.ndjson')]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/--resume.*--restart/);
+    await writeFile(file('j.ndjson'), ndjson([patient(1), patient(2)]));
+    const other = await world.clinic(['customers', 'create', '--from', file('j.ndjson'), '--resume']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('is not the input');
+    expect([...(await onServer()).values()]).toEqual([1]);
+  });
+
+  it('a lost answer is unknown, never re-sent by --resume; --retry-unknown re-sends on request', async () => {
+    await writeFile(file('k.ndjson'), ndjson([patient(1), patient(2)]));
+    world.sandbox.setFaults('lost=1');
+    const result = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('k.ndjson'),
+      '--max-retries',
+      '0',
+    ]);
+    world.sandbox.setFaults(undefined);
+    expect(result.code).toBe(1);
+    expect(results(result.stdout).map((r) => r.status)).toEqual(['unknown', 'unknown']);
+    expect(result.stderr).toContain('check on the server whether lines 1, 2 were created');
+    expect([...(await onServer()).values()]).toEqual([1, 1]); // stored, answer lost
+    world.newRequests();
+    const resumed = await world.clinic(['customers', 'create', '--from', file('k.ndjson'), '--resume']);
+    expect(resumed.code).toBe(1);
+    expect(results(resumed.stdout).map((r) => r.status)).toEqual(['unknown', 'unknown']);
+    expect(posts()).toEqual([]);
+    const retried = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('k.ndjson'),
+      '--resume',
+      '--retry-unknown',
+    ]);
+    expect(retried.stderr).toContain('warning: --retry-unknown');
+    expect([...(await onServer()).values()]).toEqual([2, 2]); // as warned: duplicates
+  });
+
+  it('a 5xx answer is unknown too (the server may have stored the record before failing)', async () => {
+    await writeFile(file('s.ndjson'), ndjson([patient(1)]));
+    world.sandbox.setFaults('5xx=1');
+    const result = await world.clinic(['customers', 'create', '--from', file('s.ndjson')]);
+    world.sandbox.setFaults(undefined);
+    expect(result.code).toBe(1);
+    expect(results(result.stdout)).toEqual([
+      {
+        line: 1,
+        status: 'unknown',
+        message: expect.stringMatching(/server failed while handling it.*HTTP 50[03]/),
+      },
+    ]);
+    const resumed = await world.clinic(['customers', 'create', '--from', file('s.ndjson'), '--resume']);
+    expect(results(resumed.stdout).map((r) => r.status)).toEqual(['unknown']);
+  });
+
+  it('SIGKILL part way, then --resume: every record on the server exactly once, or reported unknown', async () => {
+    const total = 60;
+    await writeFile(file('l.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));
+    world.sandbox.setFaults('slow=0.2');
+    const child = spawn(
+      process.execPath,
+      [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file('l.ndjson')],
+      {
+        env: baseEnv(world.configDir) as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let seen = 0;
+    for await (const _line of createInterface({ input: child.stdout })) if (++seen === 10) break;
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    world.sandbox.setFaults(undefined);
+    const resumed = await world.clinic(['customers', 'create', '--from', file('l.ndjson'), '--resume']);
+    const rows = results(resumed.stdout);
+    expect(rows.map((r) => r.line)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const server = await onServer();
+    for (const row of rows) {
+      const count = server.get(`${tag}.${row.line}@example.com`) ?? 0;
+      if (row.status === 'ok') {
+        expect(count, `line ${row.line}`).toBe(1);
+      } else {
+        expect(row.status).toBe('unknown');
+        expect(count).toBeLessThanOrEqual(1);
+      }
+    }
+    expect(rows.filter((r) => r.status === 'unknown').length).toBeLessThanOrEqual(1);
+  }, 60_000);
+
+  it('paces itself on the rate-limit headers: a run past the limit receives no 429', async () => {
+    world.sandbox.setRateLimit(8); // 8 requests per 2-second window (rateWindowSeconds below)
+    await writeFile(file('m.ndjson'), ndjson(Array.from({ length: 20 }, (_, i) => patient(i + 1))));
+    world.newRequests();
+    const result = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('m.ndjson'),
+      '--max-retries',
+      '0',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(results(result.stdout).every((r) => r.status === 'ok')).toBe(true);
+    expect(result.stderr).not.toContain('429');
+  }, 30_000);
+});

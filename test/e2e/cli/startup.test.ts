@@ -1,0 +1,352 @@
+// Start-up budget: --version and --help load none of the heavy modules; every command's help has an example.
+import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { commandPaths } from '../../../src/main.js';
+import { buildProgram } from '../../../src/cli/program.js';
+import { loadCommands } from '../../../src/commands/index.js';
+import { BIN, baseEnv, runCli, tempConfigDir } from '../../helpers/cli.js';
+import { runInProcess } from '../../helpers/in-process.js';
+import { startFakeApi } from '../../helpers/fake-api.js';
+
+const commands = await loadCommands();
+/** Node 22.1 and later keep a compile cache of their own, which bin/clinic.js uses instead of its vm fallback. */
+const nodeModule = (await import('node:module')).default as unknown as { enableCompileCache?: unknown };
+const nodeHasCompileCache = typeof nodeModule.enableCompileCache === 'function';
+
+const HEAVY = [
+  'undici',
+  'openid-client',
+  'pusher-js',
+  '@napi-rs/keyring',
+  'oidc-provider',
+  '@inquirer',
+  'ora',
+  'cli-table3',
+];
+const ROOT = new URL('../../..', import.meta.url).href.replace(/\/$/, '');
+const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
+
+async function loadedModules(args: string[]): Promise<string[]> {
+  const dir = await tempConfigDir();
+  const file = join(dir, 'imports.txt');
+  const result = await runCli(dir, args, {
+    nodeArgs: ['--import', RECORDER],
+    env: { RECORD_IMPORTS_FILE: file },
+  });
+  expect(result.code).toBe(0);
+  const urls = (await readFile(file, 'utf8')).split('\n').filter(Boolean);
+  expect(urls.some((url) => url.includes('/bin/clinic.js'))).toBe(true);
+  return urls;
+}
+
+describe('start-up', () => {
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8'));
+    const { code, stdout } = await runCli(await tempConfigDir(), ['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${pkg.version}\n`);
+  });
+
+  for (const args of [['--version'], ['--help'], ['customers', 'list', '--help']]) {
+    it(`clinic ${args.join(' ')} loads no heavy module`, async () => {
+      const loaded = await loadedModules(args);
+      for (const name of HEAVY)
+        expect(loaded.filter((url) => url.includes(`/node_modules/${name}`))).toEqual([]);
+    });
+  }
+
+  for (const args of [
+    ['--version'],
+    ['--help'],
+    ['customers', '--help'],
+    ['customers', 'list', '-h'],
+    ['help', 'customers', 'list'],
+  ]) {
+    it(`clinic ${args.join(' ')} is answered by bin/clinic.js alone (package.json, dist/help.json)`, async () => {
+      const ours = (await loadedModules(args)).filter((url) => url.includes(ROOT) && !url.includes('/test/'));
+      expect([...new Set(ours.map((url) => url.slice(ROOT.length)))]).toEqual(['/bin/clinic.js']);
+    });
+  }
+
+  it('clinic help COMMAND... prints what COMMAND... --help prints, from the cache and live alike', async () => {
+    const dir = await tempConfigDir();
+    const cached = await runCli(dir, ['help', 'erasure', 'list']);
+    expect(cached.code).toBe(0);
+    expect(cached.stdout).toBe((await runCli(dir, ['erasure', 'list', '--help'])).stdout);
+    const live = await runCli(dir, ['--no-color', 'help', 'erasure', 'list']);
+    expect(live.stdout).toBe(cached.stdout);
+    const unknown = await runCli(dir, ['help', 'erasure', 'lst']);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+      2,
+      '',
+      "error: unknown command 'lst' (see 'clinic erasure --help')\n",
+    ]);
+  });
+
+  it('a command loads the bundle and node:http, not undici, not TLS for an http address', async () => {
+    const dir = await tempConfigDir();
+    const file = join(dir, 'imports.txt');
+    await runCli(dir, ['--base-url', 'http://127.0.0.1:9/api', 'account'], {
+      nodeArgs: ['--import', RECORDER],
+      // Loaded by require (not through the compile cache) so the recorder sees the bundle too.
+      env: { RECORD_IMPORTS_FILE: file, CLINIC_TOKEN: 'x', CLINIC_NO_COMPILE_CACHE: '1' },
+    });
+    const loaded = await readFile(file, 'utf8');
+    expect(loaded).toContain('/dist/bundle/main.cjs');
+    expect(loaded).not.toContain('/node_modules/');
+  });
+
+  it('the cached help of every command is what commander renders live, whatever the environment', async () => {
+    const cache = JSON.parse(await readFile(new URL('../../../dist/help.json', import.meta.url), 'utf8'));
+    const paths = [[], ...(await commandPaths())];
+    expect(Object.keys(cache).sort()).toEqual(paths.map((path) => path.join(' ')).sort());
+    const env = { CLINIC_PROFILE: 'other', CLINIC_TENANT: '3', CLINIC_OUTPUT: 'json', COLUMNS: '200' };
+    for (const path of paths) {
+      const live = await runInProcess([...path, '--help'], { env });
+      expect(live.stdout, path.join(' ')).toBe(cache[path.join(' ')]);
+    }
+  });
+
+  it.skipIf(nodeHasCompileCache)(
+    'keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off',
+    async () => {
+      const dir = await tempConfigDir();
+      const cache = join(dir, 'cache', 'clinic');
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
+      const [name] = await readdir(cache);
+      expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+-config-list\.cache$/);
+      expect((await stat(join(cache, name!))).mode & 0o777).toBe(0o600);
+      await writeFile(join(cache, name!), 'not a V8 cache');
+      const again = await runCli(dir, ['config', 'list'], { env });
+      expect(again.code).toBe(0);
+      expect((await stat(join(cache, name!))).size).toBeGreaterThan(1000); // rejected, then written afresh
+      const off = await tempConfigDir();
+      await runCli(off, ['config', 'list'], {
+        env: { XDG_CACHE_HOME: join(off, 'c'), CLINIC_NO_COMPILE_CACHE: '1' },
+      });
+      await expect(readdir(join(off, 'c'))).rejects.toThrow();
+    },
+  );
+
+  it('makes stderr only to write to it (making the stream costs every start-up)', async () => {
+    const dir = await tempConfigDir();
+    const recorder = fileURLToPath(new URL('../../helpers/record-builtins.mjs', import.meta.url));
+    // stderr into a file: made, it would load the synchronous file stream.
+    const builtins = (args: string[]) => {
+      const loaded = join(dir, 'builtins.txt');
+      const err = openSync(join(dir, 'stderr.txt'), 'w');
+      const run = spawnSync(process.execPath, ['--import', recorder, BIN, ...args], {
+        env: { ...baseEnv(dir), RECORD_BUILTINS_FILE: loaded },
+        stdio: ['ignore', 'pipe', err],
+      });
+      closeSync(err);
+      return { code: run.status, loaded: readFileSync(loaded, 'utf8') };
+    };
+    const quiet = builtins(['config', 'list']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.loaded).not.toContain('internal/fs/sync_write_stream');
+    const told = builtins(['config', 'get', 'nosuchkey']);
+    expect(told.code).toBe(2);
+    expect(told.loaded).toContain('internal/fs/sync_write_stream');
+    expect(readFileSync(join(dir, 'stderr.txt'), 'utf8')).toContain("unknown config key 'nosuchkey'");
+  });
+
+  it('--version into a full disk: one line and exit 1, no stack trace', () => {
+    const full = openSync('/dev/full', 'w');
+    const run = spawnSync(process.execPath, [BIN, '--version'], { stdio: ['ignore', full, 'pipe'] });
+    closeSync(full);
+    expect(run.status).toBe(1);
+    expect(run.stderr.toString()).toBe('error: cannot write the output (ENOSPC)\n');
+  });
+
+  it.skipIf(nodeHasCompileCache)(
+    'keeps a compile cache per command, used as written, and the 24 newest of any build',
+    async () => {
+      const dir = await tempConfigDir();
+      const cache = join(dir, 'cache', 'clinic');
+      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      // A failed run keeps nothing: it ran too little of its command.
+      expect((await runCli(dir, ['customers', 'get'], { env })).code).toBe(2);
+      await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
+      await runCli(dir, ['config', 'list'], { env });
+      const [first] = await readdir(cache);
+      const build = first!.replace(/config-list\.cache$/, '');
+      // Another build's caches, one recent (an install used in turn with this one) and one old, and more of this
+      // build's than are kept (the oldest first).
+      await writeFile(join(cache, 'main-v0.0.0-1-2-recent.cache'), 'other install');
+      await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
+      await utimes(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 500, 500);
+      for (let i = 0; i < 30; i++) {
+        await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
+        await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
+      }
+      const written = (await stat(join(cache, first!))).mtimeMs;
+      await runCli(dir, ['config', 'list'], { env });
+      expect((await stat(join(cache, first!))).mtimeMs).toBe(written); // accepted, not rewritten
+      await runCli(dir, ['-o', 'json', 'config', 'profiles'], { env });
+      await runCli(dir, ['config', 'profiles'], { env });
+      const names = await readdir(cache);
+      expect(names).toContain(`${build}config-profiles.cache`);
+      expect(names).toContain(`${build}json-config-profiles.cache`); // options skipped, their values are words
+      expect(names).toContain(first);
+      expect(names).toContain('main-v0.0.0-1-2-recent.cache');
+      expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
+      expect(names).toHaveLength(24);
+      expect(names).not.toContain(`${build}old-0.cache`);
+    },
+  );
+
+  it('the command tree holds only the command argv names, after any global options', () => {
+    const hooks = { context: async () => undefined as never, write: () => {}, writeErr: () => {} };
+    const names = (argv: string[]) => buildProgram('0', commands, hooks, argv).commands.map((c) => c.name());
+    expect(names(['--tenant', '3', '-o', 'json', '--debug', 'customers', 'list'])).toEqual(['customers']);
+    expect(names(['--output=csv', 'users'])).toEqual(['users']);
+    expect(names(['-ojson', 'leads'])).toEqual(['leads']);
+    expect(names(['help'])).toEqual(names([]));
+    expect(names(['custmers']).length).toBeGreaterThan(10); // commander's suggestion needs them all
+  });
+
+  it('every command has an example in its help', async () => {
+    const dir = await tempConfigDir();
+    const top = await runCli(dir, ['--help']);
+    const nouns = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?: \[options\])?(?: <[^>]+>)?\s{2,}/gm)]
+      .map((m) => m[1] as string)
+      .filter((name) => name !== 'help');
+    expect(nouns).toEqual(expect.arrayContaining(['login', 'customers', 'config', 'api', 'sandbox']));
+    for (const noun of nouns) {
+      const help = await runCli(dir, [noun, '--help']);
+      expect(help.stdout, noun).toContain('Examples:\n  $ ');
+      const verbs = [
+        ...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?: \[options\])?(?: [<[][^>\]]+[>\]])*\s{2,}/gm),
+      ]
+        .map((m) => m[1] as string)
+        .filter((name) => name !== 'help');
+      for (const verb of help.stdout.includes('Commands:') ? verbs : []) {
+        const verbHelp = await runCli(dir, [noun, verb, '--help']);
+        expect(verbHelp.stdout, `${noun} ${verb}`).toContain('Examples:\n  $ ');
+      }
+    }
+  });
+});
+
+describe("start-up: Node's compile cache where Node has one", () => {
+  const STUB = fileURLToPath(new URL('../../helpers/stub-compile-cache.mjs', import.meta.url));
+
+  /** A run of `config list` with module.enableCompileCache stubbed in: the directories it was given, the caches. */
+  async function withNodeCache(args: string[], env: Record<string, string> = {}) {
+    const dir = await tempConfigDir();
+    const calls = join(dir, 'calls.txt');
+    await writeFile(calls, '');
+    const cacheHome = join(dir, 'cache');
+    const run = await runCli(dir, args, {
+      nodeArgs: ['--import', STUB],
+      env: { XDG_CACHE_HOME: cacheHome, STUB_COMPILE_CACHE_FILE: calls, ...env },
+    });
+    const given = (await readFile(calls, 'utf8')).split('\n').filter(Boolean);
+    const kept = await readdir(join(cacheHome, 'clinic')).catch(() => [] as string[]);
+    return { run, given, kept, cacheHome };
+  }
+
+  it('is handed a 0700 directory under the user cache directory, and the vm fallback keeps nothing', async () => {
+    const { run, given, kept, cacheHome } = await withNodeCache(['config', 'list']);
+    expect(run.code).toBe(0);
+    expect(given).toEqual([join(cacheHome, 'clinic', 'node')]);
+    expect((await stat(given[0]!)).mode & 0o777).toBe(0o700);
+    expect(kept).toEqual(['node']); // no main-*.cache of the vm fallback
+    // The same output as a run without any cache.
+    const plain = await runCli(await tempConfigDir(), ['config', 'list'], {
+      env: { CLINIC_NO_COMPILE_CACHE: '1' },
+    });
+    expect(run.stdout).toBe(plain.stdout);
+  });
+
+  it('is left off with CLINIC_NO_COMPILE_CACHE and under --debug', async () => {
+    for (const [args, env] of [
+      [['config', 'list'], { CLINIC_NO_COMPILE_CACHE: '1' }],
+      [['--debug', 'config', 'list'], {}],
+    ] as const) {
+      const { run, given, kept } = await withNodeCache([...args], env);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(given, args.join(' ')).toEqual([]);
+      expect(kept, args.join(' ')).toEqual([]);
+    }
+  });
+
+  it.runIf(nodeHasCompileCache)('is written by a real run', async () => {
+    const dir = await tempConfigDir();
+    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
+    expect(await readdir(join(dir, 'cache', 'clinic', 'node'))).not.toEqual([]);
+  });
+});
+
+describe('start-up: V8 tuned for constant memory only in runs that follow pages', () => {
+  const RECORDER_V8 = fileURLToPath(new URL('../../helpers/record-v8-tuning.mjs', import.meta.url));
+  const PER_PAGE = 2;
+  const TOTAL = 5;
+
+  /** Customers in pages of two (five in all), and three channels (an unpaginated list). */
+  async function tuning(args: string[]): Promise<{ tuning: string; stdout: string; code: number | null }> {
+    const api = await startFakeApi({
+      answer({ path }) {
+        const url = new URL(path, 'http://x');
+        if (url.pathname === '/api/v1/channels')
+          return { body: { success: true, data: [1, 2, 3].map((id) => ({ id, name: `c${id}` })) } };
+        if (url.pathname !== '/api/v1/customers') return undefined;
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const last = Math.ceil(TOTAL / PER_PAGE);
+        const ids = Array.from({ length: PER_PAGE }, (_, i) => (page - 1) * PER_PAGE + i + 1);
+        return {
+          body: {
+            data: ids.filter((id) => id <= TOTAL).map((id) => ({ id, first_name: `n${id}` })),
+            meta: { current_page: page, per_page: PER_PAGE, total: TOTAL, last_page: last },
+            links: { next: page < last ? `${api.baseUrl}/v1/customers?page=${page + 1}` : null },
+          },
+        };
+      },
+    });
+    try {
+      const dir = await api.configDir();
+      const file = join(dir, '..', 'v8.txt');
+      const run = await runCli(dir, ['-o', 'csv', ...args], {
+        nodeArgs: ['--import', RECORDER_V8],
+        env: { RECORD_V8_TUNING_FILE: file, CLINIC_TOKEN: 'x' },
+      });
+      expect(run.stderr).toBe('');
+      return { tuning: await readFile(file, 'utf8'), stdout: run.stdout, code: run.code };
+    } finally {
+      await api.close();
+    }
+  }
+
+  const rows = (stdout: string) => stdout.trim().split('\n').length - 1;
+
+  it('a one-page list leaves V8 as it is', async () => {
+    for (const args of [
+      ['channels', 'list'],
+      ['customers', 'list'],
+      ['customers', 'list', '--limit', '2'],
+    ]) {
+      const run = await tuning(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.tuning, args.join(' ')).toBe('plain');
+    }
+  });
+
+  it('an --all export, or a --limit past one page, tunes it', async () => {
+    for (const [args, count] of [
+      [['customers', 'list', '--all'], TOTAL],
+      [['customers', 'list', '--limit', '3', '--per-page', '2'], 3],
+    ] as const) {
+      const run = await tuning([...args]);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(rows(run.stdout), args.join(' ')).toBe(count);
+      expect(run.tuning, args.join(' ')).toBe('tuned');
+    }
+  });
+});

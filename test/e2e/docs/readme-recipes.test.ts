@@ -1,0 +1,160 @@
+// The README's recipes, run as written (taken from README.md, not copied here) in a real shell against a sandbox, with
+// `clinic` on PATH: so the README never lies.
+import { spawn } from 'node:child_process';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BIN,
+  baseEnv,
+  type CliResult,
+  collectOutput,
+  configureRealtime,
+  startWorld,
+  type TestWorld,
+  tempDir,
+} from '../../helpers/cli.js';
+
+const README = new URL('../../../README.md', import.meta.url);
+
+/** The sh block after `<!-- recipe: NAME -->`. */
+async function recipe(name: string): Promise<string> {
+  const text = await readFile(README, 'utf8');
+  const match = new RegExp(`<!-- recipe: ${name} -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(text);
+  if (!match?.[1]) throw new Error(`README.md has no recipe '${name}'`);
+  return match[1];
+}
+
+/** A folder holding a `clinic` that runs this checkout's bin/clinic.js, as `npm link` would. */
+async function clinicOnPath(): Promise<string> {
+  const dir = await tempDir('clinic-path-');
+  const wrapper = join(dir, 'clinic');
+  await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  await chmod(wrapper, 0o755);
+  return dir;
+}
+
+function shell(
+  script: string,
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<CliResult> {
+  const env = Object.fromEntries(
+    Object.entries(options.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const child = spawn('bash', ['--noprofile', '--norc', '-c', script], { cwd: options.cwd, env });
+  const result = collectOutput(child);
+  child.stdin.end();
+  return result;
+}
+
+let world: TestWorld;
+let pathDir: string;
+
+beforeAll(async () => {
+  world = await startWorld({ records: 300, chatter: 5 });
+  await configureRealtime(world);
+  pathDir = await clinicOnPath();
+});
+afterAll(async () => world?.close());
+
+const envWith = (extra: Record<string, string | undefined>) => ({
+  ...baseEnv(world.configDir),
+  PATH: `${pathDir}:${process.env.PATH}`,
+  ...extra,
+});
+
+describe('README recipes', () => {
+  it('nightly export: every customer of the tenant lands in one CSV file, and a failed run leaves none', async () => {
+    const work = await tempDir('clinic-recipe-');
+    const exports = join(work, 'exports');
+    await mkdir(exports);
+    await writeFile(join(work, 'token'), world.sandbox.info.token, { mode: 0o600 });
+    const script = await recipe('nightly-export');
+    const env = envWith({
+      // A cron job has no profile: only what the script exports.
+      CLINIC_CONFIG_DIR: join(work, 'empty-config'),
+      CLINIC_BASE_URL: world.sandbox.info.base_url,
+      CLINIC_TENANT: '1',
+      TOKEN_FILE: join(work, 'token'),
+      EXPORT_DIR: exports,
+    });
+    const run = await shell(script, { cwd: work, env });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const [name, ...others] = await readdir(exports);
+    expect(others).toEqual([]);
+    expect(name).toMatch(/^customers-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = parse(await readFile(join(exports, name!), 'utf8'), { columns: true }) as { id: string }[];
+    // What the server holds for tenant 1, asked directly.
+    const answer = await fetch(`${world.sandbox.info.base_url}/v1/customers?per_page=1`, {
+      headers: {
+        authorization: `Bearer ${world.sandbox.info.token}`,
+        'x-tenant': '1',
+        accept: 'application/json',
+      },
+    });
+    const total = ((await answer.json()) as { meta: { total: number } }).meta.total;
+    expect(rows.length).toBe(total);
+    expect(new Set(rows.map((row) => row.id)).size).toBe(total);
+
+    await writeFile(join(work, 'token'), 'revoked-token');
+    const failed = await shell(script, { cwd: work, env });
+    expect(failed.code).toBe(3);
+    expect(failed.stderr).toMatch(/^error: .*\n/);
+    expect(await readdir(exports)).toEqual([name]); // no half file, under any name
+  });
+
+  it('bulk notes: a run killed half-way, then --resume, gives every row one result and sends none twice', async () => {
+    const work = await tempDir('clinic-recipe-');
+    const leads = world.sandbox.fixtures.tenants[1]!.leads;
+    const writable = [leads.unassigned, leads.assignedToSalesperson, leads.assignedToAnotherUser];
+    const count = 5000;
+    const rows = Array.from(
+      { length: count },
+      (_, i) => `${writable[i % writable.length]},"Called back (${i + 1}), books next week"`,
+    );
+    await writeFile(join(work, 'notes.csv'), `lead_id,content\n${rows.join('\n')}\n`);
+    world.newRequests();
+    const run = await shell(await recipe('bulk-notes'), { cwd: work, env: envWith({}) });
+    expect(run.code).toBe(0); // the last command of the recipe: jq
+    expect(run.stdout.startsWith('lead_id,content\n')).toBe(true);
+
+    const results = (await readFile(join(work, 'results.ndjson'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { line: number; status: string; id?: number });
+    expect(results.map((result) => result.line)).toEqual(Array.from({ length: count }, (_, i) => i + 2));
+    const ok = results.filter((result) => result.status === 'ok');
+    const unknown = results.filter((result) => result.status === 'unknown');
+    expect(ok.length + unknown.length).toBe(count);
+    expect(new Set(ok.map((result) => result.id)).size).toBe(ok.length);
+    // The lines jq printed are exactly the rows that were not ok.
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('{'))).toHaveLength(unknown.length);
+    const posts = world
+      .newRequests()
+      .filter((r) => r.method === 'POST' && /^\/api\/v1\/leads\/\d+\/notes$/.test(r.path));
+    expect(posts.length).toBeGreaterThanOrEqual(ok.length);
+    expect(posts.length).toBeLessThanOrEqual(count);
+  });
+
+  it('inspecting a tenant: doctor, account, failed erasure requests and a few seconds of live chat', async () => {
+    const work = await tempDir('clinic-recipe-');
+    const run = await shell(`set -e\n${await recipe('inspect-tenant')}`, { cwd: work, env: envWith({}) });
+    expect(run.stderr).not.toMatch(/^error:/m);
+    expect(run.code).toBe(0);
+    // doctor's JSON document: every check ran, none failed.
+    const doctor = JSON.parse(run.stdout.slice(0, run.stdout.indexOf('\n}\n') + 2)) as {
+      ok: boolean;
+      checks: { name: string; status: string }[];
+    };
+    expect(doctor.ok).toBe(true);
+    expect(doctor.checks.map((check) => check.status)).not.toContain('skip');
+    expect(run.stdout).toContain('dana.admin@clinic-sandbox.test');
+    expect(run.stdout).toMatch(/failed/);
+    // chat tail into a pipe: NDJSON lines of the sandbox's chatter.
+    const events = run.stdout.split('\n').filter((line) => line.startsWith('{"event":'));
+    expect(events.length).toBeGreaterThan(0);
+    expect(JSON.parse(events[0]!)).toMatchObject({ event: 'ChatLogCreated', source: 'realtime' });
+  }, 30_000);
+});

@@ -1,0 +1,107 @@
+// The bulk journal and record reader: line numbers, formats, torn tails, durability order.
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { Journal, readJournal } from '../../../src/core/bulk/journal.js';
+import { formatOf, readRecords } from '../../../src/core/bulk/records.js';
+import { BULK_SCHEMAS, checkRecord } from '../../../src/core/bulk/schemas.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+const header = {
+  journal: 'clinic-bulk' as const,
+  version: 1 as const,
+  command: 'customers create',
+  input: '/x.csv',
+  format: 'csv',
+  size: 1,
+  sha256: 'ab',
+  records: 3,
+  created_at: '2026-01-01T00:00:00Z',
+};
+
+async function collect(text: string, format: 'csv' | 'ndjson') {
+  const out = [];
+  for await (const record of readRecords(Readable.from([text]), format, 'f')) out.push(record);
+  return out;
+}
+
+describe('records', () => {
+  it('CSV records carry the line they start on, across quoted line breaks and blank lines', async () => {
+    const rows = await collect('a,b\r\n1,"x\r\ny"\r\n\r\n2,"p,q"\r\n', 'csv');
+    expect(rows).toEqual([
+      { line: 2, record: { a: '1', b: 'x\r\ny' } },
+      { line: 5, record: { a: '2', b: 'p,q' } },
+    ]);
+  });
+
+  it('NDJSON skips blank lines and names the bad line', async () => {
+    expect((await collect('{"a":1}\n\n{"a":2}\n', 'ndjson')).map((r) => r.line)).toEqual([1, 3]);
+    await expect(collect('{"a":1}\n{oops\n', 'ndjson')).rejects.toThrow(/^f:2: not valid JSON/);
+    await expect(collect('"text"\n', 'ndjson')).rejects.toThrow(/f:1: the record is not a JSON object/);
+  });
+
+  it('the format comes from --format, else the extension; stdin needs --format', () => {
+    expect(formatOf('a.CSV', undefined)).toBe('csv');
+    expect(formatOf('a.jsonl', undefined)).toBe('ndjson');
+    expect(formatOf('a.txt', 'csv')).toBe('csv');
+    expect(() => formatOf('-', undefined)).toThrow(UsageError);
+    expect(() => formatOf('a.json', undefined)).toThrow(/cannot tell the format/);
+  });
+
+  it('ids become numbers, required fields are checked', () => {
+    const notes = BULK_SCHEMAS.leadNotes;
+    expect(checkRecord(notes, { lead_id: '12', content: 'x', user_id: '' })).toEqual({
+      record: { lead_id: 12, content: 'x' },
+    });
+    expect(checkRecord(notes, { lead_id: '0', content: 'x' })).toEqual({
+      problem: 'lead_id must be a positive whole number, got "0"',
+    });
+    expect(checkRecord(notes, { lead_id: 3, content: ' ' })).toEqual({
+      problem: 'missing required field content',
+    });
+    expect(notes.request({ lead_id: 3, content: 'x' })).toEqual({
+      method: 'POST',
+      path: '/v1/leads/3/notes',
+      body: { content: 'x' },
+    });
+  });
+});
+
+describe('journal', () => {
+  it('records sending before outcomes; a torn last entry is ignored and cut off before appending', async () => {
+    const path = join(await tempDir('clinic-journal-'), 'x.csv.journal');
+    const journal = await Journal.create(path, header, false);
+    await journal.sending(2);
+    await journal.outcome(2, { state: 'ok', id: 7 });
+    await journal.sending(3);
+    await journal.close();
+    await appendFile(path, '{"line":3,"state":"o'); // a crash in the middle of an append
+    const read = await readJournal(path);
+    expect(read?.lines.get(2)).toEqual({ state: 'ok', id: 7 });
+    expect(read?.lines.get(3)).toMatchObject({ state: 'sending' });
+    const again = await Journal.reopen(path, read?.validBytes ?? 0);
+    await again.outcome(3, { state: 'unknown', message: 'lost' });
+    await again.close();
+    expect((await readJournal(path))?.lines.get(3)).toEqual({ state: 'unknown', message: 'lost' });
+    expect(
+      (await readFile(path, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => JSON.parse(l)),
+    ).toBe(true);
+  });
+
+  it('a journal is created only once (wx), unless replaced; damage is refused', async () => {
+    const path = join(await tempDir('clinic-journal-'), 'y.journal');
+    await (await Journal.create(path, header, false)).close();
+    await expect(Journal.create(path, header, false)).rejects.toThrow(UsageError);
+    await (await Journal.create(path, header, true)).close();
+    await writeFile(path, `${JSON.stringify(header)}\nnot json\n{"line":1,"state":"ok"}\n`);
+    await expect(readJournal(path)).rejects.toThrow(/damaged/);
+    await writeFile(path, '{"hello":1}\n');
+    await expect(readJournal(path)).rejects.toThrow(/not a clinic bulk journal/);
+    expect(await readJournal(`${path}.missing`)).toBeUndefined();
+  });
+});

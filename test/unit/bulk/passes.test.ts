@@ -1,0 +1,153 @@
+// The two passes of a bulk run: what is sent is what was checked. A second pass that finds fewer records (an input
+// consumed by the first pass, a file cut short) or other ones (a file rewritten in place) never ends in exit 0.
+import { appendFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readJournal } from '../../../src/core/bulk/journal.js';
+import { type CheckedInput, checkInput, prepareJournal, runBulk } from '../../../src/core/bulk/run.js';
+import { BULK_SCHEMAS } from '../../../src/core/bulk/schemas.js';
+import { type BulkSource, openSource } from '../../../src/core/bulk/source.js';
+import { OutcomeError } from '../../../src/core/errors.js';
+import type { HttpClient } from '../../../src/core/http/client.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+
+const dir = useTempDir('clinic-bulk-passes-');
+
+/** A server that creates whatever it is sent, and the bodies it was sent. */
+function server() {
+  const bodies: unknown[] = [];
+  const client = {
+    async request(request: { body?: unknown }) {
+      bodies.push(request.body);
+      return { json: () => ({ data: { id: bodies.length } }) };
+    },
+  } as unknown as HttpClient;
+  return { client, bodies };
+}
+
+async function check(source: BulkSource): Promise<CheckedInput> {
+  return checkInput({ schema: BULK_SCHEMAS.customers, source, format: 'ndjson', amend: (r) => r });
+}
+
+async function send(input: CheckedInput) {
+  const { client, bodies } = server();
+  const { journal } = await prepareJournal(join(dir.path, 'journal'), input, 'new');
+  try {
+    const summary = await runBulk({
+      client,
+      input,
+      journal,
+      retryUnknown: false,
+      signal: new AbortController().signal,
+      onResult: async () => undefined,
+    });
+    return { ...summary, bodies };
+  } finally {
+    await journal.close();
+  }
+}
+
+const never = new AbortController().signal;
+
+describe('fewer records on the second pass than on the first', () => {
+  it('an input the first pass consumed (what /dev/stdin did): exit 1 saying so, never 0', async () => {
+    // A source whose second pass is empty, as reading a pipe by path twice was.
+    const text = '{"a":1}\n{"a":2}\n';
+    const consumed: BulkSource = {
+      name: '/dev/stdin',
+      regular: false,
+      firstPass: () => Readable.from([Buffer.from(text)]),
+      reread: () => Readable.from([]),
+      close: async () => undefined,
+    };
+    const { stoppedBy, counts, bodies } = await send(await check(consumed));
+    expect(bodies).toEqual([]);
+    expect(counts).toMatchObject({ done: 0, total: 2 });
+    expect(stoppedBy).toBeInstanceOf(OutcomeError);
+    expect((stoppedBy as Error).message).toBe(
+      'only 0 of the 2 records checked were read again to be sent: /dev/stdin changed after it was checked, ' +
+        'and the rest of it was not sent',
+    );
+  });
+
+  it('a file cut short between the check and the run', async () => {
+    const path = join(dir.path, 'cut.ndjson');
+    await writeFile(path, '{"a":1}\n{"a":2}\n{"a":3}\n');
+    const source = await openSource(path, () => Readable.from([]), never);
+    try {
+      const input = await check(source);
+      await truncate(path, 8);
+      const { stoppedBy, bodies } = await send(input);
+      expect(bodies).toEqual([{ a: 1 }]);
+      expect((stoppedBy as Error).message).toMatch(/^only 1 of the 3 records checked were read again/);
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+describe('the second pass reads the bytes the first one checked', () => {
+  it('what is appended after the check is not sent: the run sends the records it checked, ok', async () => {
+    const path = join(dir.path, 'grown.ndjson');
+    await writeFile(path, '{"a":1}\n{"a":2}\n');
+    const source = await openSource(path, () => Readable.from([]), never);
+    try {
+      const input = await check(source);
+      await appendFile(path, '{"a":3}\n');
+      const { stoppedBy, bodies, counts } = await send(input);
+      expect(stoppedBy).toBeUndefined();
+      expect(bodies).toEqual([{ a: 1 }, { a: 2 }]);
+      expect(counts).toMatchObject({ done: 2, ok: 2 });
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('a file replaced after the check: the run reads the file it checked (held open), not the new one', async () => {
+    const path = join(dir.path, 'swapped.ndjson');
+    await writeFile(path, '{"a":1}\n');
+    const source = await openSource(path, () => Readable.from([]), never);
+    try {
+      const input = await check(source);
+      await writeFile(`${path}.new`, '{"evil":1}\n');
+      await rename(`${path}.new`, path);
+      const { bodies } = await send(input);
+      expect(bodies).toEqual([{ a: 1 }]);
+    } finally {
+      await source.close();
+    }
+  });
+
+  it('a file rewritten in place into more records than were checked: stops there, exit 1', async () => {
+    const path = join(dir.path, 'rewritten.ndjson');
+    await writeFile(path, '{"a":11111}\n');
+    const source = await openSource(path, () => Readable.from([]), never);
+    try {
+      const input = await check(source);
+      await writeFile(path, '{"a":1}\n{}\n \n');
+      const { stoppedBy, bodies } = await send(input);
+      expect(bodies).toEqual([{ a: 1 }]);
+      expect(stoppedBy).toBeInstanceOf(OutcomeError);
+      expect((stoppedBy as Error).message).toMatch(
+        /changed after it was checked \(more than the 1 records checked\)/,
+      );
+    } finally {
+      await source.close();
+    }
+  });
+});
+
+it('journal of a run over a non-regular input names it as given, not the temporary copy', async () => {
+  const fake: BulkSource = {
+    name: '/dev/fd/63',
+    regular: false,
+    firstPass: () => Readable.from([Buffer.from('{"a":1}\n')]),
+    reread: () => Readable.from([Buffer.from('{"a":1}\n')]),
+    close: async () => undefined,
+  };
+  const input = await check(fake);
+  const { journal } = await prepareJournal(join(dir.path, 'j'), input, 'new');
+  await journal.close();
+  expect((await readJournal(join(dir.path, 'j')))?.header).toMatchObject({ input: '/dev/fd/63', records: 1 });
+});

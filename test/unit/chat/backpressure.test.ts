@@ -1,0 +1,154 @@
+// `chat tail` whose output is not being read: the queue stays under its limit, the messages let go are fetched
+// over REST once printing resumes, and every message is printed exactly once.
+import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../../src/core/clock.js';
+import type { ApiRequest, ApiResponse, HttpClient } from '../../../src/core/http/client.js';
+import type { ConnectionHandlers } from '../../../src/core/realtime/connection.js';
+import type { TailEvent } from '../../../src/core/realtime/events.js';
+import { runChatTail } from '../../../src/core/realtime/tail.js';
+
+const CONVERSATION = 5;
+const message = (id: number) => ({ id, conversation_id: CONVERSATION, body: `m${id}` });
+
+/** The REST message list of one conversation: `after`, pages of per_page, Laravel meta; `published` grows. */
+function messagesApi() {
+  let published = 0;
+  const afters: number[] = [];
+  const client = {
+    async request(request: ApiRequest): Promise<ApiResponse> {
+      const query = new URLSearchParams(request.query as URLSearchParams);
+      const after = Number(query.get('after'));
+      const page = Number(query.get('page'));
+      const perPage = Number(query.get('per_page'));
+      if (page === 1) afters.push(after);
+      const all = Array.from({ length: published }, (_, i) => message(i + 1)).filter((m) => m.id > after);
+      const lastPage = Math.max(1, Math.ceil(all.length / perPage));
+      const text = JSON.stringify({
+        data: all.slice((page - 1) * perPage, page * perPage),
+        meta: { current_page: page, last_page: lastPage, per_page: perPage, total: all.length },
+      });
+      return { status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T };
+    },
+  };
+  return { client, afters, publish: (count: number) => (published = Math.max(published, count)) };
+}
+
+/** A print that blocks until the gate opens, like a write to a pipe nobody reads. */
+function blockedOutput() {
+  const printed: TailEvent[] = [];
+  let open: () => void = () => undefined;
+  let gate = new Promise<void>((resolve) => (open = resolve));
+  return {
+    printed,
+    print: async (event: TailEvent) => {
+      await gate;
+      printed.push(event);
+    },
+    open: () => open(),
+    close: () => (gate = new Promise<void>((resolve) => (open = resolve))),
+  };
+}
+
+async function until(predicate: () => boolean, what: string) {
+  const deadline = Date.now() + 20_000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function startTail(maxQueued: number) {
+  const api = messagesApi();
+  const output = blockedOutput();
+  const controller = new AbortController();
+  let handlers: ConnectionHandlers | undefined;
+  let longest = 0;
+  const status: string[] = [];
+  const done = runChatTail({
+    client: api.client as unknown as HttpClient,
+    clock: systemClock,
+    signal: controller.signal,
+    realtime: { key: 'key', host: '127.0.0.1', port: 1, tls: false },
+    authEndpoint: 'http://127.0.0.1:1/broadcasting/auth',
+    tenant: '1',
+    kinds: ['created'],
+    reconnectTimeoutMs: 60_000,
+    print: output.print,
+    status: (line) => status.push(line),
+    maxQueued,
+    watchQueue: (length) => (longest = Math.max(longest, length)),
+    connect: (_settings, _channel, _kinds, on) => {
+      handlers = on;
+      setImmediate(() => {
+        on.state('connected', 'connecting');
+        on.subscribed();
+      });
+      return { disconnect: () => undefined };
+    },
+  }).catch((error: unknown) => error);
+  return {
+    api,
+    output,
+    status,
+    done,
+    stop: () => controller.abort(),
+    longest: () => longest,
+    /** The message is on the server, then its live event arrives. */
+    send(id: number) {
+      api.publish(id);
+      handlers?.event('created', message(id));
+    },
+    ready: () => until(() => handlers !== undefined, 'the connection'),
+  };
+}
+
+const ids = (events: TailEvent[]) => events.map((e) => e.data.id as number);
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe('chat tail with an output nobody reads', () => {
+  it('keeps its queue under the limit; once printing resumes every message is printed once, in order', async () => {
+    const tail = startTail(20);
+    await tail.ready();
+    for (let id = 1; id <= 3000; id++) tail.send(id);
+    expect(tail.longest()).toBeLessThanOrEqual(21); // the events, plus one fill waiting its turn
+    tail.output.open();
+    await until(() => tail.output.printed.length >= 3000, 'every message printed');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // anything printed twice would show by now
+    tail.stop();
+    await tail.done;
+    expect(ids(tail.output.printed)).toEqual(range(1, 3000));
+    // Those accepted (the one being printed and the 20 queued) live; the rest from REST.
+    const live = tail.output.printed.filter((e) => e.source === 'realtime').length;
+    expect(live).toBe(21);
+    expect(tail.output.printed.slice(live).every((e) => e.source === 'rest')).toBe(true);
+    // One fill, from the last point known complete (the first message): the live ones after it are not repeated.
+    expect(tail.api.afters).toEqual([1]);
+    expect(tail.status).toContain('filled 2979 missed messages (catching up)');
+  });
+
+  it('a reader that stalls again and again: live events late, repeated and let go, still each once', async () => {
+    const tail = startTail(15);
+    await tail.ready();
+    let next = 1;
+    for (let round = 0; round < 8; round++) {
+      const burst = range(next, next + 199);
+      next += 200;
+      // Out of order and repeated, as a realtime server may deliver them.
+      const order = [...burst.slice(100), ...burst.slice(0, 100).reverse(), ...burst.slice(50, 80)];
+      tail.api.publish(next - 1);
+      for (const id of order) tail.send(id);
+      expect(tail.longest()).toBeLessThanOrEqual(16);
+      tail.output.open();
+      await new Promise((resolve) => setTimeout(resolve, round % 2 ? 0 : 5));
+      tail.output.close();
+    }
+    tail.output.open();
+    await until(() => tail.output.printed.length >= next - 1, 'every message printed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    tail.stop();
+    await tail.done;
+    const printed = ids(tail.output.printed);
+    expect(new Set(printed).size).toBe(printed.length);
+    expect([...printed].sort((a, b) => a - b)).toEqual(range(1, next - 1));
+  });
+});

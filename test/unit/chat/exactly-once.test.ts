@@ -1,0 +1,81 @@
+// Exactly-once printing of chat messages across gap fills: ids once, in order, held live events, bounded memory.
+import { describe, expect, it } from 'vitest';
+import type { ChatLog } from '../../../src/core/realtime/events.js';
+import { ExactlyOnce } from '../../../src/core/realtime/exactly-once.js';
+
+const log = (id: number, conversation_id = 1): ChatLog => ({ id, conversation_id, body: `m${id}` });
+
+function setup(wanted?: Set<number>) {
+  const printed: [number, string][] = [];
+  const once = new ExactlyOnce(async (l, source) => void printed.push([l.id, source]), wanted);
+  return { once, printed };
+}
+
+/** A REST list that serves `logs` after the given id, and records what was asked. */
+function rest(logs: ChatLog[]) {
+  const asked: [number, number][] = [];
+  const fetchAfter = async function* (conversation: number, after: number) {
+    asked.push([conversation, after]);
+    yield* logs.filter((l) => l.conversation_id === conversation && l.id > after).sort((a, b) => a.id - b.id);
+  };
+  return { fetchAfter, asked };
+}
+
+describe('ExactlyOnce', () => {
+  it('prints live messages once, dropping repeats and older ids', async () => {
+    const { once, printed } = setup();
+    for (const l of [log(1), log(2), log(2), log(1), log(3)]) await once.live(l);
+    expect(printed).toEqual([
+      [1, 'realtime'],
+      [2, 'realtime'],
+      [3, 'realtime'],
+    ]);
+  });
+
+  it('fills each seen conversation after its last id, then the events held meanwhile, each once and in order', async () => {
+    const { once, printed } = setup();
+    await once.live(log(10, 1));
+    await once.live(log(11, 2));
+    const missed = [log(12, 1), log(13, 2), log(14, 1), log(16, 1)];
+    const server = rest(missed);
+    const filling = once.fill(async function* (conversation, after) {
+      // A live event races the catch-up: it arrives while REST is being read, and REST has it too.
+      await once.live(log(16, 1));
+      await once.live(log(17, 2));
+      yield* server.fetchAfter(conversation, after);
+    });
+    expect(await filling).toBe(4);
+    expect(server.asked).toEqual([
+      [1, 10],
+      [2, 11],
+    ]);
+    expect(printed).toEqual([
+      [10, 'realtime'],
+      [11, 'realtime'],
+      [12, 'rest'],
+      [14, 'rest'],
+      [16, 'rest'],
+      [13, 'rest'],
+      [17, 'realtime'],
+    ]);
+  });
+
+  it('--since starts a named conversation after that id; unnamed conversations are not printed', async () => {
+    const { once, printed } = setup(new Set([5]));
+    once.startAfter(5, 100);
+    await once.fill(rest([log(99, 5), log(101, 5), log(102, 6)]).fetchAfter);
+    await once.live(log(103, 6));
+    await once.live(log(104, 5));
+    expect(printed).toEqual([
+      [101, 'rest'],
+      [104, 'realtime'],
+    ]);
+  });
+
+  it('remembers at most 10,000 conversations, forgetting the least recent', async () => {
+    const { once } = setup();
+    for (let c = 1; c <= 10_050; c++) await once.live(log(c, c));
+    expect(once.conversations).toHaveLength(10_000);
+    expect(once.conversations[0]).toBe(51);
+  });
+});

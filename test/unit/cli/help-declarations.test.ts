@@ -1,0 +1,167 @@
+// Help that teaches, checked on the declarations (not on --help text): every command has a summary and an example
+// of itself, every command of the contract exists, and the assumed endpoints say so.
+import { describe, expect, it } from 'vitest';
+import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.js';
+import { commandNames, loadCommands } from '../../../src/commands/index.js';
+import { runInProcess } from '../../helpers/in-process.js';
+
+const commands = await loadCommands();
+
+interface Entry {
+  path: string[];
+  def: CommandDef | NounDef;
+}
+
+function walk(defs: readonly (CommandDef | NounDef)[], parent: string[] = []): Entry[] {
+  return defs.flatMap((def) => {
+    const path = [...parent, def.name];
+    return [{ path, def }, ...(isNoun(def) ? walk(def.commands, path) : [])];
+  });
+}
+
+const entries = walk(commands);
+const find = (path: string) => entries.find((entry) => entry.path.join(' ') === path);
+
+/** The commands of the contract's table (shared/cli-contract.md, "Commands"), one path each. */
+const CONTRACT = [
+  'login',
+  'logout',
+  'auth status',
+  'auth token',
+  'auth refresh',
+  'config set',
+  'config get',
+  'config unset',
+  'config list',
+  'config use-profile',
+  'config profiles',
+  'account',
+  'tenants list',
+  'tenants use',
+  'users get',
+  'customers list',
+  'customers get',
+  'customers create',
+  'appointments list',
+  'channels list',
+  'leads notes add',
+  'conversations messages',
+  'conversations message',
+  'conversations send-voice',
+  'conversations agent status',
+  'conversations agent enable',
+  'conversations agent disable',
+  'chat tail',
+  'form-templates update',
+  'announcements get',
+  'ai-reports pdf',
+  'sales stock-deduct',
+  'transaction-types list',
+  'erasure list',
+  'erasure get',
+  'erasure create',
+  'erasure resend',
+  'erasure retry',
+  'erasure cancel',
+  'erasure certificate',
+  'erasure watch',
+  'api',
+  'sandbox start',
+  'completion',
+  'doctor',
+];
+
+/** Paths the API document does not show; their help must say "assumed". */
+const ASSUMED = [
+  'erasure get',
+  'erasure create',
+  'erasure resend',
+  'erasure retry',
+  'erasure cancel',
+  'erasure certificate',
+];
+
+describe('command declarations', () => {
+  it('load under the names the registry lists them by, in its order', () => {
+    expect(commands.map((def) => def.name)).toEqual(commandNames);
+  });
+
+  it('hold every command of the contract', () => {
+    const missing = CONTRACT.filter((path) => !find(path));
+    expect(missing).toEqual([]);
+    expect(entries.length).toBeGreaterThanOrEqual(CONTRACT.length);
+  });
+
+  it('give every command and noun a one-line summary and a description that is not the summary again', () => {
+    for (const { path, def } of entries) {
+      expect(def.summary.trim(), path.join(' ')).not.toBe('');
+      expect(def.summary, path.join(' ')).not.toContain('\n');
+      if (def.description) expect(def.description, path.join(' ')).not.toBe(def.summary);
+    }
+  });
+
+  it('give every command and noun at least one example, and each example runs that command', () => {
+    const without = entries.filter(({ def }) => def.examples.length === 0).map(({ path }) => path.join(' '));
+    expect(without).toEqual([]);
+    for (const { path, def } of entries) {
+      for (const example of def.examples) {
+        // A pipeline may feed it (`echo "$PAT" | clinic login --with-token`); global options may stand before the
+        // command (`clinic --profile sandbox customers list`).
+        expect(example, path.join(' ')).toMatch(/(^|\| |\$\()clinic /);
+        const command = path.join(' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        expect(example, path.join(' ')).toMatch(new RegExp(`(^|[\\s(])${command}($|[\\s)])`));
+      }
+    }
+  });
+
+  it('describe every option and argument', () => {
+    for (const { path, def } of entries) {
+      if (isNoun(def)) continue;
+      for (const option of def.options ?? [])
+        expect(option.description, `${path} ${option.flags}`).not.toBe('');
+      for (const arg of def.args ?? []) expect(arg.description, `${path} ${arg.name}`).not.toBe('');
+    }
+  });
+
+  it('say "assumed" where the API document shows no path or payload', () => {
+    for (const path of ASSUMED) {
+      const def = find(path)?.def;
+      expect(`${def?.summary} ${def?.description ?? ''}`, path).toMatch(/assumed/i);
+    }
+  });
+
+  it('group every top-level command under a category', () => {
+    const loose = commands.filter((def) => !def.category).map((def) => def.name);
+    expect(loose).toEqual([]);
+  });
+});
+
+describe('clinic help COMMAND', () => {
+  it('prints the same help as COMMAND --help, at any depth', async () => {
+    for (const path of [['erasure'], ['erasure', 'list'], ['conversations', 'agent', 'enable']]) {
+      const help = await runInProcess(['help', ...path]);
+      const flag = await runInProcess([...path, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toBe(flag.stdout);
+      expect(help.stdout).toContain(`Usage: clinic ${path.join(' ')} `);
+    }
+  });
+
+  it('clinic help help is the top-level help', async () => {
+    const help = await runInProcess(['help', 'help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe((await runInProcess(['--help'])).stdout);
+  });
+
+  it('refuses an unknown command with one line and exit 2', async () => {
+    const result = await runInProcess(['help', 'erasure', 'nosuch']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("error: unknown command 'nosuch' (see 'clinic erasure --help')\n");
+  });
+
+  it('is listed with the tools', async () => {
+    const top = await runInProcess(['--help']);
+    expect(top.stdout).toMatch(/Tools:\n(?:.*\n)*? {2}help \[command\.\.\.\] +show a command's help/);
+  });
+});

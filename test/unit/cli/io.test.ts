@@ -1,0 +1,60 @@
+// The terminal layer: progress only on a terminal that has a width; prompts only when input is allowed.
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { IO } from '../../../src/cli/io.js';
+import { spawnSync } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { BIN } from '../../helpers/cli.js';
+
+function streams(stderr: { isTTY?: boolean; columns?: number }, stdinTTY = false) {
+  // What a TTY write stream offers ora besides write().
+  const tty = { cursorTo: () => true, clearLine: () => true, moveCursor: () => true };
+  const err = Object.assign(new PassThrough(), tty, stderr);
+  const stdin = Object.assign(new PassThrough(), { isTTY: stdinTTY });
+  return { stdin, stdout: new PassThrough(), stderr: err };
+}
+
+describe('IO.progress', () => {
+  it('shows nothing when stderr is not a terminal', async () => {
+    const s = streams({ isTTY: false });
+    const progress = await new IO(s, { colourAllowed: true, inputAllowed: true }).progress('working');
+    progress.update('more');
+    progress.stop();
+    expect(s.stderr.read()).toBeNull();
+  });
+
+  it('shows nothing on a terminal that reports no width (ora would redraw forever)', async () => {
+    const s = streams({ isTTY: true, columns: 0 });
+    const progress = await new IO(s, { colourAllowed: true, inputAllowed: true }).progress('working');
+    progress.update('more');
+    progress.stop();
+    expect(s.stderr.read()).toBeNull();
+  });
+
+  it('draws a spinner on a terminal with a width', async () => {
+    const s = streams({ isTTY: true, columns: 80 });
+    const progress = await new IO(s, { colourAllowed: false, inputAllowed: true }).progress('working');
+    progress.stop();
+    expect(String(s.stderr.read())).toContain('working');
+  });
+});
+
+describe('IO.canPrompt', () => {
+  it('needs a terminal on stdin and stderr, and --no-input not given', () => {
+    const tty = streams({ isTTY: true, columns: 80 }, true);
+    expect(new IO(tty, { colourAllowed: true, inputAllowed: true }).canPrompt).toBe(true);
+    expect(new IO(tty, { colourAllowed: true, inputAllowed: false }).canPrompt).toBe(false);
+    expect(
+      new IO(streams({ isTTY: true }, false), { colourAllowed: true, inputAllowed: true }).canPrompt,
+    ).toBe(false);
+  });
+});
+
+it('a full disk on stdout is one error line and exit 1, no stack trace', () => {
+  const result = spawnSync(process.execPath, [BIN, '--version', '--help'], {
+    stdio: ['ignore', openSync('/dev/full', 'w'), 'pipe'],
+    encoding: 'utf8',
+  });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toMatch(/^error: cannot write the output \(ENOSPC\)\n$/);
+});

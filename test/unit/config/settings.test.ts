@@ -1,0 +1,186 @@
+// Effective settings: flag > env > profile > default, profile selection, and errors naming their origin.
+import { describe, expect, it } from 'vitest';
+import type { ConfigData } from '../../../src/core/config/config-file.js';
+import { checkValue, keySpec } from '../../../src/core/config/keys.js';
+import { Settings, selectProfile } from '../../../src/core/config/settings.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { useInProcess } from '../../helpers/in-process.js';
+
+const data: ConfigData = {
+  current_profile: 'work',
+  profiles: {
+    default: { base_url: 'https://default.test/api', tenant: '1' },
+    work: {
+      base_url: 'https://work.test/api',
+      tenant: '2',
+      output: 'csv',
+      scopes: 'openid customers:read',
+      realtime: { host: 'rt.work.test' },
+    },
+    bad: { tenant: 'abc', output: 'xml' },
+  },
+};
+
+const settingsFor = (
+  profile: string,
+  env: Record<string, string | undefined> = {},
+  flags: Record<string, string | undefined> = {},
+) => new Settings({ name: profile, source: 'flag' }, data, env, flags);
+
+describe('precedence: flag > env > profile > default', () => {
+  it.each([
+    ['base_url', 'https://flag.test/api', 'CLINIC_BASE_URL', 'https://env.test/api', 'https://work.test/api'],
+    ['tenant', '30', 'CLINIC_TENANT', '20', '2'],
+    ['output', 'json', 'CLINIC_OUTPUT', 'ndjson', 'csv'],
+    ['scopes', 'openid flag', 'CLINIC_SCOPES', 'openid env', 'openid customers:read'],
+  ])('%s', (key, flagValue, envName, envValue, profileValue) => {
+    const env = { [envName]: envValue };
+    expect(settingsFor('work', env, { [key]: flagValue }).describe(key)).toEqual({
+      key,
+      value: flagValue,
+      source: 'flag',
+    });
+    expect(settingsFor('work', env).describe(key)).toEqual({ key, value: envValue, source: 'env' });
+    expect(settingsFor('work').describe(key)).toEqual({ key, value: profileValue, source: 'profile' });
+  });
+
+  it('scopes default to "openid *"', () => {
+    expect(settingsFor('default').describe('scopes')).toEqual({
+      key: 'scopes',
+      value: 'openid *',
+      source: 'default',
+    });
+  });
+
+  it('keys without a value anywhere are undefined', () => {
+    expect(settingsFor('default').describe('output')).toEqual({
+      key: 'output',
+      value: undefined,
+      source: undefined,
+    });
+  });
+
+  it('an empty environment variable does not override the profile', () => {
+    expect(settingsFor('work', { CLINIC_TENANT: '' }).get('tenant')).toBe('2');
+  });
+
+  it('reads dotted keys from the profile and from env', () => {
+    expect(settingsFor('work').get('realtime.host')).toBe('rt.work.test');
+    expect(settingsFor('work', { CLINIC_REALTIME_HOST: 'env.host' }).get('realtime.host')).toBe('env.host');
+  });
+
+  it('strips a trailing slash from base_url', () => {
+    expect(settingsFor('work', { CLINIC_BASE_URL: 'https://x.test/api/' }).get('base_url')).toBe(
+      'https://x.test/api',
+    );
+  });
+
+  it('a flag given as undefined falls through to env', () => {
+    expect(settingsFor('work', { CLINIC_OUTPUT: 'json' }, { output: undefined }).get('output')).toBe('json');
+  });
+
+  it('all() lists every known key', () => {
+    const keys = settingsFor('work')
+      .all()
+      .map((s) => s.key);
+    expect(keys).toEqual(expect.arrayContaining(['base_url', 'tenant', 'output', 'scopes', 'realtime.host']));
+  });
+});
+
+describe('invalid values name their origin', () => {
+  it('CLINIC_TENANT', () => {
+    expect(() => settingsFor('work', { CLINIC_TENANT: 'abc' }).get('tenant')).toThrow(UsageError);
+    expect(() => settingsFor('work', { CLINIC_TENANT: 'abc' }).get('tenant')).toThrow(/^CLINIC_TENANT: /);
+  });
+
+  it('--tenant flag', () => {
+    expect(() => settingsFor('work', {}, { tenant: '0' }).get('tenant')).toThrow(/^--tenant: /);
+  });
+
+  it('--base-url flag', () => {
+    expect(() => settingsFor('work', {}, { base_url: 'ftp://x' }).get('base_url')).toThrow(/^--base-url: /);
+  });
+
+  it('CLINIC_OUTPUT', () => {
+    expect(() => settingsFor('work', { CLINIC_OUTPUT: 'yaml' }).get('output')).toThrow(
+      /^CLINIC_OUTPUT: .*yaml/,
+    );
+  });
+
+  it('the profile value', () => {
+    expect(() => settingsFor('bad').get('tenant')).toThrow(/'tenant' in profile bad/);
+    expect(() => settingsFor('bad').get('output')).toThrow(/'output' in profile bad/);
+  });
+
+  it('a valid flag hides an invalid env value', () => {
+    expect(settingsFor('bad', { CLINIC_TENANT: 'x' }, { tenant: '5' }).get('tenant')).toBe('5');
+  });
+
+  it('unknown keys are usage errors', () => {
+    // @ts-expect-error -- not a key: refused by the type checker, and at run time for keys typed by users
+    expect(() => settingsFor('work').get('nope')).toThrow(UsageError);
+    expect(() => keySpec('realtime')).toThrow(/unknown config key/);
+  });
+
+  it('checkValue validates by key', () => {
+    expect(checkValue('tenant', '12')).toBe('12');
+    expect(() => checkValue('tenant', '-1')).toThrow(UsageError);
+    expect(() => checkValue('realtime.tls', 'yes')).toThrow(UsageError);
+    expect(checkValue('client_id', 'anything goes')).toBe('anything goes');
+  });
+});
+
+describe('selectProfile: --profile > CLINIC_PROFILE > current_profile > default', () => {
+  it('flag wins', () => {
+    expect(selectProfile('cli', { CLINIC_PROFILE: 'env' }, data)).toEqual({ name: 'cli', source: 'flag' });
+  });
+
+  it('then CLINIC_PROFILE', () => {
+    expect(selectProfile(undefined, { CLINIC_PROFILE: 'env' }, data)).toEqual({ name: 'env', source: 'env' });
+  });
+
+  it('then current_profile in the file', () => {
+    expect(selectProfile(undefined, {}, data)).toEqual({ name: 'work', source: 'config' });
+  });
+
+  it('then default', () => {
+    expect(selectProfile(undefined, {}, { profiles: {} })).toEqual({ name: 'default', source: 'default' });
+  });
+
+  it('rejects invalid profile names from flag or env', () => {
+    expect(() => selectProfile('../etc', {}, data)).toThrow(UsageError);
+    expect(() => selectProfile(undefined, { CLINIC_PROFILE: 'a b' }, data)).toThrow(UsageError);
+  });
+
+  it('the selected profile decides the values', () => {
+    const choice = selectProfile(undefined, { CLINIC_PROFILE: 'default' }, data);
+    expect(new Settings(choice, data, {}).get('base_url')).toBe('https://default.test/api');
+  });
+
+  it('a profile not in the file exists as empty', () => {
+    const settings = new Settings({ name: 'new', source: 'flag' }, data, {});
+    expect(settings.profileExists).toBe(false);
+    expect(settings.get('base_url')).toBeUndefined();
+  });
+});
+
+describe('clear-text addresses', () => {
+  const cli = useInProcess();
+
+  it.each([
+    [['--base-url', 'http://api.example.com/api', 'account'], {}],
+    [['account'], { CLINIC_BASE_URL: 'http://10.0.0.5/api' }],
+    [['config', 'set', 'base_url', 'http://api.example.com/api'], {}],
+    [['config', 'set', 'realtime.auth_endpoint', 'http://rt.example.com/auth'], {}],
+  ])('%j %j: refused, exit 2, nothing sent', async (argv, extra) => {
+    const result = await cli.run(argv, { env: extra });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('must use https');
+    expect(cli.seen).toEqual([]);
+  });
+
+  it('loopback stays allowed (the sandbox)', async () => {
+    const result = await cli.run(['config', 'set', 'base_url', 'http://127.0.0.1:8080/api']);
+    expect(result.code).toBe(0);
+  });
+});

@@ -1,0 +1,156 @@
+// The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SharedPacer } from '../../../src/core/http/pacers.js';
+import { combine, learn, takeSlot } from '../../../src/core/http/rate-budget.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+import { fakeClock } from '../../helpers/fake-clock.js';
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0);
+const headers = (remaining: number, resetS: number, limit = 10) => ({
+  'x-ratelimit-remaining': String(remaining),
+  'x-ratelimit-reset': String(resetS),
+  'x-ratelimit-limit': String(limit),
+});
+
+describe('takeSlot and learn', () => {
+  it('goes at once without knowledge, then counts down what the server allows and waits for the reset', () => {
+    expect(takeSlot({}, T0)).toEqual({ state: {}, wait: 0 });
+    let state = learn({}, headers(2, T0 / 1000 + 30), T0);
+    let slot = takeSlot(state, T0);
+    expect(slot.wait).toBe(0);
+    slot = takeSlot(slot.state, T0);
+    expect(slot.wait).toBe(0);
+    slot = takeSlot(slot.state, T0 + 1000);
+    expect(slot.wait).toBe(29_000 + 50); // the reset, plus a margin for the trip
+    state = slot.state;
+    // The window is over: a fresh one allows `limit`.
+    slot = takeSlot(state, T0 + 30_100);
+    expect(slot).toEqual({ state: { limit: 10, remaining: 9, resetAtMs: undefined }, wait: 0 });
+  });
+
+  it('never raises the budget of a window: another process may have spent what this one was told', () => {
+    const reset = T0 / 1000 + 30;
+    const state = learn(learn({}, headers(8, reset), T0), headers(5, reset), T0);
+    expect(state.remaining).toBe(5);
+    expect(learn(state, headers(7, reset), T0).remaining).toBe(5);
+    // An answer from the next window starts from what it says.
+    expect(learn(state, headers(9, reset + 30), T0 + 31_000).remaining).toBe(9);
+    // Answers without the headers change nothing.
+    expect(learn(state, {}, T0)).toBe(state);
+  });
+
+  it("corrects for the server's clock only when it is plainly off (its Date has whole seconds)", () => {
+    const reset = T0 / 1000 + 30;
+    const date = (ms: number) => new Date(ms).toUTCString();
+    const close = learn({}, { ...headers(5, reset), date: date(T0 - 900) }, T0);
+    expect(close.resetAtMs).toBe(reset * 1000 + 50);
+    const off = learn({}, { ...headers(5, reset), date: date(T0 - 10_000) }, T0);
+    expect(off.resetAtMs).toBe(reset * 1000 + 10_000 + 50);
+  });
+});
+
+describe('headers beyond belief', () => {
+  it('a reset a year ahead, or a Date a year off, teaches no window', () => {
+    const inAYear = T0 / 1000 + 365 * 86_400;
+    expect(learn({}, headers(0, inAYear), T0)).toEqual({ limit: 10 });
+    expect(takeSlot(learn({}, headers(0, inAYear), T0), T0).wait).toBe(0);
+    const date = new Date(T0 - 365 * 86_400_000).toUTCString();
+    const state = learn({}, { ...headers(5, T0 / 1000 + 30), date }, T0);
+    expect(state.resetAtMs).toBe(T0 + 30_000 + 50); // no "correction" by a year
+  });
+
+  it('a stored window beyond belief (another version, a bad answer) is dropped, and junk is ignored', () => {
+    const stored = { limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 };
+    expect(takeSlot(stored, T0)).toEqual({ state: { limit: 60 }, wait: 0 });
+    const junk = { limit: 'x', remaining: null, resetAtMs: {} } as unknown as Parameters<typeof takeSlot>[0];
+    expect(takeSlot(junk, T0).wait).toBe(0);
+  });
+});
+
+describe('combine', () => {
+  it('of one window keeps the lower count, of two the newer, and fills in what one view lacks', () => {
+    const w = { limit: 60, resetAtMs: T0 + 30_000 };
+    expect(combine({ ...w, remaining: 7 }, { ...w, remaining: 4, resetAtMs: T0 + 30_900 }, T0)).toEqual({
+      limit: 60,
+      remaining: 4,
+      resetAtMs: T0 + 30_900,
+    });
+    const next = { limit: 60, remaining: 59, resetAtMs: T0 + 90_000 };
+    expect(combine({ ...w, remaining: 0 }, next, T0)).toEqual(next);
+    expect(combine(next, { ...w, remaining: 0 }, T0)).toEqual(next);
+    expect(combine({}, { ...w, remaining: 3 }, T0)).toEqual({ ...w, remaining: 3 });
+    expect(combine({ limit: 60 }, {}, T0)).toEqual({ limit: 60 });
+  });
+});
+
+describe('SharedPacer', () => {
+  const tmp = useTempDir('clinic-pacer-');
+
+  it('two processes of one profile together take no more slots per window than the server allows', async () => {
+    const file = join(tmp.path, 'sandbox.json');
+    const clock = fakeClock(T0);
+    const a = new SharedPacer(file, clock);
+    const b = new SharedPacer(file, clock);
+    // Each has sent one request and seen its answer (limit 10, 8 left after both).
+    expect(await a.slot()).toBe(0);
+    expect(await b.slot()).toBe(0);
+    await a.observe(headers(9, T0 / 1000 + 60));
+    await b.observe(headers(8, T0 / 1000 + 60));
+    let granted = 0;
+    for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).slot()) === 0) granted++;
+    expect(granted).toBe(8);
+    expect(await a.slot()).toBeGreaterThan(59_000);
+  });
+
+  it('a process that paused with plenty left learns from the file what the others spent meanwhile', async () => {
+    const file = join(tmp.path, 'paused.json');
+    const clock = fakeClock(T0);
+    const exporter = new SharedPacer(file, clock);
+    const poller = new SharedPacer(file, clock);
+    expect(await poller.slot()).toBe(0);
+    await poller.observe(headers(59, T0 / 1000 + 60, 60));
+    expect(await poller.slot()).toBe(0); // its second request: counted in the file (58 left)
+    await poller.observe(headers(58, T0 / 1000 + 60, 60));
+    // The poller sleeps; the export starts (its answer counts the poller's two) and spends the rest of the window.
+    expect(await exporter.slot()).toBe(0);
+    await exporter.observe(headers(57, T0 / 1000 + 60, 60));
+    let spent = 0;
+    while ((await exporter.slot()) === 0) spent++;
+    expect(spent).toBe(57);
+    expect(await poller.slot()).toBeGreaterThan(59_000);
+  });
+
+  it('a file poisoned with a window a year long does not park the profile', async () => {
+    const file = join(tmp.path, 'poisoned.json');
+    await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
+    const pacer = new SharedPacer(file, fakeClock(T0));
+    expect(await pacer.slot()).toBe(0);
+    await pacer.observe(headers(59, T0 / 1000 + 60, 60));
+    expect(await pacer.slot()).toBe(0);
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
+      limit: 60,
+      remaining: 58,
+      resetAtMs: T0 + 60_050,
+    });
+  });
+
+  it('a command of one request never touches the file; its second request does', async () => {
+    const dir = tmp.path;
+    const pacer = new SharedPacer(join(dir, 'one.json'), fakeClock(T0));
+    expect(await pacer.slot()).toBe(0);
+    await pacer.observe(headers(50, T0 / 1000 + 60, 60));
+    expect(await readdir(dir)).toEqual([]);
+    expect(await pacer.slot()).toBe(0);
+    expect(JSON.parse(await readFile(join(dir, 'one.json'), 'utf8'))).toMatchObject({ remaining: 49 });
+  });
+
+  it('a server without rate headers never engages the shared file', async () => {
+    const dir = tmp.path;
+    const pacer = new SharedPacer(join(dir, 'none.json'), fakeClock(T0));
+    await pacer.observe({ date: new Date(T0).toUTCString() });
+    for (let i = 0; i < 100; i++) expect(await pacer.slot()).toBe(0);
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
