@@ -6,12 +6,6 @@ import { basename, join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { removeTempDirs } from './temp-dir.js';
 
-/**
- * Files still making their own directories with mkdtemp (edited on other branches while this check arrived): their
- * leftovers are removed with the folder but do not fail them. Switch them to tempDir, then empty this list.
- */
-const NOT_YET_CHECKED = new Set(['confirmations', 'endpoint-requests']);
-
 const fileName = basename(expect.getState().testPath ?? 'test').replace(/\.test\.ts$/, '');
 const folder = mkdtempSync(join(tmpdir(), `${fileName}-`));
 process.env.TMPDIR = folder;
@@ -20,7 +14,7 @@ afterAll(async () => {
   await removeTempDirs();
   const left = readdirSync(folder);
   rmSync(folder, { recursive: true, force: true });
-  if (left.length > 0 && !NOT_YET_CHECKED.has(fileName))
+  if (left.length > 0)
     throw new Error(
       `${fileName}.test.ts left ${left.join(', ')} in its temporary folder: use tempDir or useTempDir (test/helpers/temp-dir.ts)`,
     );

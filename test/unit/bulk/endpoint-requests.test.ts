@@ -1,10 +1,10 @@
 // Each bulk command sends, for one record, the very request its single form sends for the same input: both are
 // run in-process against a FakeTransport and what reached the wire is compared.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeTransport } from '../../helpers/fake-transport.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { BASE_URL, newFakeTransport, queueReplies, type SeenRequest } from '../../helpers/mock-api.js';
@@ -13,7 +13,7 @@ let dir: string;
 let env: Record<string, string>;
 let agent: FakeTransport;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clinic-endpoints-'));
+  dir = await tempDir('clinic-endpoints-');
   env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
   agent = newFakeTransport();
 });

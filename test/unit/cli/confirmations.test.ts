@@ -1,6 +1,5 @@
 // Every command whose spec declares a confirmation, found by walking the declarations: refused without --yes and a
 // terminal (exit 2, nothing sent), and on a terminal asked before anything is written.
-import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import type { FakeTransport } from '../../helpers/fake-transport.js';
 import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.js';
 import type { Prompter } from '../../../src/cli/prompter.js';
 import { loadCommands } from '../../../src/commands/index.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { BASE_URL, fakeReply, newFakeTransport, type SeenRequest } from '../../helpers/mock-api.js';
@@ -40,7 +40,7 @@ let env: Record<string, string>;
 let transport: FakeTransport;
 let seen: SeenRequest[];
 beforeEach(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'clinic-confirm-'));
+  const dir = await tempDir('clinic-confirm-');
   env = { CLINIC_CONFIG_DIR: dir, CLINIC_BASE_URL: BASE_URL, CLINIC_TOKEN: 'tok', CLINIC_TENANT: '7' };
   transport = newFakeTransport();
   seen = [];
