@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAuthUrl, loadAuthorizationServer } from '../../../src/core/auth/oauth/authorization-server.js';
 import { UsageError } from '../../../src/core/errors.js';
+import { DISCOVERY_PATH, discoveryDocument } from '../../helpers/oauth-discovery.js';
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -14,6 +15,15 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A loopback server that offers its discovery document, with what `changes` lays over it. */
+async function serveDiscovery(changes: Record<string, unknown> = {}) {
+  const root = await serve((_req, res) => {
+    const document = discoveryDocument(root, changes);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(document));
+  });
+  return root;
+}
+
 describe('loadAuthorizationServer', () => {
   it('falls back to /oauth/authorize and /oauth/token when there is no discovery document', async () => {
     const seen: string[] = [];
@@ -22,7 +32,7 @@ describe('loadAuthorizationServer', () => {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found."}');
     });
     const config = await loadAuthorizationServer({ authUrl: root, clientId: 'clinic-cli' });
-    expect(seen).toEqual(['/.well-known/openid-configuration']);
+    expect(seen).toEqual([DISCOVERY_PATH]);
     expect(config.serverMetadata()).toMatchObject({
       issuer: root,
       authorization_endpoint: `${root}/oauth/authorize`,
@@ -32,18 +42,10 @@ describe('loadAuthorizationServer', () => {
   });
 
   it('uses the discovery document when there is one', async () => {
-    const root = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          issuer: root,
-          authorization_endpoint: `${root}/auth`,
-          token_endpoint: `${root}/token`,
-          revocation_endpoint: `${root}/revoke`,
-        }),
-      );
-    });
+    const root = await serveDiscovery();
     const config = await loadAuthorizationServer({ authUrl: root, clientId: 'c' });
-    expect(config.serverMetadata().revocation_endpoint).toBe(`${root}/revoke`);
+    expect(config.serverMetadata().revocation_endpoint).toBe(`${root}/oauth/revoke`);
+    expect(config.serverMetadata()).toMatchObject(discoveryDocument(root));
   });
 
   it('allows http only for this machine', () => {
@@ -56,15 +58,7 @@ describe('loadAuthorizationServer', () => {
 
 describe('a loopback server that names a clear-text address elsewhere', () => {
   it('is refused before any token is sent there', async () => {
-    const root = await serve((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          issuer: root,
-          authorization_endpoint: `${root}/auth`,
-          token_endpoint: 'http://192.0.2.2/token',
-        }),
-      );
-    });
+    const root = await serveDiscovery({ token_endpoint: 'http://192.0.2.2/token' });
     const error = await loadAuthorizationServer({ authUrl: root, clientId: 'c' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain(

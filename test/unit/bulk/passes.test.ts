@@ -50,6 +50,20 @@ async function send(input: CheckedInput) {
 
 const never = new AbortController().signal;
 
+/** Writes `text` to the file `name`, checks it, lets `change` alter the file, then sends the input it checked. */
+async function checkChangeSend(name: string, text: string, change: (path: string) => Promise<unknown>) {
+  const path = join(dir.path, name);
+  await writeFile(path, text);
+  const source = await openSource(path, () => Readable.from([]), never);
+  try {
+    const input = await check(source);
+    await change(path);
+    return await send(input);
+  } finally {
+    await source.close();
+  }
+}
+
 describe('fewer records on the second pass than on the first', () => {
   it('an input the first pass consumed (what /dev/stdin did): exit 1 saying so, never 0', async () => {
     // A source whose second pass is empty, as reading a pipe by path twice was.
@@ -72,69 +86,43 @@ describe('fewer records on the second pass than on the first', () => {
   });
 
   it('a file cut short between the check and the run', async () => {
-    const path = join(dir.path, 'cut.ndjson');
-    await writeFile(path, '{"a":1}\n{"a":2}\n{"a":3}\n');
-    const source = await openSource(path, () => Readable.from([]), never);
-    try {
-      const input = await check(source);
-      await truncate(path, 8);
-      const { stoppedBy, bodies } = await send(input);
-      expect(bodies).toEqual([{ a: 1 }]);
-      expect((stoppedBy as Error).message).toMatch(/^only 1 of the 3 records checked were read again/);
-    } finally {
-      await source.close();
-    }
+    const { stoppedBy, bodies } = await checkChangeSend('cut.ndjson', '{"a":1}\n{"a":2}\n{"a":3}\n', (path) =>
+      truncate(path, 8),
+    );
+    expect(bodies).toEqual([{ a: 1 }]);
+    expect((stoppedBy as Error).message).toMatch(/^only 1 of the 3 records checked were read again/);
   });
 });
 
 describe('the second pass reads the bytes the first one checked', () => {
   it('what is appended after the check is not sent: the run sends the records it checked, ok', async () => {
-    const path = join(dir.path, 'grown.ndjson');
-    await writeFile(path, '{"a":1}\n{"a":2}\n');
-    const source = await openSource(path, () => Readable.from([]), never);
-    try {
-      const input = await check(source);
-      await appendFile(path, '{"a":3}\n');
-      const { stoppedBy, bodies, counts } = await send(input);
-      expect(stoppedBy).toBeUndefined();
-      expect(bodies).toEqual([{ a: 1 }, { a: 2 }]);
-      expect(counts).toMatchObject({ done: 2, ok: 2 });
-    } finally {
-      await source.close();
-    }
+    const { stoppedBy, bodies, counts } = await checkChangeSend(
+      'grown.ndjson',
+      '{"a":1}\n{"a":2}\n',
+      (path) => appendFile(path, '{"a":3}\n'),
+    );
+    expect(stoppedBy).toBeUndefined();
+    expect(bodies).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(counts).toMatchObject({ done: 2, ok: 2 });
   });
 
   it('a file replaced after the check: the run reads the file it checked (held open), not the new one', async () => {
-    const path = join(dir.path, 'swapped.ndjson');
-    await writeFile(path, '{"a":1}\n');
-    const source = await openSource(path, () => Readable.from([]), never);
-    try {
-      const input = await check(source);
+    const { bodies } = await checkChangeSend('swapped.ndjson', '{"a":1}\n', async (path) => {
       await writeFile(`${path}.new`, '{"evil":1}\n');
       await rename(`${path}.new`, path);
-      const { bodies } = await send(input);
-      expect(bodies).toEqual([{ a: 1 }]);
-    } finally {
-      await source.close();
-    }
+    });
+    expect(bodies).toEqual([{ a: 1 }]);
   });
 
   it('a file rewritten in place into more records than were checked: stops there, exit 1', async () => {
-    const path = join(dir.path, 'rewritten.ndjson');
-    await writeFile(path, '{"a":11111}\n');
-    const source = await openSource(path, () => Readable.from([]), never);
-    try {
-      const input = await check(source);
-      await writeFile(path, '{"a":1}\n{}\n \n');
-      const { stoppedBy, bodies } = await send(input);
-      expect(bodies).toEqual([{ a: 1 }]);
-      expect(stoppedBy).toBeInstanceOf(OutcomeError);
-      expect((stoppedBy as Error).message).toMatch(
-        /changed after it was checked \(more than the 1 records checked\)/,
-      );
-    } finally {
-      await source.close();
-    }
+    const { stoppedBy, bodies } = await checkChangeSend('rewritten.ndjson', '{"a":11111}\n', (path) =>
+      writeFile(path, '{"a":1}\n{}\n \n'),
+    );
+    expect(bodies).toEqual([{ a: 1 }]);
+    expect(stoppedBy).toBeInstanceOf(OutcomeError);
+    expect((stoppedBy as Error).message).toMatch(
+      /changed after it was checked \(more than the 1 records checked\)/,
+    );
   });
 });
 

@@ -15,16 +15,11 @@ function streams(stderr: { isTTY?: boolean; columns?: number }, stdinTTY = false
 }
 
 describe('IO.progress', () => {
-  it('shows nothing when stderr is not a terminal', async () => {
-    const s = streams({ isTTY: false });
-    const progress = await new IO(s, { colourAllowed: true, inputAllowed: true }).progress('working');
-    progress.update('more');
-    progress.stop();
-    expect(s.stderr.read()).toBeNull();
-  });
-
-  it('shows nothing on a terminal that reports no width (ora would redraw forever)', async () => {
-    const s = streams({ isTTY: true, columns: 0 });
+  it.each([
+    ['when stderr is not a terminal', { isTTY: false }],
+    ['on a terminal that reports no width (ora would redraw forever)', { isTTY: true, columns: 0 }],
+  ])('shows nothing %s', async (_, stderr) => {
+    const s = streams(stderr);
     const progress = await new IO(s, { colourAllowed: true, inputAllowed: true }).progress('working');
     progress.update('more');
     progress.stop();

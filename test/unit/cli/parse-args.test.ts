@@ -7,7 +7,6 @@ import { parseCommandInput } from '../../../src/cli/program.js';
 import { parseId, parsePairs, parseWholeNumber } from '../../../src/cli/parse-args.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { useInProcess } from '../../helpers/in-process.js';
-import { queueReplies } from '../../helpers/mock-api.js';
 
 describe('parseWholeNumber', () => {
   it('accepts whole numbers in range', () => {
@@ -185,22 +184,5 @@ describe('argument checks in-process', () => {
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(cli.seen).toEqual([]);
-  });
-
-  it('a date and a date-time without an offset compare in one time zone, whatever TZ is', async () => {
-    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
-      { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
-    ]);
-    const argv = [
-      'erasure',
-      'list',
-      '--created-from',
-      '2026-01-01',
-      '--created-to',
-      '2026-01-01T05:00:00',
-      '-o',
-      'json',
-    ];
-    expect((await cli.run(argv)).code).toBe(0);
   });
 });

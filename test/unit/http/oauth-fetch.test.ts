@@ -10,6 +10,7 @@ import { NetworkError } from '../../../src/core/errors.js';
 import { boundedFetch } from '../../../src/core/http/oauth-fetch.js';
 import { NodeTransport } from '../../../src/core/http/transport.js';
 import { MAX_OAUTH_BYTES } from '../../../src/core/limits.js';
+import { DISCOVERY_PATH, discoveryDocument } from '../../helpers/oauth-discovery.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 let servers: Server[] = [];
@@ -183,16 +184,8 @@ async function oauthServer(hostile: string, answer: (res: ServerResponse) => voi
     if (path === hostile) return answer(res);
     const json = (value: unknown) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-    if (path === '/.well-known/openid-configuration')
-      return json({
-        issuer: root,
-        authorization_endpoint: `${root}/oauth/authorize`,
-        token_endpoint: `${root}/oauth/token`,
-        revocation_endpoint: `${root}/oauth/revoke`,
-        userinfo_endpoint: `${root}/oauth/userinfo`,
-        jwks_uri: `${root}/oauth/jwks`,
-        id_token_signing_alg_values_supported: ['RS256'],
-      });
+    if (path === DISCOVERY_PATH)
+      return json(discoveryDocument(root, { id_token_signing_alg_values_supported: ['RS256'] }));
     if (path === '/oauth/token') {
       // An ID token, so that non-repudiation checks fetch the JWKS (its signature is never reached).
       const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -227,10 +220,10 @@ describe('every openid-client call goes through the bounded fetch', () => {
   };
   for (const [what, answer] of Object.entries(hostile)) {
     it(`discovery answered with ${what}: refused, naming the server`, async () => {
-      const root = await oauthServer('/.well-known/openid-configuration', answer);
+      const root = await oauthServer(DISCOVERY_PATH, answer);
       const error = await failure(loadAuthorizationServer({ authUrl: root, clientId: 'c', transport }));
       expect(error).toBeInstanceOf(NetworkError);
-      expect(error.message).toContain(`${root}/.well-known/openid-configuration`);
+      expect(error.message).toContain(`${root}${DISCOVERY_PATH}`);
       expect(error.message).toMatch(/compressed answer|larger than 1 MiB/);
     });
     for (const [path, call] of Object.entries(CALLS)) {

@@ -40,26 +40,25 @@ function client(baseUrl: string, signal?: AbortSignal) {
   });
 }
 
+/** Sends GET `path` with its own signal, aborts that signal after `ms`: the request ends cancelled, and soon. */
+async function expectAbortedAfter(http: HttpClient, path: string, ms: number) {
+  const controller = new AbortController();
+  const pending = http.request({ method: 'GET', path, signal: controller.signal });
+  setTimeout(() => controller.abort(), ms);
+  const started = Date.now();
+  await expect(pending).rejects.toBeInstanceOf(CancelledError);
+  expect(Date.now() - started).toBeLessThan(5_000);
+}
+
 describe('a request signal', () => {
   it('aborts that request in flight; the client goes on serving others', async () => {
     const http = client(await start());
-    const controller = new AbortController();
-    const pending = http.request({ method: 'GET', path: '/hang', signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectAbortedAfter(http, '/hang', 100);
     expect((await http.request({ method: 'GET', path: '/ok' })).status).toBe(200);
   });
 
   it('aborts a wait before a retry', async () => {
-    const http = client(await start());
-    const controller = new AbortController();
-    const pending = http.request({ method: 'GET', path: '/busy', signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
-    await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    await expectAbortedAfter(client(await start()), '/busy', 300);
   });
 
   it("the client's own signal still aborts a request that has its own", async () => {
