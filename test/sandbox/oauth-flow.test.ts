@@ -3,6 +3,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose';
 import * as client from 'openid-client';
 import { describe, expect, it } from 'vitest';
 import { type RunningSandbox } from '../../src/sandbox/index.js';
+import { discoveryDocument } from '../helpers/oauth-discovery.js';
 import { call, sandboxForFile } from './client.js';
 import { Browser, discover, login, REDIRECT_URI } from './oauth-browser.js';
 
@@ -17,13 +18,8 @@ describe('discovery', () => {
   it('lists the documented endpoints under auth_url', async () => {
     const origin = sandbox.info.auth_url;
     expect(config.serverMetadata()).toMatchObject({
-      issuer: origin,
-      authorization_endpoint: `${origin}/oauth/authorize`,
-      token_endpoint: `${origin}/oauth/token`,
-      jwks_uri: `${origin}/oauth/jwks`,
-      userinfo_endpoint: `${origin}/oauth/userinfo`,
+      ...discoveryDocument(origin),
       end_session_endpoint: `${origin}/oauth/logout`,
-      revocation_endpoint: `${origin}/oauth/revoke`,
       code_challenge_methods_supported: expect.arrayContaining(['S256']),
       scopes_supported: expect.arrayContaining(['openid', 'customers:write', '*']),
     });

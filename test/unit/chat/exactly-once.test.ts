@@ -22,14 +22,13 @@ function rest(logs: ChatLog[]) {
 }
 
 describe('ExactlyOnce', () => {
-  it('prints live messages once, dropping repeats and older ids', async () => {
+  it.each([
+    { why: 'dropping repeats and older ids', arriving: [1, 2, 2, 1, 3], printed: [1, 2, 3] },
+    { why: 'the late 9 printed too', arriving: [10, 9, 11, 9, 10], printed: [10, 9, 11] },
+  ])('prints live messages $arriving once each, as they came: $why', async ({ arriving, printed: ids }) => {
     const { once, printed } = setup();
-    for (const l of [log(1), log(2), log(2), log(1), log(3)]) await once.live(l);
-    expect(printed).toEqual([
-      [1, 'realtime'],
-      [2, 'realtime'],
-      [3, 'realtime'],
-    ]);
+    for (const id of arriving) await once.live(log(id));
+    expect(printed).toEqual(ids.map((id) => [id, 'realtime']));
   });
 
   it('fills each seen conversation after its last id, then the events held meanwhile, each once and in order', async () => {

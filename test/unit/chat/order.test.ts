@@ -28,16 +28,6 @@ function rest(answer: (conversation: number, after: number) => ChatLog[]) {
 }
 
 describe('exactly once, whatever the order', () => {
-  it('live 10, 9, 11: the late 9 is printed too, each once', async () => {
-    const { once, printed } = setup();
-    for (const id of [10, 9, 11, 9, 10]) await once.live(log(id));
-    expect(printed).toEqual([
-      [10, 'realtime'],
-      [9, 'realtime'],
-      [11, 'realtime'],
-    ]);
-  });
-
   it('a fill answered newest first prints every missed message, oldest first', async () => {
     const { once, printed } = setup();
     await once.live(log(10));

@@ -135,21 +135,23 @@ describe('saveConfig / loadConfig', () => {
 });
 
 describe('symlinks are refused', () => {
-  it('loading a symlinked config file throws UnsafeFileError', async () => {
-    const target = join(tmp.path, 'elsewhere.json');
-    await writeFile(target, '{"profiles":{}}');
+  /** A private config folder whose config.json links to `name` (holding `text`) outside it. */
+  async function linkedConfig(name: string, text: string) {
+    const target = join(tmp.path, name);
+    await writeFile(target, text);
     const dir = join(tmp.path, 'cfg');
     await mkdir(dir, { mode: 0o700 });
     await symlink(target, join(dir, 'config.json'));
+    return { target, dir };
+  }
+
+  it('loading a symlinked config file throws UnsafeFileError', async () => {
+    const { dir } = await linkedConfig('elsewhere.json', '{"profiles":{}}');
     await expect(loadConfig({ CLINIC_CONFIG_DIR: dir })).rejects.toBeInstanceOf(UnsafeFileError);
   });
 
   it('saving through a symlinked config file throws UnsafeFileError and leaves the target untouched', async () => {
-    const target = join(tmp.path, 'victim.txt');
-    await writeFile(target, 'original');
-    const dir = join(tmp.path, 'cfg');
-    await mkdir(dir, { mode: 0o700 });
-    await symlink(target, join(dir, 'config.json'));
+    const { target, dir } = await linkedConfig('victim.txt', 'original');
     await expect(saveConfig({ CLINIC_CONFIG_DIR: dir }, { profiles: {} })).rejects.toBeInstanceOf(
       UnsafeFileError,
     );

@@ -135,44 +135,42 @@ describe('401 and token renewal', () => {
     };
   }
 
-  it('renews once and retries with the new token when renewal succeeds', async () => {
-    const tk = tokens(true);
+  const rejected: Reply = { status: 401, body: { message: 'Unauthenticated.' } };
+
+  /** A client whose token source can renew (or not), its customers list answering `replies` in turn. */
+  function answering(renews: boolean, replies: Reply[]) {
+    const tk = tokens(renews);
     const t = testClient({ tokens: tk.source });
-    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [
-      { status: 401, body: { message: 'Unauthenticated.' } },
-      ok,
-    ]);
-    const answer = await t.client.request({ method: 'GET', path: '/v1/customers' });
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', replies);
+    const list = () => t.client.request({ method: 'GET', path: '/v1/customers' });
+    return { ...t, renewCalls: tk.renewCalls, list };
+  }
+
+  it('renews once and retries with the new token when renewal succeeds', async () => {
+    const t = answering(true, [rejected, ok]);
+    const answer = await t.list();
     expect(answer.status).toBe(200);
-    expect(tk.renewCalls).toEqual(['tok-A']);
+    expect(t.renewCalls).toEqual(['tok-A']);
     expect(t.seen.map((r) => r.headers.authorization)).toEqual(['Bearer tok-A', 'Bearer tok-B']);
     expect(t.clock.sleeps).toEqual([]);
   });
 
   it('renews at most once: a second 401 is thrown', async () => {
-    const tk = tokens(true);
-    const t = testClient({ tokens: tk.source });
-    const rejected: Reply = { status: 401, body: { message: 'Unauthenticated.' } };
-    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [rejected, rejected, ok]);
-    const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e) => e);
+    const t = answering(true, [rejected, rejected, ok]);
+    const error = await t.list().catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(401);
-    expect(tk.renewCalls).toHaveLength(1);
+    expect(t.renewCalls).toHaveLength(1);
     expect(t.seen).toHaveLength(2);
   });
 
   it('throws ApiError 401 without retrying when renewal is not possible', async () => {
-    const tk = tokens(false);
-    const t = testClient({ tokens: tk.source });
-    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [
-      { status: 401, body: { message: 'Unauthenticated.' } },
-      ok,
-    ]);
-    const error = await t.client.request({ method: 'GET', path: '/v1/customers' }).catch((e) => e);
+    const t = answering(false, [rejected, ok]);
+    const error = await t.list().catch((e) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(401);
     expect(error.message).toBe('Unauthenticated.');
-    expect(tk.renewCalls).toEqual(['tok-A']);
+    expect(t.renewCalls).toEqual(['tok-A']);
     expect(t.seen).toHaveLength(1);
   });
 

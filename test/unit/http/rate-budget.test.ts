@@ -87,17 +87,28 @@ describe('combine', () => {
 
 describe('SharedPacer', () => {
   const tmp = useTempDir('clinic-pacer-');
+  const minuteEnd = T0 / 1000 + 60;
+
+  /** One request through `pacer`: it goes at once, and its answer leaves `remaining` of 60 this minute. */
+  async function sendOne(pacer: SharedPacer, remaining: number) {
+    expect(await pacer.slot()).toBe(0);
+    await pacer.observe(headers(remaining, minuteEnd, 60));
+  }
+
+  /** Two processes of one profile: one file, one clock. */
+  function twoPacers(name: string) {
+    const file = join(tmp.path, name);
+    const clock = fakeClock(T0);
+    return [new SharedPacer(file, clock), new SharedPacer(file, clock)] as const;
+  }
 
   it('two processes of one profile together take no more slots per window than the server allows', async () => {
-    const file = join(tmp.path, 'sandbox.json');
-    const clock = fakeClock(T0);
-    const a = new SharedPacer(file, clock);
-    const b = new SharedPacer(file, clock);
+    const [a, b] = twoPacers('sandbox.json');
     // Each has sent one request and seen its answer (limit 10, 8 left after both).
     expect(await a.slot()).toBe(0);
     expect(await b.slot()).toBe(0);
-    await a.observe(headers(9, T0 / 1000 + 60));
-    await b.observe(headers(8, T0 / 1000 + 60));
+    await a.observe(headers(9, minuteEnd));
+    await b.observe(headers(8, minuteEnd));
     let granted = 0;
     for (let i = 0; i < 20; i++) if ((await (i % 2 ? a : b).slot()) === 0) granted++;
     expect(granted).toBe(8);
@@ -105,17 +116,11 @@ describe('SharedPacer', () => {
   });
 
   it('a process that paused with plenty left learns from the file what the others spent meanwhile', async () => {
-    const file = join(tmp.path, 'paused.json');
-    const clock = fakeClock(T0);
-    const exporter = new SharedPacer(file, clock);
-    const poller = new SharedPacer(file, clock);
-    expect(await poller.slot()).toBe(0);
-    await poller.observe(headers(59, T0 / 1000 + 60, 60));
-    expect(await poller.slot()).toBe(0); // its second request: counted in the file (58 left)
-    await poller.observe(headers(58, T0 / 1000 + 60, 60));
+    const [exporter, poller] = twoPacers('paused.json');
+    await sendOne(poller, 59);
+    await sendOne(poller, 58); // its second request: counted in the file (58 left)
     // The poller sleeps; the export starts (its answer counts the poller's two) and spends the rest of the window.
-    expect(await exporter.slot()).toBe(0);
-    await exporter.observe(headers(57, T0 / 1000 + 60, 60));
+    await sendOne(exporter, 57);
     let spent = 0;
     while ((await exporter.slot()) === 0) spent++;
     expect(spent).toBe(57);
@@ -126,8 +131,7 @@ describe('SharedPacer', () => {
     const file = join(tmp.path, 'poisoned.json');
     await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
     const pacer = new SharedPacer(file, fakeClock(T0));
-    expect(await pacer.slot()).toBe(0);
-    await pacer.observe(headers(59, T0 / 1000 + 60, 60));
+    await sendOne(pacer, 59);
     expect(await pacer.slot()).toBe(0);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({
       limit: 60,
@@ -139,8 +143,7 @@ describe('SharedPacer', () => {
   it('a command of one request never touches the file; its second request does', async () => {
     const dir = tmp.path;
     const pacer = new SharedPacer(join(dir, 'one.json'), fakeClock(T0));
-    expect(await pacer.slot()).toBe(0);
-    await pacer.observe(headers(50, T0 / 1000 + 60, 60));
+    await sendOne(pacer, 50);
     expect(await readdir(dir)).toEqual([]);
     expect(await pacer.slot()).toBe(0);
     expect(JSON.parse(await readFile(join(dir, 'one.json'), 'utf8'))).toMatchObject({ remaining: 49 });
