@@ -12,7 +12,7 @@ import { GLOBAL_OPTIONS } from '../../src/cli/globals.js';
 import { HELP_OPTION, PROGRAM_DESCRIPTION, PROGRAM_EXAMPLES, VERSION_OPTION } from '../../src/cli/program.js';
 import { loadCommands } from '../../src/commands/index.js';
 import { parseShell } from '../../src/commands/completion/print.js';
-import { requirePart, runCli, tempDir } from '../helpers/cli.js';
+import { requirePart, runCli, tempConfigDir } from '../helpers/cli.js';
 
 const commands = await loadCommands();
 
@@ -162,7 +162,7 @@ describe('generated completions and man page', () => {
 
 describe('clinic completion', () => {
   it('prints the shipped script of each shell', async () => {
-    const dir = await tempDir();
+    const dir = await tempConfigDir();
     for (const [shell, file] of [
       ['bash', 'clinic.bash'],
       ['zsh', '_clinic'],
@@ -176,7 +176,7 @@ describe('clinic completion', () => {
   });
 
   it('refuses another shell with exit 2 and one line', async () => {
-    const result = await runCli(await tempDir(), ['completion', 'powershell']);
+    const result = await runCli(await tempConfigDir(), ['completion', 'powershell']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.trim().split('\n')).toEqual([
