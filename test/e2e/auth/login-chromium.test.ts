@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requirePart, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { requirePart } from '../../helpers/cli.js';
+import { oauthWorld, useWorld } from '../../helpers/world.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DRIVER = fileURLToPath(new URL('../../helpers/chromium-browser.mjs', import.meta.url));
@@ -14,13 +15,7 @@ const available = requirePart(
 );
 
 describe.skipIf(!available)('clinic login in a real headless Chromium', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await startWorld({}, false);
-    await world.clinic(['config', 'set', 'auth_url', world.sandbox.info.auth_url]);
-    await world.clinic(['config', 'set', 'client_id', world.sandbox.info.client_id]);
-  });
-  afterAll(() => world.close());
+  const world = useWorld(oauthWorld);
 
   it('signs in on the sandbox page, consents, and then auth status and a customers list succeed', async () => {
     const report = join(world.configDir, 'chromium-report.txt');

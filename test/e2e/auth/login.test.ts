@@ -4,20 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, CREATE_CUSTOMER, lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, CREATE_CUSTOMER, lines, type TestWorld } from '../../helpers/cli.js';
 // @ts-expect-error a plain ES module shared with the BROWSER stand-in
 import { signIn } from '../../helpers/fetch-browser.mjs';
 import { aheadClock } from '../../helpers/sandbox-clock.js';
+import { oauthWorld, useWorld } from '../../helpers/world.js';
 
 const FETCH_BROWSER = `"${process.execPath}" "${fileURLToPath(new URL('../../helpers/fetch-browser.mjs', import.meta.url))}"`;
-
-async function oauthWorld(options: Parameters<typeof startWorld>[0] = {}): Promise<TestWorld> {
-  const world = await startWorld(options, false);
-  await world.clinic(['config', 'set', 'auth_url', world.sandbox.info.auth_url]);
-  await world.clinic(['config', 'set', 'client_id', world.sandbox.info.client_id]);
-  return world;
-}
 
 const credentialsOf = async (world: TestWorld) =>
   JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8')).sandbox;
@@ -50,11 +44,7 @@ async function loginWithoutBrowser(world: TestWorld) {
   return { child, address, done };
 }
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await oauthWorld();
-});
-afterAll(() => world.close());
+const world = useWorld(oauthWorld);
 
 describe('clinic login (browser flow)', () => {
   it('signs in with PKCE and stores the access and refresh tokens with expiry and scopes', async () => {

@@ -4,25 +4,22 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { lines } from '../../helpers/cli.js';
 import { type FakeApi, startFakeApi } from '../../helpers/fake-api.js';
+import { oauthWorld, useWorld } from '../../helpers/world.js';
 
 const FETCH_BROWSER = `"${process.execPath}" "${fileURLToPath(new URL('../../helpers/fetch-browser.mjs', import.meta.url))}"`;
 
-let world: TestWorld;
+const world = useWorld(); // profile sandbox, signed in with --with-token
 let other: FakeApi;
 const origin = (url: string) => new URL(url).origin;
 const credentialsFile = () => join(world.configDir, 'credentials.json');
 const readCredentials = async () => JSON.parse(await readFile(credentialsFile(), 'utf8'));
 
 beforeAll(async () => {
-  world = await startWorld(); // profile sandbox, signed in with --with-token
   other = await startFakeApi();
 });
-afterAll(async () => {
-  await other.close();
-  await world.close();
-});
+afterAll(() => other.close());
 
 /** One `error:` line naming both servers, the not-sent note, and how to sign in; exit 3. */
 function expectRefused(result: { code: number | null; stderr: string }, used: string) {
@@ -140,13 +137,7 @@ describe('CLINIC_TOKEN set but blank', () => {
 });
 
 describe('the refresh token stays with its auth_url', () => {
-  let oauth: TestWorld;
-  beforeAll(async () => {
-    oauth = await startWorld({}, false);
-    await oauth.clinic(['config', 'set', 'auth_url', oauth.sandbox.info.auth_url]);
-    await oauth.clinic(['config', 'set', 'client_id', oauth.sandbox.info.client_id]);
-  });
-  afterAll(() => oauth.close());
+  const oauth = useWorld(oauthWorld);
 
   async function signIn() {
     const result = await oauth.clinic(['login', '--insecure-storage'], { env: { BROWSER: FETCH_BROWSER } });

@@ -1,14 +1,11 @@
 // Sign-in with a token, auth status/token, logout, and the config commands, end to end.
 import { lstat, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { lines, startWorld } from '../../helpers/cli.js';
+import { useWorld } from '../../helpers/world.js';
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startWorld({}, false);
-});
-afterAll(() => world.close());
+const world = useWorld(() => startWorld({}, false));
 
 describe('login --with-token and the credential file', () => {
   it('refuses an empty token', async () => {

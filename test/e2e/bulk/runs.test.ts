@@ -4,16 +4,13 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, customersOnServer, lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { BIN, baseEnv, customersOnServer, lines, startWorld } from '../../helpers/cli.js';
+import { useWorld } from '../../helpers/world.js';
 
-let world: TestWorld;
+const world = useWorld(() => startWorld({ erasureStepSeconds: 0, rateWindowSeconds: 2 }));
 let run = 0;
 let tag: string;
-beforeAll(async () => {
-  world = await startWorld({ erasureStepSeconds: 0, rateWindowSeconds: 2 });
-});
-afterAll(() => world.close());
 beforeEach(() => {
   tag = `bulk${++run}x${Date.now() % 100000}`;
   world.sandbox.setFaults(undefined);

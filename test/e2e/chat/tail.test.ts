@@ -1,15 +1,11 @@
 // `clinic chat tail` end to end: the built CLI with the real pusher-js against the sandbox's realtime server.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, configureRealtime, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv } from '../../helpers/cli.js';
+import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startWorld({ erasureStepSeconds: 0 });
-  await configureRealtime(world);
-});
-afterAll(() => world.close());
+const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 
 interface Tail {
   child: ChildProcess;

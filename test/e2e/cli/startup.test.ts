@@ -30,6 +30,12 @@ const HEAVY = [
 const ROOT = new URL('../../..', import.meta.url).href.replace(/\/$/, '');
 const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
 
+/** A fresh config dir whose user cache directory (XDG_CACHE_HOME, set in `env`) is inside it: clinic's at `cache`. */
+async function cacheInConfigDir() {
+  const dir = await tempConfigDir();
+  return { dir, cache: join(dir, 'cache', 'clinic'), env: { XDG_CACHE_HOME: join(dir, 'cache') } };
+}
+
 async function loadedModules(args: string[]): Promise<string[]> {
   const dir = await tempConfigDir();
   const file = join(dir, 'imports.txt');
@@ -114,9 +120,7 @@ describe('start-up', () => {
   it.skipIf(nodeHasCompileCache)(
     'keeps V8 compile cache in the user cache directory (0600), survives a damaged one, and can be turned off',
     async () => {
-      const dir = await tempConfigDir();
-      const cache = join(dir, 'cache', 'clinic');
-      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      const { dir, cache, env } = await cacheInConfigDir();
       expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
       const [name] = await readdir(cache);
       expect(name).toMatch(/^main-v\d+\.\d+\.\d+-\d+-\d+-config-list\.cache$/);
@@ -167,9 +171,7 @@ describe('start-up', () => {
   it.skipIf(nodeHasCompileCache)(
     'keeps a compile cache per command, used as written, and the 24 newest of any build',
     async () => {
-      const dir = await tempConfigDir();
-      const cache = join(dir, 'cache', 'clinic');
-      const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+      const { dir, cache, env } = await cacheInConfigDir();
       // A failed run keeps nothing: it ran too little of its command.
       expect((await runCli(dir, ['customers', 'get'], { env })).code).toBe(2);
       await expect(readdir(cache)).rejects.toThrow(/ENOENT/);
@@ -278,10 +280,9 @@ describe("start-up: Node's compile cache where Node has one", () => {
   });
 
   it.runIf(nodeHasCompileCache)('is written by a real run', async () => {
-    const dir = await tempConfigDir();
-    const env = { XDG_CACHE_HOME: join(dir, 'cache') };
+    const { dir, cache, env } = await cacheInConfigDir();
     expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
-    expect(await readdir(join(dir, 'cache', 'clinic', 'node'))).not.toEqual([]);
+    expect(await readdir(join(cache, 'node'))).not.toEqual([]);
   });
 });
 

@@ -1,17 +1,14 @@
 // customers list/get/create end to end: the built CLI against a sandbox, every output format and error path.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CREATE_CUSTOMER, lines, startWorld, tempDir, type TestWorld } from '../../helpers/cli.js';
+import { CREATE_CUSTOMER, lines, startWorld, tempDir } from '../../helpers/cli.js';
+import { clinicSending, useWorld } from '../../helpers/world.js';
 
 const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startWorld({ records: 57 });
-});
-afterAll(() => world.close());
+const world = useWorld(() => startWorld({ records: 57 }));
 
 describe('customers list', () => {
   it('prints a JSON array of one page by default when stdout is not a terminal', async () => {
@@ -22,40 +19,23 @@ describe('customers list', () => {
     expect(records.map((r: { id: number }) => r.id)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  /** `customers list --all -o ndjson` with these arguments, and the requests the sandbox received for it. */
+  const exportAll = (...args: string[]) =>
+    clinicSending(world, ['customers', 'list', '--all', ...args, '-o', 'ndjson']);
+
   it('streams every page with --all as NDJSON, each record exactly once', async () => {
-    world.newRequests();
-    const { code, stdout } = await world.clinic([
-      'customers',
-      'list',
-      '--all',
-      '--per-page',
-      '20',
-      '-o',
-      'ndjson',
-    ]);
+    const { code, stdout, requests } = await exportAll('--per-page', '20');
     expect(code).toBe(0);
     const ids = lines(stdout).map((line) => JSON.parse(line).id);
     expect(ids).toHaveLength(57);
     expect(new Set(ids).size).toBe(57);
-    const pages = world.newRequests().filter((r) => r.path === '/api/v1/customers');
+    const pages = requests.filter((r) => r.path === '/api/v1/customers');
     expect(pages.map((r) => new URLSearchParams(r.query).get('page'))).toEqual(['1', '2', '3']);
   });
 
   it('keeps filters on every page it builds, though the server links drop them', async () => {
-    world.newRequests();
-    const { code, stdout } = await world.clinic([
-      'customers',
-      'list',
-      '--all',
-      '--per-page',
-      '2',
-      '--filter',
-      'sort_by=last_name',
-      '-o',
-      'ndjson',
-    ]);
+    const { code, stdout, requests } = await exportAll('--per-page', '2', '--filter', 'sort_by=last_name');
     expect(code).toBe(0);
-    const requests = world.newRequests();
     expect(requests.length).toBeGreaterThan(2);
     for (const request of requests)
       expect(new URLSearchParams(request.query).get('sort_by')).toBe('last_name');

@@ -1,22 +1,19 @@
 // The erasure workflow end to end: the built CLI against a sandbox, every status × action, confirmations, watch.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERASURE_STATUSES } from '../../../src/core/api/erasure.js';
-import { startWorld, type TestWorld } from '../../helpers/cli.js';
+import { startWorld } from '../../helpers/cli.js';
+import { useWorld } from '../../helpers/world.js';
 
 const STATUSES = ERASURE_STATUSES;
 // The actions that change a request (retry, cancel) come last, so each status's request serves all four.
 const ACTIONS = ['resend', 'certificate', 'retry', 'cancel'] as const;
 
-let world: TestWorld;
+const world = useWorld(() => startWorld({ erasureStepSeconds: 0 }));
 /** The sandbox's frozen request per status, of tenant 1 (and of tenant 2, for a second one). */
 const fixture = (status: string, tenant = 1) =>
   (world.sandbox.fixtures.tenants[tenant]?.erasureRequests as Record<string, number>)[status] ?? 0;
-beforeAll(async () => {
-  world = await startWorld({ erasureStepSeconds: 0 });
-});
-afterAll(() => world.close());
 
 describe('erasure matrix against the sandbox', () => {
   const cases = STATUSES.flatMap((status) => ACTIONS.map((action) => ({ status, action })));
@@ -99,11 +96,7 @@ describe('erasure errors and confirmations', () => {
 });
 
 describe('erasure create and watch with the sandbox moving requests along', () => {
-  let moving: TestWorld;
-  beforeAll(async () => {
-    moving = await startWorld({ erasureStepSeconds: 1 });
-  });
-  afterAll(() => moving.close());
+  const moving = useWorld(() => startWorld({ erasureStepSeconds: 1 }));
 
   it('create with --yes, then watch prints each change and ends at a terminal status', async () => {
     const customers = JSON.parse((await moving.clinic(['customers', 'list', '--all', '-o', 'json'])).stdout);

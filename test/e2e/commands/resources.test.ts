@@ -2,17 +2,16 @@
 // 422, 428, 403 (a role, a scope, another rep's lead) and CUSTOMER_ERASED.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TenantFixtures } from '../../../src/sandbox/index.js';
-import { lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { lines, startWorld } from '../../helpers/cli.js';
+import { useWorld } from '../../helpers/world.js';
 
-let world: TestWorld;
+const world = useWorld(() => startWorld({ erasureStepSeconds: 0 }));
 let t1: TenantFixtures;
-beforeAll(async () => {
-  world = await startWorld({ erasureStepSeconds: 0 });
+beforeAll(() => {
   t1 = world.sandbox.fixtures.tenants[1] as TenantFixtures;
 });
-afterAll(() => world.close());
 
 const json = async (args: string[]) => {
   const result = await world.clinic([...args, '-o', 'json']);
@@ -76,44 +75,28 @@ describe('reads', () => {
 
 describe('writes', () => {
   it("leads notes add, and its refusals: CUSTOMER_ERASED exits 6, another rep's lead (plain 403) 4, 422 7", async () => {
-    const note = await json([
+    /** `leads notes add LEAD --content CONTENT`, and any further arguments. */
+    const addNote = (lead: number, content: string, ...more: string[]) => [
       'leads',
       'notes',
       'add',
-      String(t1.leads.unassigned),
+      String(lead),
       '--content',
-      'Called back',
-    ]);
+      content,
+      ...more,
+    ];
+    const note = await json(addNote(t1.leads.unassigned, 'Called back'));
     expect(note.content).toBe('Called back');
-    const erased = await world.clinic([
-      'leads',
-      'notes',
-      'add',
-      String(t1.leads.customerErased),
-      '--content',
-      'x',
-    ]);
+    const erased = await world.clinic(addNote(t1.leads.customerErased, 'x'));
     expect(erased.code).toBe(6);
     expect(erased.stderr.split('\n')[0]).toContain("the customer's data was erased");
     const salesperson = world.sandbox.issueToken({ userId: world.sandbox.fixtures.salespersonUserId });
-    const other = await world.clinic(
-      ['leads', 'notes', 'add', String(t1.leads.assignedToAnotherUser), '--content', 'x'],
-      as(salesperson),
-    );
+    const other = await world.clinic(addNote(t1.leads.assignedToAnotherUser, 'x'), as(salesperson));
     expect(other.code).toBe(4);
     expect(other.stderr.split('\n')[0]).toMatch(
       /^error: This lead is assigned to another salesperson\. \(HTTP 403\)$/,
     );
-    const invalid = await world.clinic([
-      'leads',
-      'notes',
-      'add',
-      String(t1.leads.unassigned),
-      '--content',
-      'x',
-      '--user-id',
-      '9999',
-    ]);
+    const invalid = await world.clinic(addNote(t1.leads.unassigned, 'x', '--user-id', '9999'));
     expect(invalid.code).toBe(7);
     expect(invalid.stderr).toContain('user_id');
   });

@@ -1,14 +1,11 @@
 // account, tenants and `clinic api` against the sandbox.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lines, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { lines, startWorld } from '../../helpers/cli.js';
+import { useWorld } from '../../helpers/world.js';
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startWorld({ records: 23 });
-});
-afterAll(() => world.close());
+const world = useWorld(() => startWorld({ records: 23 }));
 
 describe('account and tenants', () => {
   it('account sends no X-Tenant', async () => {

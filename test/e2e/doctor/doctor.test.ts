@@ -8,17 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BIN,
-  baseEnv,
-  type CliResult,
-  configureRealtime,
-  lines,
-  runCli,
-  startWorld,
-  tempDir,
-  type TestWorld,
-} from '../../helpers/cli.js';
+import { BIN, baseEnv, type CliResult, lines, runCli, tempDir } from '../../helpers/cli.js';
 import {
   FAKE_ACCOUNT,
   type FakeApi,
@@ -26,6 +16,7 @@ import {
   type FakeRequest,
   startFakeApi,
 } from '../../helpers/fake-api.js';
+import { oauthWorld, realtimeWorld, useWorld } from '../../helpers/world.js';
 
 const ORDER = [
   'config-file',
@@ -72,12 +63,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-let world: TestWorld;
-beforeAll(async () => {
-  world = await startWorld({ rateLimit: 60 });
-  await configureRealtime(world);
-});
-afterAll(() => world.close());
+const world = useWorld(() => realtimeWorld({ rateLimit: 60 }));
 
 describe('clinic doctor on a healthy sandbox profile', () => {
   it('lists every check in order as JSON (the default off a terminal) and exits 0', async () => {
@@ -333,15 +319,11 @@ describe('clinic doctor on broken profiles', () => {
 });
 
 describe('clinic doctor with a browser sign-in whose access token expired', () => {
-  let oauth: TestWorld;
+  const oauth = useWorld(() => oauthWorld({ accessTokenTtl: 2 }));
   beforeAll(async () => {
-    oauth = await startWorld({ accessTokenTtl: 2 }, false);
-    await oauth.clinic(['config', 'set', 'auth_url', oauth.sandbox.info.auth_url]);
-    await oauth.clinic(['config', 'set', 'client_id', oauth.sandbox.info.client_id]);
     const login = await oauth.clinic(['login', '--insecure-storage'], { env: { BROWSER: FETCH_BROWSER } });
     expect(login.code, login.stderr).toBe(0);
   });
-  afterAll(() => oauth.close());
 
   const credentials = () => join(oauth.configDir, 'credentials.json');
 

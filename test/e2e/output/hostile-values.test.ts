@@ -6,8 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, configureRealtime, runCli, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { BIN, baseEnv, runCli } from '../../helpers/cli.js';
 import { type FakeApi, type FakeRequest, startFakeApi } from '../../helpers/fake-api.js';
+import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
 // eslint-disable-next-line no-control-regex -- the point of the test
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -256,12 +257,7 @@ describe('an account answer that is no object', () => {
 });
 
 describe('chat tail with hostile payloads (sandbox realtime)', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await startWorld({ erasureStepSeconds: 0 });
-    await configureRealtime(world);
-  });
-  afterAll(() => world.close());
+  const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 
   // The second conversation: the first has the AI assistant on, which answers every patient message.
   const conversation = () => world.sandbox.fixtures.tenants[1]?.conversations[1] as number;

@@ -2,9 +2,10 @@
 // so later pages shift and repeat records); the CLI writes each id once and says on stderr that the collection changed.
 // Against the sandbox: `erasure list --all` asks for the documented ascending sort unless the user chose one.
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, lines, runCli, startWorld, type TestWorld } from '../../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CliResult, lines, runCli } from '../../helpers/cli.js';
 import { type FakeApi, type FakeRequest, startFakeApi } from '../../helpers/fake-api.js';
+import { useWorld } from '../../helpers/world.js';
 
 const TOKEN = { CLINIC_TOKEN: 'clinic_pat_changingCOLLECTIONtoken0123' };
 const LISTS = ['/api/v1/data-erasure-requests', '/api/v1/customers', '/api/v1/things'];
@@ -184,13 +185,7 @@ describe('a collection growing between pages (fake API)', () => {
 });
 
 describe('erasure list --all sort against the sandbox', () => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await startWorld();
-  });
-  afterAll(async () => {
-    await world.close();
-  });
+  const world = useWorld();
 
   async function sortSent(args: string[]) {
     world.newRequests();
