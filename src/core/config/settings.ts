@@ -74,8 +74,7 @@ export class Settings {
     return value === undefined ? undefined : readSetting(key, value);
   }
 
-  /** The effective value as its checked text (what `config get` shows). */
-
+  /** The effective value as its checked text, and where it comes from (what `config get` and doctor show). */
   describe(key: string): Setting {
     const spec = keySpec(key);
     const candidates: [Source, string | undefined, string][] = [
