@@ -1,8 +1,9 @@
 // Chat events through the real pusher-js client: subscription and its refusals, the three event payloads, tenant
 // isolation, generated chatter and assistant replies.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type ChatEvent, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { call, upload, sandboxForFile } from './client.js';
+import { manualClock } from '../helpers/sandbox-clock.js';
 import {
   connectPusher,
   disconnectAll,
@@ -226,20 +227,24 @@ describe('chatter', () => {
   });
 
   it('takes fractional rates and is off by default', async () => {
-    const beforeStart = performance.now();
-    const slow = await startSandbox({ port: 0, chatter: 5.5 });
-    const started = performance.now();
-    const quiet = await startSandbox({ port: 0 });
+    // Chatter counts what is due from the sandbox's clock: moved by hand, the count is exact however late the
+    // machine runs its timers (a loaded CI host skipped ticks when this was measured against the wall clock).
+    const clock = manualClock();
+    const slow = await startSandbox({ port: 0, chatter: 5.5, clock });
+    const quiet = await startSandbox({ port: 0, clock });
     try {
       const slowHeard: ChatEvent[] = [];
       const quietHeard: ChatEvent[] = [];
       slow.onChatEvent((event) => slowHeard.push(event));
       quiet.onChatEvent((event) => quietHeard.push(event));
-      await sleep(1100);
-      const generated = slowHeard.filter((e) => e.type === 'created' && e.log.sender_type === 'customer');
-      const now = performance.now();
-      expect(generated.length).toBeGreaterThanOrEqual(Math.floor((5.5 * (now - started)) / 1000) - 2);
-      expect(generated.length).toBeLessThanOrEqual(Math.floor((5.5 * (now - beforeStart)) / 1000));
+      const generated = () =>
+        slowHeard.filter((e) => e.type === 'created' && e.log.sender_type === 'customer').length;
+      clock.advance(2000);
+      await vi.waitFor(() => expect(generated()).toBe(11), { timeout: 10_000, interval: 50 }); // 5.5/s × 2 s
+      clock.advance(1000);
+      await vi.waitFor(() => expect(generated()).toBe(16), { timeout: 10_000, interval: 50 }); // floor(5.5 × 3)
+      await sleep(400); // two more ticks: nothing is due until the clock moves
+      expect(generated()).toBe(16);
       expect(quietHeard).toEqual([]);
       expect(() => slow.setChatter(-1)).toThrow(/chatter/);
       await expect(startSandbox({ port: 0, chatter: Number.NaN })).rejects.toThrow(/chatter/);

@@ -73,9 +73,12 @@ describe('a voice message', () => {
   });
 
   it('takes a file of exactly 51200 KiB and refuses one byte more (422)', async () => {
-    const atLimit = await upload(sandbox, '/v1/conversations/2/messages/voice', voiceForm(LIMIT_BYTES));
+    // Both 50 MiB forms are built before the first upload: building one takes seconds on a loaded machine, long
+    // enough for the server to close the idle keep-alive connection just as fetch reuses it (ECONNRESET).
+    const [formAtLimit, formOver] = [voiceForm(LIMIT_BYTES), voiceForm(LIMIT_BYTES + 1)];
+    const atLimit = await upload(sandbox, '/v1/conversations/2/messages/voice', formAtLimit);
     expect(atLimit.status).toBe(201);
-    const over = await upload(sandbox, '/v1/conversations/2/messages/voice', voiceForm(LIMIT_BYTES + 1));
+    const over = await upload(sandbox, '/v1/conversations/2/messages/voice', formOver);
     expect(over.status).toBe(422);
     expect(over.body.errors).toEqual({ file: ['The file field must not be greater than 51200 kilobytes.'] });
   });
