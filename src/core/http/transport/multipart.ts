@@ -42,8 +42,15 @@ export function multipartBody(files: FilePart[]): MultipartBody {
         (async function* () {
           for (const [i, file] of files.entries()) {
             yield heads[i]!;
-            // The size is read once, when checked: a file that changed since then is cut to it, never longer.
-            yield* createReadStream(file.path, { end: file.size - 1 });
+            // The size is read once, when checked: a file that grew since then is cut to it; one that shrank fails
+            // here, at once, rather than leave the server waiting for bytes the Content-Length promised.
+            let sent = 0;
+            for await (const chunk of createReadStream(file.path, { end: file.size - 1 })) {
+              sent += (chunk as Buffer).length;
+              yield chunk as Buffer;
+            }
+            if (sent < file.size)
+              throw new Error(`${file.path} changed while it was being sent: nothing more was sent`);
             yield Buffer.from('\r\n');
           }
           yield tail;
