@@ -23,6 +23,14 @@ export interface GlobalOptions {
   csvRaw: boolean;
   /** --request-timeout / CLINIC_REQUEST_TIMEOUT, in ms. */
   requestTimeoutMs: number;
+  /** -q, --quiet: nothing on stderr but errors. */
+  quiet: boolean;
+  /** --wide: tables show every column in full. */
+  wide: boolean;
+  /** --utc: human views show times in UTC. */
+  utc: boolean;
+  /** --jq EXPR: filter what -o json would print. */
+  jq?: string;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -56,6 +64,10 @@ const GLOBAL = {
   yes: option.flag('-y, --yes', 'answer yes to confirmations'),
   input: option.flag('--no-input', 'never prompt; fail where a prompt would be needed'),
   dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
+  quiet: option.flag('-q, --quiet', 'nothing on stderr but errors: no progress, retries, waits, notes or warnings'),
+  jq: option.text('--jq <expr>', 'filter what -o json would print through a jq expression; strings print raw'),
+  wide: option.flag('--wide', "tables show every column in full, whatever the terminal's width"),
+  utc: option.flag('--utc', 'human views show times in UTC instead of local time'),
   maxRetries: option.int('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)', {
     min: 0,
     max: 20,
@@ -102,6 +114,10 @@ export function parseGlobals(
     maxRetries: valueOf(GLOBAL.maxRetries, raw) ?? DEFAULT_MAX_RETRIES,
     raw: raw.raw === true,
     csvRaw: raw.csvRaw === true,
+    quiet: raw.quiet === true,
+    wide: raw.wide === true,
+    utc: raw.utc === true,
+    jq: valueOf(GLOBAL.jq, raw),
     requestTimeoutMs: requestTimeout(raw, env.CLINIC_REQUEST_TIMEOUT) * 1000,
   };
 }
