@@ -31,6 +31,8 @@ export interface GlobalOptions {
   utc: boolean;
   /** --jq EXPR: filter what -o json would print. */
   jq?: string;
+  /** --concurrency N: requests in flight for --all and bulk runs; undefined = automatic. */
+  concurrency?: number;
 }
 
 export const DEFAULT_MAX_RETRIES = 4;
@@ -72,6 +74,11 @@ const GLOBAL = {
     min: 0,
     max: 20,
   }),
+  concurrency: option.int(
+    '--concurrency <n>',
+    'requests in flight for --all and bulk runs when the rate-limit budget allows (default: automatic); output stays in order',
+    { min: 1, max: 32 },
+  ),
   requestTimeout: option.int(
     '--request-timeout <seconds>',
     'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail',
@@ -118,6 +125,7 @@ export function parseGlobals(
     wide: raw.wide === true,
     utc: raw.utc === true,
     jq: valueOf(GLOBAL.jq, raw),
+    concurrency: valueOf(GLOBAL.concurrency, raw),
     requestTimeoutMs: requestTimeout(raw, env.CLINIC_REQUEST_TIMEOUT) * 1000,
   };
 }
