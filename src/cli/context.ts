@@ -150,7 +150,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     browser: deps.browser ?? {
       open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
     },
-    prompter: deps.prompter ?? terminalPrompter(deps.streams),
+    prompter: deps.prompter ?? terminalPrompter(deps.streams, signal),
     config: () => {
       config ??= loadConfig(deps.env, (line) => io.err(line));
       return config;

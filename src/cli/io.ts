@@ -101,6 +101,9 @@ export class IO implements Sink {
       stream: this.streams.stderr,
       color: this.colourErr ? 'cyan' : undefined,
       isEnabled: true,
+      // ora's default puts stdin in raw mode to swallow keys, which turns off the terminal's signals: Ctrl-C would
+      // reach no one. Typed keys echo over the spinner instead; Ctrl-C stays SIGINT.
+      discardStdin: false,
     }).start();
     return {
       update: (next) => {
