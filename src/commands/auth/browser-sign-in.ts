@@ -58,7 +58,8 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
     { ...options, scopes },
     {
       browser: ctx.browser,
-      say: (line) => ctx.io.err(line),
+      // What to do to sign in is no note: --quiet keeps it.
+      say: (line) => ctx.io.alert(line),
       pastedUrl: options.openBrowser ? undefined : (_redirect, signal) => pastedUrl(ctx, signal),
       waiting: prompting
         ? undefined
