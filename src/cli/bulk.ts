@@ -151,7 +151,8 @@ async function send(
   );
   if (unknownLines.length > 0) {
     const shown = unknownLines.slice(0, 20).join(', ') + (unknownLines.length > 20 ? ', …' : '');
-    ctx.io.err(
+    // What to check before the run can be finished: part of its failure, so --quiet keeps it.
+    ctx.io.alert(
       unknownLines.length === 1
         ? `check on the server whether line ${shown} was created; if not, --resume --retry-unknown sends it again`
         : `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,

@@ -78,7 +78,11 @@ export interface HttpOptions {
 }
 
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {
-  const io = new IO(deps.streams, { colourAllowed: globals.colour, inputAllowed: globals.input });
+  const io = new IO(deps.streams, {
+    colourAllowed: globals.colour,
+    inputAllowed: globals.input,
+    quiet: globals.quiet,
+  });
   const clock = deps.clock ?? systemClock;
   const signal = deps.signal ?? new AbortController().signal;
   let config: Promise<ConfigData> | undefined;
@@ -93,7 +97,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     session = undefined;
     clients.clear();
   };
-  const trace = globals.debug ? (line: string) => io.err(`debug: ${line}`) : undefined;
+  // A trace asked for with --debug prints even with --quiet.
+  const trace = globals.debug ? (line: string) => io.alert(`debug: ${line}`) : undefined;
   /** The one transport of this run, shared by the API clients and the sign-in server. */
   async function wire(): Promise<HttpTransport> {
     if (!transport) {
@@ -150,7 +155,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     browser: deps.browser ?? {
       open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
     },
-    prompter: deps.prompter ?? terminalPrompter(deps.streams),
+    prompter: deps.prompter ?? terminalPrompter(deps.streams, signal),
     config: () => {
       config ??= loadConfig(deps.env, (line) => io.err(line));
       return config;

@@ -16,6 +16,8 @@ export interface IoOptions {
   colourAllowed: boolean;
   /** False for --no-input. */
   inputAllowed: boolean;
+  /** -q, --quiet: no progress and no notes on stderr; errors and alerts still print. */
+  quiet?: boolean;
 }
 
 export interface Progress {
@@ -74,14 +76,24 @@ export class IO implements Sink {
     });
   }
 
-  /** A line on stderr; no control character, and no secret of this run (see redact.ts), ever reaches it. */
-  err(line: string): void {
-    this.streams.stderr.write(`${sanitizeLines(redactSecrets(line))}\n`);
+  get quiet(): boolean {
+    return this.options.quiet === true;
   }
 
-  /** A line on stderr that --quiet never silences: for what a script must hear (output written may be incomplete). */
+  /**
+   * A note on stderr (progress told in words, a retry, a wait, a warning, what was done): silenced by --quiet. No
+   * control character, and no secret of this run (see redact.ts), ever reaches stderr through here or `alert`.
+   */
+  err(line: string): void {
+    if (!this.quiet) this.alert(line);
+  }
+
+  /**
+   * A line on stderr that --quiet never silences: for what a script must hear (output written may be incomplete, the
+   * detail of a failure) and what a person must read to go on (a sign-in address).
+   */
   alert(line: string): void {
-    this.streams.stderr.write(`${sanitizeLines(line)}\n`);
+    this.streams.stderr.write(`${sanitizeLines(redactSecrets(line))}\n`);
   }
 
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
@@ -90,10 +102,10 @@ export class IO implements Sink {
     return this.write(this.stdoutIsTTY ? sanitizeLines(line) : line);
   }
 
-  /** Starts a spinner on stderr when it is a terminal; otherwise nothing is shown. */
+  /** Starts a spinner on stderr when it is a terminal and --quiet is not given; otherwise nothing is shown. */
   async progress(text: string): Promise<Progress> {
     // A terminal that reports no width (a pty made without a size) sends ora into an endless redraw.
-    if (!this.stderrIsTTY || !((this.streams.stderr.columns ?? 0) > 0)) return NO_PROGRESS;
+    if (this.quiet || !this.stderrIsTTY || !((this.streams.stderr.columns ?? 0) > 0)) return NO_PROGRESS;
     const { default: ora } = await import('ora');
     // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({
@@ -101,6 +113,9 @@ export class IO implements Sink {
       stream: this.streams.stderr,
       color: this.colourErr ? 'cyan' : undefined,
       isEnabled: true,
+      // ora's default puts stdin in raw mode to swallow keys, which turns off the terminal's signals: Ctrl-C would
+      // reach no one. Typed keys echo over the spinner instead; Ctrl-C stays SIGINT.
+      discardStdin: false,
     }).start();
     return {
       update: (next) => {

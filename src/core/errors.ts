@@ -38,8 +38,11 @@ export class NotFoundError extends errorKind('NotFoundError', ExitCode.notFound,
 /** An action the record's state does not allow, decided by the CLI before sending (exit 6). */
 export class ConflictError extends errorKind('ConflictError', ExitCode.conflict, 'conflict') {}
 
-/** The user declined a confirmation or pressed Ctrl-C (exit 130). */
+/** The user pressed Ctrl-C, at a prompt or while the command ran (exit 130). */
 export class CancelledError extends errorKind('CancelledError', ExitCode.interrupted, 'interrupted') {}
+
+/** The user answered no at a confirmation, or typed back something else: nothing was sent (exit 2, as gh). */
+export class DeclinedError extends errorKind('DeclinedError', ExitCode.usage, 'cancelled') {}
 
 /** The rate-limit window would take longer to reset than is worth waiting for (exit 9). */
 export class RateLimitedError extends errorKind('RateLimitedError', ExitCode.rateLimited, 'rate_limited') {}

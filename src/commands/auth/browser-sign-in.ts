@@ -5,6 +5,8 @@ import type { StoredCredentials } from '../../core/auth/credential-store.js';
 import type { Context } from '../../cli/context.js';
 import { oauthClientSettings } from '../../core/auth/oauth/client-settings.js';
 import { DEFAULTS } from '../../core/config/keys.js';
+import { CancelledError } from '../../core/errors.js';
+import { answered } from '../../cli/prompter.js';
 
 export interface BrowserSignInOptions {
   /** Undefined: the profile's `scopes` (default "openid *"). */
@@ -18,12 +20,16 @@ export interface BrowserSignInOptions {
 async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | undefined> {
   if (ctx.io.canPrompt) {
     const { input } = await import('@inquirer/prompts');
+    const { streams } = ctx.io;
     try {
-      return await input(
-        { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
-        { signal, output: ctx.io.streams.stderr },
+      return await answered(
+        input(
+          { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
+          { signal, input: streams.stdin, output: streams.stderr },
+        ),
       );
-    } catch {
+    } catch (error) {
+      if (error instanceof CancelledError) throw error; // Ctrl-C at the prompt
       return undefined; // aborted: the loopback listener got the answer first
     }
   }
@@ -52,7 +58,8 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
     { ...options, scopes },
     {
       browser: ctx.browser,
-      say: (line) => ctx.io.err(line),
+      // What to do to sign in is no note: --quiet keeps it.
+      say: (line) => ctx.io.alert(line),
       pastedUrl: options.openBrowser ? undefined : (_redirect, signal) => pastedUrl(ctx, signal),
       waiting: prompting
         ? undefined

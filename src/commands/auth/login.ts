@@ -15,6 +15,7 @@ import { setPath } from '../../core/config/config-file.js';
 import { ApiError, AuthError, UsageError } from '../../core/errors.js';
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
+import { answered } from '../../cli/prompter.js';
 import type { LOGIN_OPTIONS } from './index.js';
 import type { BrowserSignInOptions } from './browser-sign-in.js';
 
@@ -70,9 +71,16 @@ async function readToken(ctx: Context): Promise<string> {
   const { io } = ctx;
   let text: string;
   if (io.stdinIsTTY) {
-    if (!io.canPrompt) throw new UsageError('--with-token reads the token from standard input: pipe it in');
+    if (!io.canPrompt) {
+      const why = ctx.globals.input ? '' : ' (--no-input forbids asking for it here)';
+      throw new UsageError(`--with-token reads the token from standard input: pipe it in${why}`);
+    }
     const { password } = await import('@inquirer/prompts');
-    text = await password({ message: 'Paste a personal access token:', mask: true });
+    const where = { input: io.streams.stdin, output: io.streams.stderr, signal: ctx.signal };
+    text = await answered(
+      password({ message: 'Paste a personal access token:', mask: true }, where),
+      ctx.signal,
+    );
   } else {
     text = await io.readStdin();
   }

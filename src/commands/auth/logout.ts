@@ -82,7 +82,8 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
     } catch (error) {
       // One unreachable keychain must not keep the other profiles signed in.
       failed.push(name);
-      ctx.io.err(`warning: profile ${name} is still signed in: ${(error as Error).message}`);
+      // Why the failure reported at the end happened: --quiet keeps it.
+      ctx.io.alert(`warning: profile ${name} is still signed in: ${(error as Error).message}`);
       continue;
     }
     await ctx.editProfile((p) => setPath(p, 'credential_store', undefined), name);

@@ -52,6 +52,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
       timeoutMs: options.timeoutMs,
       reconnectTimeoutMs: options.reconnectTimeoutMs,
       status: (line) => ctx.io.err(line),
+      lost: (line) => ctx.io.alert(line),
       print: (event) => writer.write(event),
     }),
   );

@@ -27,6 +27,8 @@ export interface TailOptions {
   reconnectTimeoutMs: number;
   print(event: TailEvent): Promise<void>;
   status(line: string): void;
+  /** Lines saying the output misses events (default `status`): the CLI prints them even with --quiet. */
+  lost?(line: string): void;
   /** Events waiting to be printed (default MAX_QUEUED); tests make it small. */
   maxQueued?: number;
   /** The de-duplication's memory limits (tests make them small). */
@@ -55,6 +57,7 @@ const TICK_MS = 1_000;
 
 export function runChatTail(options: TailOptions): Promise<void> {
   const { client, clock, status } = options;
+  const lost = options.lost ?? status;
   const maxQueued = options.maxQueued ?? MAX_QUEUED;
   const channelName = chatChannel(options.tenant);
   // Events are printed one at a time, in arrival order, each print waiting for the output to drain.
@@ -114,7 +117,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     if (work.kind === 'created') {
       once.letGo(work.data);
     } else if (work.kind === 'event' && droppedOthers++ === 0) {
-      status(
+      lost(
         'the output is not being read: deleted and read events are dropped until it is (REST cannot fetch them)',
       );
     }
@@ -157,7 +160,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     ending = true;
     fills.abort();
     if (droppedOthers > 1)
-      status(`${droppedOthers} deleted and read events were dropped: the output was not read`);
+      lost(`${droppedOthers} deleted and read events were dropped: the output was not read`);
     // Whatever was accepted before the end is printed before the end.
     void (async () => {
       while (draining) await draining;

@@ -79,7 +79,9 @@ describe('README recipes', () => {
       TOKEN_FILE: join(work, 'token'),
       EXPORT_DIR: exports,
     });
-    const run = await shell(script, { cwd: work, env });
+    // The server refuses some pages (429): the export retries them, and --quiet keeps that off stderr.
+    world.sandbox.setFaults('429=0.5');
+    const run = await shell(script, { cwd: work, env }).finally(() => world.sandbox.setFaults(undefined));
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const [name, ...others] = await readdir(exports);

@@ -64,6 +64,7 @@ function startTail(maxQueued: number) {
   let handlers: ConnectionHandlers | undefined;
   let longest = 0;
   const status: string[] = [];
+  const lost: string[] = [];
   const done = runChatTail({
     client: api.client as unknown as HttpClient,
     clock: systemClock,
@@ -75,6 +76,7 @@ function startTail(maxQueued: number) {
     reconnectTimeoutMs: 60_000,
     print: output.print,
     status: (line) => status.push(line),
+    lost: (line) => lost.push(line),
     maxQueued,
     watchQueue: (length) => (longest = Math.max(longest, length)),
     connect: (_settings, _channel, _kinds, on) => {
@@ -90,9 +92,12 @@ function startTail(maxQueued: number) {
     api,
     output,
     status,
+    lost,
     done,
     stop: () => controller.abort(),
     longest: () => longest,
+    /** A live event REST cannot fetch again. */
+    read: (id: number) => handlers?.event('read', { conversation_id: 1, id }),
     /** The message is on the server, then its live event arrives. */
     send(id: number) {
       api.publish(id);
@@ -150,5 +155,19 @@ describe('chat tail with an output nobody reads', () => {
     const printed = ids(tail.output.printed);
     expect(new Set(printed).size).toBe(printed.length);
     expect([...printed].sort((a, b) => a - b)).toEqual(range(1, next - 1));
+  });
+
+  it('says that events were dropped on the line that --quiet keeps (lost), not among the notes', async () => {
+    const tail = startTail(2);
+    await tail.ready();
+    for (let id = 1; id <= 10; id++) tail.read(id);
+    tail.output.open();
+    tail.stop();
+    await tail.done;
+    expect(tail.lost).toEqual([
+      'the output is not being read: deleted and read events are dropped until it is (REST cannot fetch them)',
+      '7 deleted and read events were dropped: the output was not read',
+    ]);
+    expect(tail.status.join('\n')).not.toContain('dropped');
   });
 });

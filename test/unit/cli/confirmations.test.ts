@@ -90,7 +90,7 @@ describe('declared confirmations', () => {
       expect(seen).toEqual([]);
     });
 
-    it('asks on a terminal and sends nothing when the answer is no', async () => {
+    it('asks on a terminal; the answer no sends nothing and exits 2', async () => {
       const asked: string[] = [];
       const prompter: Prompter = {
         confirm: async (message) => (asked.push(message), false),
@@ -98,7 +98,7 @@ describe('declared confirmations', () => {
       };
       const result = await run(argv, { terminal: true, prompter });
       expect(asked).toHaveLength(1);
-      expect(result.code).toBe(130);
+      expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^error: cancelled: .*nothing was sent\n$/);
       expect(seen.filter(({ method }) => method !== 'GET')).toEqual([]);
     });

@@ -20,6 +20,11 @@ const erasure = (status: string, id = 12) => ({
   success: true,
   data: { id, status, customer_id: 42, state_allows: allows(status) },
 });
+/** The next read of customer 42 finds them. */
+const customer42 = () =>
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/customers/42', [
+    { status: 200, body: { success: true, data: { id: 42, first_name: 'Ada', last_name: 'Lovelace' } } },
+  ]);
 const PDF = '%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n';
 
 const run = (argv: string[], options: { prompter?: Prompter; terminal?: boolean } = {}) =>
@@ -86,15 +91,17 @@ describe('confirmations', () => {
     },
   );
 
-  it('create on a terminal: typing another id cancels and sends nothing', async () => {
+  it('create on a terminal: typing another id cancels (exit 2) and sends nothing', async () => {
+    customer42();
     const prompter: Prompter = { confirm: async () => true, input: async () => '24' };
     const result = await run(['erasure', 'create', '--customer', '42'], { terminal: true, prompter });
-    expect(result.code).toBe(130);
-    expect(result.stderr).toContain("you typed '24', not 42");
-    expect(cli.seen).toEqual([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: cancelled: you typed '24', not 42; nothing was sent\n");
+    expect(cli.seen.map((r) => r.method)).toEqual(['GET']); // who the customer is, read to ask
   });
 
   it('create on a terminal: typing the id back sends the request', async () => {
+    customer42();
     const asked: string[] = [];
     const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '42') };
     queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/data-erasure-requests', [
@@ -106,7 +113,7 @@ describe('confirmations', () => {
     });
     expect(result.code).toBe(0);
     expect(asked[0]).toContain('Type 42 to confirm');
-    expect(JSON.parse(cli.seen[0]?.body ?? '')).toEqual({ customer_id: 42, request_reason: 'asked' });
+    expect(JSON.parse(cli.seen[1]?.body ?? '')).toEqual({ customer_id: 42, request_reason: 'asked' });
     expect(JSON.parse(result.stdout).id).toBe(99);
   });
 
@@ -116,7 +123,8 @@ describe('confirmations', () => {
     ]);
     const prompter: Prompter = { confirm: async () => false, input: async () => '' };
     const result = await run(['erasure', 'cancel', '12', '--reason', 'x'], { terminal: true, prompter });
-    expect(result.code).toBe(130);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('error: cancelled: nothing was sent\n');
     expect(cli.seen.map((r) => r.method)).toEqual(['GET']);
   });
 });
@@ -239,7 +247,7 @@ describe('erasure create --from', () => {
     const asked: string[] = [];
     const prompter: Prompter = { confirm: async () => true, input: async (q) => (asked.push(q), '3') };
     const result = await run(['erasure', 'create', '--from', file], { terminal: true, prompter });
-    expect(result.code).toBe(130);
+    expect(result.code).toBe(2);
     expect(asked[0]).toContain('erasure of the data of 2 customers');
     expect(asked[0]).toContain('Type 2 to confirm');
     expect(cli.seen).toEqual([]);

@@ -1,0 +1,113 @@
+// Ctrl-C typed at a real terminal, as a person does: it reaches the command as SIGINT (the terminal keeps `isig`
+// while a spinner shows), or as the key a prompt reads; either way the command stops, flushes what is valid, exits 130
+// and leaves the terminal as it found it.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { customersOnServer, lines } from '../../helpers/cli.js';
+import { plain } from '../../helpers/pty.js';
+import { usePtyClinic, type WatchedPty } from '../../helpers/pty-modes.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+import { oauthWorld, realtimeWorld, useWorld } from '../../helpers/world.js';
+
+// Many customers and a rate limit of a few requests per 2-second window: an export or a bulk run takes minutes.
+const world = useWorld(() => realtimeWorld({ records: 1000, rateWindowSeconds: 2 }));
+const dir = useTempDir('clinic-ctrl-c-');
+const startOnPty = usePtyClinic(world, dir);
+beforeEach(() => world.sandbox.setRateLimit(0));
+
+/** Types Ctrl-C and returns the exit code, with what the terminal showed when it is not the one expected. */
+async function interrupt(t: WatchedPty): Promise<number | null> {
+  t.type('\x03');
+  return (await t.exited).code;
+}
+
+/** While it runs: the terminal still turns Ctrl-C into SIGINT (no spinner put it in raw mode). */
+async function expectSignalsOn(t: WatchedPty): Promise<void> {
+  expect(await t.modes(), plain(t.output)).toMatchObject({ isig: true, icanon: true });
+}
+
+/** After it ended: the terminal is as the shell had it. */
+async function expectTerminalRestored(t: WatchedPty): Promise<void> {
+  expect(await t.modesAfter()).toEqual({ isig: true, icanon: true, echo: true });
+}
+
+describe('Ctrl-C on a terminal', () => {
+  it('stops an export while its progress shows: the JSON written is complete and valid, exit 130', async () => {
+    world.sandbox.setRateLimit(5);
+    const out = join(dir.path, 'customers.json');
+    const t = startOnPty(['customers', 'list', '--all', '--per-page', '5', '-o', 'json'], {
+      stdoutFile: out,
+    });
+    await t.waitFor(/fetched \d+ of 1000 customers/);
+    await expectSignalsOn(t);
+    expect(await interrupt(t), plain(t.output)).toBe(130);
+    const records = JSON.parse(await readFile(out, 'utf8')) as unknown[];
+    expect(records.length).toBeGreaterThanOrEqual(5);
+    expect(records.length).toBeLessThan(1000);
+    await expectTerminalRestored(t);
+  });
+
+  it('stops a bulk run while its progress shows: the journal stays consistent and --resume finishes it', async () => {
+    world.sandbox.setRateLimit(5);
+    const tag = `ctrlc${Date.now() % 100000}`;
+    const total = 60;
+    const file = join(dir.path, 'people.ndjson');
+    const people = Array.from({ length: total }, (_, i) => ({
+      first_name: `P${i + 1}`,
+      last_name: 'CtrlC',
+      email: `${tag}.${i + 1}@example.com`,
+    }));
+    await writeFile(file, people.map((p) => JSON.stringify(p)).join('\n') + '\n');
+    const results = join(dir.path, 'results.ndjson');
+    const t = startOnPty(['customers', 'create', '--from', file], { stdoutFile: results });
+    await t.waitFor(new RegExp(`customers create: [1-9]\\d*/${total} records`));
+    await expectSignalsOn(t);
+    expect(await interrupt(t), plain(t.output)).toBe(130);
+    const first = lines(await readFile(results, 'utf8')).map((line) => JSON.parse(line));
+    expect(first.length).toBeLessThan(total);
+    await expectTerminalRestored(t);
+
+    world.sandbox.setRateLimit(0);
+    const resumed = await world.clinic(['customers', 'create', '--from', file, '--resume']);
+    const rows = lines(resumed.stdout).map((line) => JSON.parse(line));
+    expect(rows.map((r) => r.line)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+    const server = await customersOnServer(world, tag);
+    for (const row of rows) {
+      const count = server.get(`${tag}.${row.line}@example.com`) ?? 0;
+      // A record whose answer the interruption cut off is reported unknown, never sent twice.
+      if (row.status === 'ok') expect(count, `line ${row.line}`).toBe(1);
+      else expect([row.status, count <= 1]).toEqual(['unknown', true]);
+    }
+  }, 60_000);
+
+  it('ends a question at the prompt: nothing sent, exit 130, the terminal given back', async () => {
+    world.newRequests();
+    // Wide enough that the question is on one line.
+    const t = startOnPty(['erasure', 'create', '--customer', '1'], { cols: 250 });
+    await t.waitFor('Type 1 to confirm');
+    expect(await interrupt(t), plain(t.output)).toBe(130);
+    expect(world.newRequests().map((r) => r.method)).toEqual(['GET']); // who customer 1 is, to ask
+    await expectTerminalRestored(t);
+  });
+
+  it('ends chat tail: exit 130', async () => {
+    const t = startOnPty(['chat', 'tail']);
+    await t.waitFor('listening on');
+    await expectSignalsOn(t);
+    expect(await interrupt(t), plain(t.output)).toBe(130);
+    await expectTerminalRestored(t);
+  });
+});
+
+describe('Ctrl-C at the login prompt for a pasted address', () => {
+  const signedOut = useWorld(oauthWorld);
+  const onSignedOutPty = usePtyClinic(signedOut, dir);
+
+  it('ends the sign-in: exit 130, the terminal given back', async () => {
+    const t = onSignedOutPty(['login', '--insecure-storage', '--no-browser']);
+    await t.waitFor('Or paste the address');
+    expect(await interrupt(t), plain(t.output)).toBe(130);
+    await expectTerminalRestored(t);
+  });
+});
