@@ -21,6 +21,9 @@ import { createListWriter } from './output/render.js';
 import { applySet } from './body-input.js';
 import { showDryRun } from './present.js';
 
+/** Every field a result line can have (CSV's columns, whichever result comes first). */
+const RESULT_FIELDS = ['line', 'status', 'id', 'http_status', 'code', 'message', 'errors'];
+
 export interface BulkRequest {
   from: string;
   format?: BulkFormat;
@@ -111,7 +114,7 @@ async function send(
   const client = await ctx.http();
   const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode);
   // A result line per record as it is sent: NDJSON unless the user chose a format.
-  const spec = await ctx.output({ otherwise: 'ndjson' });
+  const spec = await ctx.output({ otherwise: 'ndjson', declared: RESULT_FIELDS });
   const writer = createListWriter(ctx.io, spec, [
     { header: 'LINE', path: 'line' },
     { header: 'STATUS', path: 'status' },

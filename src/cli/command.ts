@@ -98,6 +98,8 @@ export interface CommandDef {
   confirm?: Confirmation;
   /** Where a top-level command sits in the grouped help. */
   category?: Category;
+  /** Why --jq has nothing to filter here (the command prints no JSON, or prints as things happen): it is refused. */
+  noJq?: string;
   load(): Promise<(input: ParsedInput, ctx: Context, spec: CommandDef) => Promise<void>>;
 }
 

@@ -244,10 +244,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     },
     async output(request = {}) {
       const chosen = await chosenFormat(request);
+      // --jq filters what -o json would print (output/jq.ts): JSON whatever the profile says.
+      const jq = globals.jq !== undefined;
       return {
-        format: decideFormat(chosen, io.stdoutIsTTY, request),
-        chosen: chosen !== undefined,
+        format: decideFormat(jq ? 'json' : chosen, io.stdoutIsTTY, request),
+        chosen: chosen !== undefined && (!jq || chosen === 'json'),
         fields: request.fields === false ? undefined : globals.fields,
+        declared: request.declared,
+        warn: (line) => io.err(line),
         csvRaw: globals.csvRaw,
         terminal: io.stdoutIsTTY,
         colour: io.colour,

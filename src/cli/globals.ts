@@ -72,7 +72,7 @@ const GLOBAL = {
   ),
   jq: option.text(
     '--jq <expr>',
-    'filter what -o json would print through a jq expression; strings print raw',
+    'filter what -o json would print through a jq expression; strings print raw; the output is read whole first',
   ),
   wide: option.flag('--wide', "tables show every column in full, whatever the terminal's width"),
   utc: option.flag('--utc', 'human views show times in UTC instead of local time'),
@@ -113,6 +113,8 @@ export function parseGlobals(
   if (raw.json && format !== undefined && format !== 'json') {
     throw new UsageError(`--json and --output ${format} disagree: give one of them`);
   }
+  if (raw.jq !== undefined && format !== undefined && format !== 'json')
+    throw new UsageError(`--jq filters JSON: it does not go with --output ${format}`);
   return {
     profile: valueOf(GLOBAL.profile, raw),
     tenant: valueOf(GLOBAL.tenant, raw),

@@ -28,6 +28,9 @@ export interface Progress {
 const NO_PROGRESS: Progress = { update() {}, stop() {} };
 
 export class IO implements Sink {
+  /** --jq: data is collected here instead of going to stdout (output/jq.ts filters it at the end). */
+  private collector?: Sink;
+
   constructor(
     readonly streams: Streams,
     private readonly options: IoOptions,
@@ -65,9 +68,15 @@ export class IO implements Sink {
     return columns !== undefined && columns > 0 ? columns : 120;
   }
 
+  /** Data goes to `collector` from now on instead of stdout; undefined: to stdout again. */
+  collectData(collector: Sink | undefined): void {
+    this.collector = collector;
+  }
+
   /** Writes data to stdout and waits when the pipe is full, so long exports run in constant memory. */
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
+    if (this.collector) return this.collector.write(text);
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {
       const ok = stdout.write(text, (error) => (error ? reject(error) : undefined));

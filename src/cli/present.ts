@@ -1,6 +1,7 @@
 // How commands show what they have: a record, a list (paged, in hand, or live), a server's body, or a dry run. Every
 // one goes through the one list writer or the one record writer (output/render.ts), with the format ctx.output() gives.
 import { basename } from 'node:path';
+import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { dataOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
@@ -19,9 +20,17 @@ import type { Column } from './output/table.js';
 import { collectEvery } from '../core/memory.js';
 import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
 
-export async function showResource(ctx: Context, response: ApiResponse, what: string): Promise<void> {
+/** A record as the server answered it; `path`, the request's, names its resource (its declared fields). */
+export async function showResource(
+  ctx: Context,
+  response: ApiResponse,
+  what: string,
+  path?: string,
+): Promise<void> {
   if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
-  await showRecord(ctx, dataOf(response, what));
+  await showRecord(ctx, dataOf(response, what), {
+    declared: path === undefined ? undefined : declaredFieldsAt(path),
+  });
 }
 
 /** One record, through the record writer. */
@@ -185,5 +194,5 @@ export async function showRecords(ctx: Context, response: ApiResponse, how: List
 export async function sendAndShow(ctx: Context, request: ApiRequest, what: string): Promise<void> {
   const client = await ctx.http();
   if (ctx.globals.dryRun) return showDryRun(ctx, client, request);
-  await showResource(ctx, await client.request(request), what);
+  await showResource(ctx, await client.request(request), what, request.path);
 }

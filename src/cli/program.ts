@@ -8,8 +8,8 @@ import { GLOBAL_OPTIONS } from './globals.js';
 import { flagOf } from './options.js';
 
 export interface ProgramHooks {
-  /** Builds the context once the global options are known. */
-  context(raw: Record<string, unknown>): Promise<Context>;
+  /** Builds the context once the global options are known, for the command `def` about to run. */
+  context(raw: Record<string, unknown>, def: CommandDef): Promise<Context>;
   write(text: string): void;
   writeErr(text: string): void;
   /** Help is wrapped at 80 columns, or narrower on a narrower terminal (so bin/clinic.js can serve it cached). */
@@ -101,7 +101,7 @@ const inputOf = (command: Command): ParsedInput => ({ args: [...command.args], o
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
   const command = declare(parent, def);
   command.action(async () => {
-    const ctx = await hooks.context(command.optsWithGlobals());
+    const ctx = await hooks.context(command.optsWithGlobals(), def);
     const run = await def.load();
     await run(inputOf(command), ctx, def);
   });

@@ -1,4 +1,5 @@
 // The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
+import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { ExportGuard, guardedPages } from '../core/export-guard.js';
 import { type CommandInput, type CommandRun, verb } from './command.js';
 import type { Context } from './context.js';
@@ -13,7 +14,8 @@ export function showById(what: string, path: (id: number) => string): CommandRun
     ({ args }: CommandInput) => ({ id: parseId(args[0] ?? '', `${what} ID`) }),
     async ({ id }, ctx) => {
       const client = await ctx.http();
-      await showResource(ctx, await client.request({ method: 'GET', path: path(id) }), `${what} ${id}`);
+      const request = { method: 'GET', path: path(id) };
+      await showResource(ctx, await client.request(request), `${what} ${id}`, request.path);
     },
   );
 }
@@ -50,6 +52,7 @@ export async function listPaged(
   await showList(ctx, pages, {
     columns: list.columns,
     noun: list.noun,
+    output: { declared: declaredFieldsAt(list.path) },
     limit: input.page.limit,
     progress: input.page.all === true,
     guard,
@@ -80,6 +83,7 @@ export function plainListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> 
       await showRecords(ctx, await client.request({ method: 'GET', path: list.path, query }), {
         columns: list.columns,
         noun: list.noun,
+        output: { declared: declaredFieldsAt(list.path) },
         limit: page.limit,
         progress: false,
       });

@@ -10,6 +10,7 @@ import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
 import { formatAsTyped, isJsonFormat } from './output/format.js';
+import type { JqOutput } from './output/jq.js';
 
 /** The declared commands: their top-level names, and each one's declaration loaded on demand. */
 export interface CommandCatalog {
@@ -71,6 +72,8 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
   const { streams } = deps;
   let ctx: Context | undefined;
   let globals: GlobalOptions | undefined;
+  /** --jq: the command's output, filtered when it ends. */
+  let jq: JqOutput | undefined;
   // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
   const word = commandWord(argv);
   const commands = await catalog.load(word !== undefined && catalog.names.includes(word) ? word : undefined);
@@ -78,11 +81,13 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     cliVersion(),
     commands,
     {
-      async context(raw) {
+      async context(raw, def) {
         globals = parseGlobals(raw, deps.env);
         // The context (config, HTTP, auth) loads only once a command runs, not for --help.
         const { createContext } = await import('./context.js');
         ctx = createContext(deps, globals);
+        if (globals.jq !== undefined)
+          jq = await (await import('./output/jq.js')).filterOutput(ctx.io, def, globals.jq);
         return ctx;
       },
       write: (text) => streams.stdout.write(text),
@@ -94,8 +99,11 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
 
   try {
     await program.parseAsync(expandHelpCommand(program, argv), { from: 'user' });
+    await jq?.finish();
     return ExitCode.ok;
   } catch (error) {
+    // What a failed command printed is valid (a list is closed) and still filtered; its own error is the one told.
+    await jq?.finish().catch(() => undefined);
     const wantsJson = await wantsJsonErrors(ctx, argv, deps.env);
     if (error instanceof CommanderError) {
       // Commander has printed its one line; a script that asked for JSON gets the object too.

@@ -50,6 +50,9 @@ export class RateLimitedError extends errorKind('RateLimitedError', ExitCode.rat
 /** The server could not be reached or gave no usable answer (exit 1). */
 export class NetworkError extends errorKind('NetworkError', ExitCode.failure, 'network') {}
 
+/** The --jq program failed on the output it filters (exit 1). */
+export class FilterError extends errorKind('FilterError', ExitCode.failure, 'jq') {}
+
 /** A long-running check ended without the outcome asked for (e.g. `erasure watch` on `failed`) (exit 1). */
 export class OutcomeError extends errorKind('OutcomeError', ExitCode.failure, 'outcome') {}
 

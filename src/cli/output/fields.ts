@@ -80,15 +80,26 @@ export function flatten(
   return out;
 }
 
-/** Columns for csv/table: the given fields (objects expanded to their leaves), else every leaf of the sample. */
-export function columnsFor(sample: unknown, fields: string[] | undefined): string[] {
-  if (!fields) return Object.keys(flatten(sample));
-  return fields.flatMap((field) => {
-    const value = valueAt(sample, field);
-    return isPlainObject(value) && Object.keys(value).length > 0
-      ? Object.keys(flatten(value, field))
-      : [field];
-  });
+/** Which --fields paths no record has had so far: one warning at the end names them (most likely a typo). */
+export class FieldsSeen {
+  private readonly missing: Set<string>;
+
+  constructor(fields: readonly string[]) {
+    this.missing = new Set(fields);
+  }
+
+  see(record: unknown): this {
+    for (const field of this.missing)
+      if (valueAt(record, field) !== undefined || ownField(record, field) !== undefined)
+        this.missing.delete(field);
+    return this;
+  }
+
+  report(warn: ((line: string) => void) | undefined): void {
+    if (this.missing.size === 0) return;
+    const plural = this.missing.size > 1 ? 's' : '';
+    warn?.(`warning: --fields: no record has ${[...this.missing].join(', ')}: check the name${plural}`);
+  }
 }
 
 /** A cell's text: empty for null, JSON for arrays and objects (see textOf: no method of the value is called). */

@@ -13,6 +13,8 @@ export interface OutputRequest {
   fields?: false;
   /** The config may be what is broken (doctor, an error's report): then the flag and CLINIC_OUTPUT decide. */
   configMayFail?: boolean;
+  /** The fields the records' resource declares: CSV's first columns (core/api/declared-fields.ts). */
+  declared?: readonly string[];
 }
 
 export function decideFormat(

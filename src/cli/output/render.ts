@@ -1,6 +1,7 @@
 // The one place that turns records into table, json, ndjson or csv, honouring --fields.
 import type { OutputFormat } from '../../core/config/keys.js';
-import { columnsFor, flatten, pickFields } from './fields.js';
+import type { CsvColumns } from './csv-columns.js';
+import { FieldsSeen, flatten, pickFields } from './fields.js';
 import { recordMarks } from './marks.js';
 import { type Column, renderFieldTable, renderTable } from './table.js';
 
@@ -18,6 +19,10 @@ export interface OutputSpec {
   csvRaw?: boolean;
   /** stdout is a terminal: CSV is made safe to show, like a table (JSON and NDJSON stay exact data). */
   terminal?: boolean;
+  /** The resource's declared fields (core/api/declared-fields.ts): CSV's first columns, also with no record. */
+  declared?: readonly string[];
+  /** A warning for stderr (a field the CSV leaves out, a --fields path no record has). */
+  warn?: (line: string) => void;
   colour: boolean;
   width: number;
 }
@@ -87,14 +92,15 @@ function lineWriter<T>(sink: Sink, live: LiveLines<T>): ListWriter<T> {
 
 function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWriter {
   let count = 0;
-  let csvColumns: string[] | undefined;
   let ended = false;
   const buffered: unknown[] = [];
+  const seen = spec.fields && new FieldsSeen(spec.fields);
+  const csv = spec.format === 'csv' ? csvWriter(spec) : undefined;
 
-  let csv: typeof import('./csv.js') | undefined;
   /** The text of one record (table rows are kept for the end: a table needs every row to size its columns). */
   const format = (record: unknown): string => {
     count++;
+    seen?.see(record);
     if (spec.format === 'json')
       return `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`;
     if (spec.format === 'ndjson') return `${JSON.stringify(shape(record, spec))}\n`;
@@ -102,16 +108,11 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
     return '';
   };
   const writeMany = async (records: readonly unknown[]) => {
-    if (spec.format === 'csv') {
-      csv ??= await import('./csv.js');
+    if (csv) {
       if (records.length === 0) return;
-      let header = '';
-      if (!csvColumns) {
-        csvColumns = columnsFor(records[0], spec.fields);
-        header = csv.csvRow(csvColumns, spec.csvRaw, spec.terminal);
-      }
       count += records.length;
-      return sink.write(header + csv.csvRecords(records, csvColumns, spec.csvRaw, spec.terminal));
+      for (const record of records) seen?.see(record);
+      return sink.write(await csv.rows(records));
     }
     let text = '';
     for (const record of records) text += format(record);
@@ -122,12 +123,9 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
   const end = async () => {
     if (ended) return;
     ended = true;
+    if (count > 0) seen?.report(spec.warn);
     if (spec.format === 'json') await sink.write(count === 0 ? '[]\n' : '\n]\n');
-    if (spec.format === 'csv' && count === 0 && spec.fields) {
-      // No record to take columns from: the header of the fields asked for keeps the file well-formed.
-      const { csvRow } = await import('./csv.js');
-      await sink.write(csvRow(spec.fields, spec.csvRaw, spec.terminal));
-    }
+    if (csv && count === 0) await sink.write(await csv.headerAlone());
     if (spec.format === 'table') {
       const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
       await sink.write(await renderTable(buffered, tableColumns, spec));
@@ -144,19 +142,64 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
   };
 }
 
+/**
+ * CSV rows, the header first: the columns are --fields exactly, else the declared fields and every field of the
+ * first page (csv-columns.ts); a field first seen later is named once on stderr, its values left out.
+ */
+function csvWriter(spec: OutputSpec) {
+  let columns: string[] | undefined;
+  let planned: CsvColumns | undefined;
+  let modules: Promise<[typeof import('./csv.js'), typeof import('./csv-columns.js')]> | undefined;
+  const load = () => (modules ??= Promise.all([import('./csv.js'), import('./csv-columns.js')]));
+  const { csvRaw, terminal } = spec;
+  return {
+    async rows(records: readonly unknown[]): Promise<string> {
+      const [csv, plan] = await load();
+      let header = '';
+      if (!columns) {
+        if (!spec.fields) planned = new plan.CsvColumns(spec.declared ?? [], records);
+        columns = spec.fields ?? (planned as CsvColumns).columns;
+        header = csv.csvRow(columns, csvRaw, terminal);
+      } else if (planned) reportUnheld(planned, records, spec.warn);
+      return header + csv.csvRecords(records, columns, csvRaw, terminal);
+    },
+    /** An empty result: the header alone, when the columns are known without a record. */
+    async headerAlone(): Promise<string> {
+      const known = spec.fields ?? spec.declared;
+      if (!known?.length) {
+        spec.warn?.(
+          'note: no records, and no columns known for them: the CSV is empty (--fields names them)',
+        );
+        return '';
+      }
+      const [csv] = await load();
+      return csv.csvRow([...known], csvRaw, terminal);
+    },
+  };
+}
+
+/** Names, once each, the fields of later records that no column holds. */
+function reportUnheld(planned: CsvColumns, records: readonly unknown[], warn: OutputSpec['warn']): void {
+  for (const record of records) {
+    const unheld = planned.unheld(record);
+    if (unheld.length > 0)
+      warn?.(
+        `warning: CSV: ${unheld.join(', ')} first seen after the first page: not in the columns, left out ` +
+          '(pin the columns with --fields)',
+      );
+  }
+}
+
 /** The one record writer: its object in json/ndjson, one row in csv, a field/value table otherwise. */
 export async function writeResource(sink: Sink, spec: OutputSpec, record: unknown): Promise<void> {
+  if (spec.fields) new FieldsSeen(spec.fields).see(record).report(spec.warn);
   switch (spec.format) {
     case 'json':
       return sink.write(`${JSON.stringify(shape(record, spec), null, 2)}\n`);
     case 'ndjson':
       return sink.write(`${JSON.stringify(shape(record, spec))}\n`);
-    case 'csv': {
-      const { csvRecord, csvRow } = await import('./csv.js');
-      const columns = columnsFor(record, spec.fields);
-      const { csvRaw, terminal } = spec;
-      return sink.write(csvRow(columns, csvRaw, terminal) + csvRecord(record, columns, csvRaw, terminal));
-    }
+    case 'csv':
+      return sink.write(await csvWriter(spec).rows([record]));
     case 'table':
       return sink.write(
         await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec, recordMarks(record)),

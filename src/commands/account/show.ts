@@ -7,7 +7,8 @@ import { getAccountRequest } from '../../core/api/resources.js';
 
 export async function showAccount(ctx: Context): Promise<void> {
   const client = await ctx.http();
-  await showResource(ctx, await client.request(getAccountRequest()), 'the account');
+  const request = getAccountRequest();
+  await showResource(ctx, await client.request(request), 'the account', request.path);
 }
 
 export const run: CommandRun = (_input, ctx) => showAccount(ctx);

@@ -22,6 +22,7 @@ const pdf = defineCommand({
     'clinic ai-reports pdf 4 -O reports/april.pdf --force',
     'clinic ai-reports pdf 4 -O - | lpr',
   ],
+  noJq: 'ai-reports pdf writes a PDF, not JSON',
   load: async () => (await import('./pdf.js')).run,
 });
 

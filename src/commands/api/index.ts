@@ -26,6 +26,7 @@ export default defineCommand({
   examples: [
     'clinic api /v1/account',
     'clinic api /v1/customers -F per_page=5 --paginate -o ndjson',
+    "clinic api /v1/account --jq '.data.tenants[].slug'",
     'clinic api -X POST /v1/customers -f first_name=Ada -f last_name=Lovelace',
   ],
   load: async () => (await import('./request.js')).run,

@@ -16,6 +16,7 @@ const token = defineCommand({
   examples: [
     'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
   ],
+  noJq: 'auth token prints a token, not JSON',
   load: async () => (await import('./status.js')).token,
 });
 
@@ -23,6 +24,7 @@ const refresh = defineCommand({
   name: 'refresh',
   summary: 'get a new access token now with the refresh token',
   examples: ['clinic auth refresh', 'clinic --profile prod auth refresh && clinic auth status'],
+  noJq: 'auth refresh prints no JSON',
   load: async () => (await import('./status.js')).refresh,
 });
 
@@ -60,6 +62,7 @@ export const login = defineCommand({
     'clinic login --no-browser          # over SSH: open the printed address elsewhere, paste where it ends',
     'echo "$CLINIC_PAT" | clinic login --with-token',
   ],
+  noJq: 'login prints no JSON',
   load: async () => (await import('./login.js')).run,
 });
 
@@ -77,6 +80,7 @@ export const logout = defineCommand({
     '--end-session also prints the address that ends the browser session at the server (RP-initiated logout).',
   options: LOGOUT_OPTIONS,
   examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session'],
+  noJq: 'logout prints no JSON',
   load: async () => (await import('./logout.js')).run,
 });
 

@@ -17,5 +17,6 @@ export default defineCommand({
     'clinic completion zsh > "${fpath[1]}/_clinic"',
     'clinic completion fish > ~/.config/fish/completions/clinic.fish',
   ],
+  noJq: 'completion prints a shell script, not JSON',
   load: async () => (await import('./print.js')).run,
 });

@@ -7,6 +7,7 @@ const get = defineCommand({
   summary: 'print the effective value of a key (flag > env > profile > default)',
   args: [{ name: 'key', description: 'config key' }],
   examples: ['clinic config get base_url', 'clinic --profile sandbox config get tenant'],
+  noJq: 'config get prints a value, not JSON',
   load: async () => (await import('./show.js')).get,
 });
 
@@ -21,6 +22,7 @@ const set = defineCommand({
     'clinic config set base_url https://api.example.com/api',
     'clinic --profile prod config set tenant 12',
   ],
+  noJq: 'config set prints no JSON',
   load: async () => (await import('./edit.js')).set,
 });
 
@@ -29,6 +31,7 @@ const unset = defineCommand({
   summary: 'remove a key from the selected profile',
   args: [{ name: 'key', description: 'config key' }],
   examples: ['clinic config unset tenant'],
+  noJq: 'config unset prints no JSON',
   load: async () => (await import('./edit.js')).unset,
 });
 
@@ -44,6 +47,7 @@ const useProfile = defineCommand({
   summary: 'make a profile the current one',
   args: [{ name: 'name', description: 'profile name', completes: 'profile' }],
   examples: ['clinic config use-profile sandbox'],
+  noJq: 'config use-profile prints no JSON',
   load: async () => (await import('./edit.js')).useProfile,
 });
 

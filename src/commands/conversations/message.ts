@@ -13,7 +13,7 @@ export const parse = ({ args }: CommandInput) => ({
 export async function showMessage(ids: ReturnType<typeof parse>, ctx: Context): Promise<void> {
   const client = await ctx.http();
   const path = paths.message(ids.conversationId, ids.messageId);
-  await showResource(ctx, await client.request({ method: 'GET', path }), `message ${ids.messageId}`);
+  await showResource(ctx, await client.request({ method: 'GET', path }), `message ${ids.messageId}`, path);
 }
 
 export const run = verb(parse, showMessage);

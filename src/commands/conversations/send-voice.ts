@@ -24,7 +24,7 @@ export async function sendVoice(options: ReturnType<typeof parse>, ctx: Context)
   if (ctx.globals.dryRun) return showDryRun(ctx, client, { method: 'POST', path }, checked);
   const { multipartBody } = await import('../../core/http/transport/multipart.js');
   const form = multipartBody([{ name: 'file', filename: basename(checked.path), ...checked }]);
-  await showResource(ctx, await client.request({ method: 'POST', path, form }), 'the voice message');
+  await showResource(ctx, await client.request({ method: 'POST', path, form }), 'the voice message', path);
 }
 
 export const run = verb(parse, sendVoice);

@@ -123,6 +123,7 @@ const certificate = defineCommand({
   args: idArg('erasure request'),
   options: CERTIFICATE_OPTIONS,
   examples: ['clinic erasure certificate 12', 'clinic erasure certificate 12 -O certs/12.pdf --force'],
+  noJq: 'erasure certificate writes a PDF, not JSON',
   load: async () => (await import('./certificate.js')).run,
 });
 
@@ -137,6 +138,7 @@ const watch = defineCommand({
   args: idArg('erasure request'),
   options: WATCH_OPTIONS,
   examples: ['clinic erasure watch 12', 'clinic erasure watch 12 --interval 10 --timeout 3600 -o ndjson'],
+  noJq: 'erasure watch prints each change as it happens, so there is no whole output to filter: pipe -o ndjson into jq',
   load: async () => (await import('./watch.js')).run,
 });
 

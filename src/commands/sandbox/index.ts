@@ -47,6 +47,7 @@ const start = defineCommand({
     'clinic sandbox start --erasure-step 1 --no-write-profile',
     'clinic sandbox start --chatter 0.5 --faults ws-drop=0.05',
   ],
+  noJq: 'sandbox start runs until stopped, so there is no whole output to filter',
   load: async () => (await import('./start.js')).start,
 });
 

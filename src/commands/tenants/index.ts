@@ -14,6 +14,7 @@ const use = defineCommand({
   summary: "save a tenant as the profile's default (X-Tenant)",
   args: [{ name: 'id-or-slug', description: 'tenant id or slug' }],
   examples: ['clinic tenants use northside', 'clinic tenants use 2'],
+  noJq: 'tenants use prints no JSON',
   load: async () => (await import('./use.js')).run,
 });
 

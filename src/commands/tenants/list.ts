@@ -3,6 +3,7 @@
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { showItems } from '../../cli/present.js';
+import { declaredFields } from '../../core/api/declared-fields.js';
 import { getAccount } from '../../core/api/resources.js';
 import { tenantId, tenantsOf } from './account-tenants.js';
 
@@ -26,7 +27,8 @@ export async function listTenants(ctx: Context): Promise<void> {
   const tenants = tenantsOf(await getAccount(client));
   const current = settings.get('tenant');
   const listed = tenants.map((tenant) => listedTenant(tenant, current));
-  await showItems(ctx, listed, { columns: TENANT_COLUMNS });
+  const declared = [...declaredFields('Tenant'), 'current'];
+  await showItems(ctx, listed, { columns: TENANT_COLUMNS, output: { declared } });
 }
 
 export const run: CommandRun = (_input, ctx) => listTenants(ctx);

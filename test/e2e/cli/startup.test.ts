@@ -26,6 +26,7 @@ const HEAVY = [
   '@inquirer',
   'ora',
   'cli-table3',
+  'jq-wasm',
 ];
 const ROOT = new URL('../../..', import.meta.url).href.replace(/\/$/, '');
 const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));

@@ -1,6 +1,6 @@
 // json / ndjson / table list output, --fields shaping and the NOTE column for marked records.
 import { describe, expect, it } from 'vitest';
-import { columnsFor, flatten, parseFields, pickFields } from '../../../src/cli/output/fields.js';
+import { flatten, parseFields, pickFields } from '../../../src/cli/output/fields.js';
 import { recordMarks } from '../../../src/cli/output/marks.js';
 import { decideFormat, formatAsTyped } from '../../../src/cli/output/format.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
@@ -211,10 +211,6 @@ describe('fields helpers', () => {
 
   it('flatten makes dotted keys, keeps arrays and empty objects as values', () => {
     expect(flatten({ a: { b: { c: 1 } }, l: [1], e: {} })).toEqual({ 'a.b.c': 1, l: [1], e: {} });
-  });
-
-  it('columnsFor expands a field naming an object', () => {
-    expect(columnsFor({ s: { x: 1, y: { z: 2 } } }, ['s'])).toEqual(['s.x', 's.y.z']);
   });
 
   it('recordMarks names masked and read-only records', () => {
