@@ -32,6 +32,23 @@ async function clinicOnPath(): Promise<string> {
   const wrapper = join(dir, 'clinic');
   await writeFile(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   await chmod(wrapper, 0o755);
+  // The bulk recipe's "crash half-way" (`timeout -s KILL 2 clinic ...`), made independent of the machine's speed: on
+  // a loaded machine two seconds can pass before the 5,000 rows are checked and the journal exists. This `timeout`
+  // kills once the journal shows a request sent, which is what the recipe means.
+  const timeout = join(dir, 'timeout');
+  await writeFile(
+    timeout,
+    [
+      '#!/bin/sh',
+      '[ "$1 $2" = "-s KILL" ] || exec /usr/bin/timeout "$@"',
+      'shift 3',
+      '"$@" & pid=$!',
+      'until ! kill -0 $pid 2>/dev/null || grep -qs \'"sending"\' ./*.journal; do sleep 0.05; done',
+      'sleep 0.5; kill -9 $pid 2>/dev/null; wait $pid',
+      '',
+    ].join('\n'),
+  );
+  await chmod(timeout, 0o755);
   return dir;
 }
 
