@@ -234,7 +234,7 @@ describe('start-up', () => {
         expect(verbHelp.stdout, `${noun} ${verb}`).toContain('Examples:\n  $ ');
       }
     }
-  });
+  }, 120_000); // some 80 runs one after another: 5 s on a quiet machine, over 30 s on a loaded one
 });
 
 describe("start-up: Node's compile cache where Node has one", () => {
