@@ -69,16 +69,12 @@ async function bulkRun(
   const { journal } = await prepareJournal(path, input, 'new');
   const { client, seen } = server(path, answer);
   const rows: ResultRow[] = [];
+  const onResult = async (row: ResultRow) => void rows.push(row);
+  const signal = new AbortController().signal;
+  const inFlight = inFlightLimit(concurrency);
+  const options = { client, input, journal, signal, inFlight, onResult, retryUnknown: false };
   try {
-    const summary = await runBulk({
-      client,
-      input,
-      journal,
-      retryUnknown: false,
-      signal: new AbortController().signal,
-      inFlight: inFlightLimit(concurrency),
-      onResult: async (row) => void rows.push(row),
-    });
+    const summary = await runBulk(options);
     return { summary, rows, seen, journalText: await readFile(path, 'utf8') };
   } finally {
     await journal.close();
