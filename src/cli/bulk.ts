@@ -8,6 +8,7 @@ import {
   prepareJournal,
   runBulk,
 } from '../core/bulk/run.js';
+import { inFlightLimit } from '../core/bulk/in-flight.js';
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
 import { openSource } from '../core/bulk/source.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
@@ -138,6 +139,7 @@ async function send(
       previous,
       retryUnknown: bulk.retryUnknown,
       signal: ctx.signal,
+      inFlight: inFlightLimit(ctx.globals.concurrency),
       onResult: async (row, counts) => {
         await writer.write(row);
         progress.update(progressText(input.schema.command, counts, ctx.clock.now() - started));

@@ -1,10 +1,14 @@
-// chat tail under load: event-to-stdout latency at 200 events/s, and what a 5 s outage at that rate loses.
+// chat tail under load: event-to-stdout latency at 200 events/s, beside a minimal subscriber (chat-subscriber.mjs)
+// receiving the same messages from the same server at the same time; and what a 5 s outage at that rate loses.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../dist/sandbox/index.js';
+
+const SUBSCRIBER = fileURLToPath(new URL('./chat-subscriber.mjs', import.meta.url));
 
 const RATE = 200;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,13 +65,41 @@ export async function chatBench(bin) {
     const sent = sentAt.get(data.id);
     if (sent !== undefined && !outage) latencies.push(performance.now() - sent);
   });
+  // The baseline, on the same messages: its own latencies, printed by its own process.
+  const subscriber = spawn(process.execPath, [SUBSCRIBER], {
+    env: {
+      ...process.env,
+      BASE_URL: info.base_url,
+      TOKEN: info.token,
+      TENANT: '1',
+      REALTIME_HOST: info.realtime.host,
+      REALTIME_PORT: String(info.realtime.port),
+      REALTIME_KEY: info.realtime.key,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const baseLatencies = [];
+  let subscribed = '';
+  subscriber.stderr.on('data', (chunk) => (subscribed += chunk));
+  createInterface({ input: subscriber.stdout }).on('line', (line) => {
+    const sent = sentAt.get(JSON.parse(line).data.id);
+    if (sent !== undefined && !outage) baseLatencies.push(performance.now() - sent);
+  });
   let outage = false;
   try {
     for (let i = 0; i < 100 && !stderr.includes('connected'); i++) await sleep(100);
+    for (let i = 0; i < 100 && !subscribed.includes('subscribed'); i++) await sleep(100);
+    if (!subscribed.includes('subscribed')) throw new Error(`the baseline subscriber: ${subscribed}`);
     // 1. Latency: 10 s at 200 events/s.
     await postAtRate(sandbox, 10, sentAt);
     await sleep(1000);
     const delivered = [...sentAt.keys()].filter((id) => printed.has(id)).length;
+    const baseline = {
+      delivered: baseLatencies.length,
+      p50: percentile(baseLatencies, 0.5),
+      p99: percentile(baseLatencies, 0.99),
+    };
+    subscriber.kill('SIGTERM'); // it does not recover from the outage; only clinic is measured there
     // 2. A 5 s outage in the middle of 12 s at 200 events/s.
     outage = true;
     const outageIds = new Map();
@@ -86,12 +118,14 @@ export async function chatBench(bin) {
       delivered,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
+      baseline,
       outageSent: outageIds.size,
       recovered,
       twice,
       filled: /filled (\d+) missed/.exec(stderr)?.[1],
     };
   } finally {
+    subscriber.kill('SIGTERM');
     child.kill('SIGINT');
     await new Promise((resolve) => child.once('exit', resolve));
     await sandbox.close();

@@ -28,23 +28,37 @@ export function wallMs(args, env) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+/** The middle half of `values` (first to third quartile), as "a-b". */
+export const spread = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.floor((sorted.length - 1) * q)];
+  return `${at(0.25).toFixed(1)}-${at(0.75).toFixed(1)}`;
+};
+
 /**
- * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time, and its
- * median ratio to `baseline` taken round by round (a paired comparison: a slow moment slows both sides of a ratio).
+ * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time (and the
+ * middle half of its times), and its median ratio to `baseline` taken round by round (a paired comparison: a slow
+ * moment slows both sides of a ratio). A candidate is its arguments, or `{ args, before }` where `before()` runs
+ * ahead of each of its runs, untimed (e.g. emptying a cache).
  */
 export function alternate(candidates, runs, env) {
-  const times = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]));
-  for (let i = 0; i < 3; i++) for (const args of Object.values(candidates)) wallMs(args, env); // warm the caches
-  for (let i = 0; i < runs; i++)
-    for (const [name, args] of Object.entries(candidates)) times[name].push(wallMs(args, env));
-  const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  const list = Object.entries(candidates).map(([name, c]) => [name, Array.isArray(c) ? { args: c } : c]);
+  const timed = ({ args, before }) => {
+    before?.();
+    return wallMs(args, env);
+  };
+  const times = Object.fromEntries(list.map(([name]) => [name, []]));
+  for (let i = 0; i < 3; i++) for (const [, c] of list) timed(c); // warm the caches
+  for (let i = 0; i < runs; i++) for (const [name, c] of list) times[name].push(timed(c));
+  const medians = Object.fromEntries(Object.entries(times).map(([name, ms]) => [name, median(ms)]));
+  const spreads = Object.fromEntries(Object.entries(times).map(([name, ms]) => [name, spread(ms)]));
   const ratios = Object.fromEntries(
-    Object.entries(times).map(([name, list]) => [
+    Object.entries(times).map(([name, ms]) => [
       name,
-      median(list.map((ms, round) => ms / times.baseline[round])),
+      median(ms.map((value, round) => value / times.baseline[round])),
     ]),
   );
-  return { medians, ratios };
+  return { medians, spreads, ratios };
 }
 
 /** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */

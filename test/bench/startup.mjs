@@ -1,4 +1,7 @@
-// Start-up: --version, --help, a noun's and a verb's help, and a real command, against `node -e 0`.
+// Start-up: --version, --help, a noun's and a verb's help, and a real command warm and cold, against `node -e 0`.
+// Cold is the first run after an install: the compile cache (under $HOME/.cache/clinic) emptied before each run.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { alternate, BIN, cleanEnv, sandboxProcess, signIn, tempDir } from './common.mjs';
 
 export async function startupBench(runs) {
@@ -7,22 +10,29 @@ export async function startupBench(runs) {
   const sandbox = await sandboxProcess(['--rate-limit', '1000000'], cleanEnv(home));
   try {
     const env = await signIn(home, sandbox.ready);
-    const { medians: t, ratios } = alternate(
+    const real = [BIN, 'customers', 'get', '1', '-o', 'json'];
+    const emptyCache = () => rmSync(join(home, '.cache', 'clinic'), { recursive: true, force: true });
+    const {
+      medians: t,
+      spreads,
+      ratios,
+    } = alternate(
       {
         baseline: ['-e', '0'],
         version: [BIN, '--version'],
         help: [BIN, '--help'],
         nounHelp: [BIN, 'customers', '--help'],
         verbHelp: [BIN, 'customers', 'list', '--help'],
-        real: [BIN, 'customers', 'get', '1', '-o', 'json'],
+        real,
+        cold: { args: real, before: emptyCache },
       },
       runs,
       env,
     );
     const row = (figure, name, target) => ({
       figure,
-      value: `${t[name].toFixed(1)} ms`,
-      baseline: `node -e 0: ${t.baseline.toFixed(1)} ms`,
+      value: `${t[name].toFixed(1)} ms (${spreads[name]})`,
+      baseline: `node -e 0: ${t.baseline.toFixed(1)} ms (${spreads.baseline})`,
       ratio: ratios[name],
       target,
     });
@@ -31,7 +41,12 @@ export async function startupBench(runs) {
       row('clinic --help', 'help', 1.3),
       row('clinic customers --help', 'nounHelp', 1.3),
       row('clinic customers list --help', 'verbHelp', 1.3),
-      row('clinic customers get 1 -o json (sandbox with rate-limit headers, stored login)', 'real', 2),
+      row(
+        'clinic customers get 1 -o json (sandbox with rate-limit headers, stored login), warm',
+        'real',
+        1.6,
+      ),
+      row('the same, first run after an install (compile cache emptied before each run)', 'cold', 2),
     ];
   } finally {
     sandbox.stop();

@@ -1,5 +1,6 @@
 // The journal of a bulk run: one JSON line per event, appended; "sending" reaches the disk (fdatasync) before the
 // request leaves, so after any crash a line is either done (ok/error), never sent, or possibly sent (unknown).
+// The "sending" lines of a batch share one write and one fdatasync; appends are queued, never interleaved.
 import { open, readFile, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 
@@ -64,6 +65,9 @@ export async function readJournal(path: string): Promise<JournalContents | undef
 }
 
 export class Journal {
+  /** The last append queued: each waits for the one before, so lines never interleave. */
+  private tail: Promise<void> = Promise.resolve();
+
   private constructor(
     private readonly handle: FileHandle,
     readonly path: string,
@@ -79,7 +83,7 @@ export class Journal {
       throw new UsageError(`${path}: cannot create the journal (${(error as NodeJS.ErrnoException).code})`);
     }
     const journal = new Journal(handle, path);
-    await journal.append(header, true);
+    await journal.append([header], true);
     return journal;
   }
 
@@ -89,23 +93,33 @@ export class Journal {
     return new Journal(await open(path, 'a'), path);
   }
 
-  /** Written and on disk before the request for `line` is sent. */
-  async sending(line: number): Promise<void> {
-    await this.append({ line, state: 'sending', at: new Date().toISOString() }, true);
+  /** Written and on disk (one write, one fdatasync for them all) before the request of any of `lines` is sent. */
+  async sending(...lines: number[]): Promise<void> {
+    const at = new Date().toISOString();
+    await this.append(
+      lines.map((line) => ({ line, state: 'sending', at })),
+      true,
+    );
   }
 
   /** The outcome; the next `sending` (or close) makes it durable. */
   async outcome(line: number, outcome: Outcome): Promise<void> {
-    await this.append({ line, ...outcome }, false);
+    await this.append([{ line, ...outcome }], false);
   }
 
   async close(): Promise<void> {
+    await this.tail.catch(() => undefined);
     await this.handle.datasync().catch(() => undefined);
     await this.handle.close();
   }
 
-  private async append(entry: object, durable: boolean): Promise<void> {
-    await this.handle.write(`${JSON.stringify(entry)}\n`);
-    if (durable) await this.handle.datasync();
+  private append(entries: object[], durable: boolean): Promise<void> {
+    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    const done = this.tail.then(async () => {
+      await this.handle.write(text);
+      if (durable) await this.handle.datasync();
+    });
+    this.tail = done.catch(() => undefined); // a failed append fails its caller; later ones still run
+    return done;
   }
 }

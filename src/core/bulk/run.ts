@@ -1,9 +1,11 @@
-// A bulk run: the whole input checked first, then one request per record in file order, each journaled before it
-// leaves; a lost answer is `unknown` and never re-sent blindly; answers that doom every further request stop the run.
+// A bulk run: the whole input checked first, then one request per record, results in file order, each journaled
+// before it leaves (several in flight when allowed: in-flight.ts, their "sending" lines made durable together); a
+// lost answer is `unknown` and never re-sent blindly; answers that doom every further request stop the run.
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ApiError, CancelledError, NetworkError, OutcomeError, UsageError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
+import { type InFlightLimit, inFlightLimit } from './in-flight.js';
 import { Journal, type JournalContents, type LineState, type Outcome, readJournal } from './journal.js';
 import { type BulkFormat, BulkInputError, readRecords } from './records.js';
 import { type BulkSchema, checkRecord } from './schemas.js';
@@ -150,6 +152,8 @@ export interface BulkRunOptions {
   previous?: JournalContents;
   retryUnknown: boolean;
   signal: AbortSignal;
+  /** Requests in flight at once (default: one at a time). */
+  inFlight?: InFlightLimit;
   onResult(row: ResultRow, counts: BulkCounts): Promise<void>;
 }
 
@@ -182,6 +186,7 @@ function rowOf(line: number, state: Outcome): ResultRow {
 
 export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   const { client, input, journal, previous } = options;
+  const inFlight = options.inFlight ?? inFlightLimit(1);
   const counts: BulkCounts = { done: 0, total: input.records, ok: 0, error: 0, unknown: 0, notAttempted: 0 };
   const unknownLines: number[] = [];
   let stoppedBy: unknown;
@@ -197,74 +202,95 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     await options.onResult(row, counts);
   };
 
-  /** Sends one record, unless the journal says it is done or possibly sent; sets stoppedBy when the run must stop. */
-  const sendOne = async (line: number, request: ApiRequest): Promise<void> => {
+  /** What --resume already knows of `line` (done, or possibly sent): its result row, without sending it. */
+  const known = async (line: number): Promise<ResultRow | undefined> => {
     const earlier: LineState | undefined = previous?.lines.get(line);
-    if (earlier?.state === 'ok' || earlier?.state === 'error') return emit(rowOf(line, earlier));
+    if (earlier?.state === 'ok' || earlier?.state === 'error') return rowOf(line, earlier);
     if ((earlier?.state === 'sending' || earlier?.state === 'unknown') && !options.retryUnknown) {
       const message =
         'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
       await journal.outcome(line, { state: 'unknown', message });
-      return emit({ line, status: 'unknown', message });
+      return { line, status: 'unknown', message };
     }
-    await journal.sending(line);
+    return undefined;
+  };
+
+  /** Sends one record whose "sending" line is on disk; records its outcome; sets stoppedBy when the run must stop. */
+  const sendOne = async (line: number, request: ApiRequest): Promise<ResultRow> => {
     let outcome: Outcome;
     try {
       const response = await client.request(request);
+      inFlight.observe(response.headers);
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
       outcome = { state: 'ok', id: data?.id ?? null };
     } catch (error) {
-      if (error instanceof ApiError && error.status >= 500) {
-        // The server failed while handling it: it may have stored the record first, so it is never re-sent blindly.
-        outcome = {
-          state: 'unknown',
-          message: `the server failed while handling it (HTTP ${error.status}): ${error.message}`,
-        };
-      } else if (error instanceof ApiError) {
-        outcome = {
-          state: 'error',
-          http_status: error.status,
-          code: error.code ?? null,
-          message: error.message,
-          errors: error.fieldErrors.length
-            ? Object.fromEntries(error.fieldErrors.map((f) => [f.field, f.messages]))
-            : null,
-        };
-        if (dooms(error)) stoppedBy = error;
-      } else if (neverSent(error)) {
-        outcome = { state: 'not_sent', message: (error as Error).message };
-        stoppedBy = error;
-      } else {
-        // A broken connection or a timeout after sending, or Ctrl-C: the record may exist.
-        outcome = { state: 'unknown', message: `the answer was lost: ${(error as Error).message}` };
-        if (error instanceof CancelledError || options.signal.aborted)
-          stoppedBy = new CancelledError('interrupted');
-      }
+      outcome = failedOutcome(error);
+      if ((error instanceof ApiError && dooms(error)) || neverSent(error)) stoppedBy ??= error;
+      else if (error instanceof CancelledError || options.signal.aborted)
+        stoppedBy ??= new CancelledError('interrupted');
     }
     await journal.outcome(line, outcome);
-    await emit(rowOf(line, outcome));
+    return rowOf(line, outcome);
+  };
+
+  // The window: records started (or known from the journal) and not yet reported, in file order. It is refilled as
+  // its head is reported; the records taken together are journaled as one batch (one fdatasync) and sent at once.
+  const window: { row: Promise<ResultRow>; settled: boolean }[] = [];
+  const records = plannedRequests(input)[Symbol.asyncIterator]();
+  let exhausted = false;
+  const nextRecord = async () => {
+    try {
+      const next = await records.next();
+      if (next.done) exhausted = true;
+      return next.done ? undefined : next.value;
+    } catch (error) {
+      if (!(error instanceof InputChangedError)) throw error;
+      exhausted = true;
+      stoppedBy ??= error; // what was sent is reported; the rest is not sent
+      return undefined;
+    }
+  };
+  const halted = () => stoppedBy !== undefined || options.signal.aborted;
+  const track = (row: Promise<ResultRow>) => {
+    const entry = { row, settled: false };
+    row.then(
+      () => (entry.settled = true),
+      () => (entry.settled = true), // rethrown when the entry is reported
+    );
+    window.push(entry);
   };
 
   const tidy = collectEvery(1000); // constant memory however long the file (core/memory.ts)
-  try {
-    for await (const { line, request } of plannedRequests(input)) {
+  for (;;) {
+    const batch: { line: number; request: ApiRequest }[] = [];
+    while (!exhausted && !halted() && window.length + batch.length < inFlight.allowed()) {
+      const next = await nextRecord();
+      if (next === undefined) break;
       tidy();
-      // Ctrl-C: leave at once; the journal says where to resume.
-      if (options.signal.aborted || stoppedBy instanceof CancelledError) break;
-      if (stoppedBy !== undefined) {
-        await emit({
-          line,
-          status: 'not_attempted',
-          message: 'not sent: the run stopped before this record',
-        });
-        continue;
-      }
-      await sendOne(line, request);
+      const row = await known(next.line);
+      if (row) track(Promise.resolve(row));
+      else batch.push(next);
     }
-  } catch (error) {
-    if (!(error instanceof InputChangedError)) throw error;
-    stoppedBy = error; // what was sent is reported; the rest is not sent
+    if (batch.length > 0) {
+      // At most once: no request leaves before its "sending" line is on disk.
+      await journal.sending(...batch.map((record) => record.line));
+      for (const { line, request } of batch) track(sendOne(line, request));
+    }
+    const head = window.shift();
+    if (head === undefined) break;
+    await emit(await head.row);
+    while (window[0]?.settled) await emit(await (window.shift() as (typeof window)[0]).row);
   }
+  // A stop (not Ctrl-C: then leave at once; the journal says where to resume) reports the rest as not attempted.
+  if (stoppedBy !== undefined && !(stoppedBy instanceof CancelledError) && !options.signal.aborted)
+    for (let next = await nextRecord(); next !== undefined; next = await nextRecord()) {
+      tidy();
+      await emit({
+        line: next.line,
+        status: 'not_attempted',
+        message: 'not sent: the run stopped before this record',
+      });
+    }
   if (stoppedBy === undefined && options.signal.aborted) stoppedBy = new CancelledError('interrupted');
   // Every record checked is sent (or skipped by --resume), or the run fails saying how many were not.
   if (stoppedBy === undefined && counts.done < counts.total)
@@ -273,4 +299,27 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
         'changed after it was checked, and the rest of it was not sent',
     );
   return { counts, unknownLines, stoppedBy };
+}
+
+/** The outcome of a request that failed: `unknown` whenever the server may have stored the record. */
+function failedOutcome(error: unknown): Outcome {
+  if (error instanceof ApiError && error.status >= 500)
+    // The server failed while handling it: it may have stored the record first, so it is never re-sent blindly.
+    return {
+      state: 'unknown',
+      message: `the server failed while handling it (HTTP ${error.status}): ${error.message}`,
+    };
+  if (error instanceof ApiError)
+    return {
+      state: 'error',
+      http_status: error.status,
+      code: error.code ?? null,
+      message: error.message,
+      errors: error.fieldErrors.length
+        ? Object.fromEntries(error.fieldErrors.map((f) => [f.field, f.messages]))
+        : null,
+    };
+  if (neverSent(error)) return { state: 'not_sent', message: (error as Error).message };
+  // A broken connection or a timeout after sending, or Ctrl-C: the record may exist.
+  return { state: 'unknown', message: `the answer was lost: ${(error as Error).message}` };
 }
