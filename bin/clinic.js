@@ -44,10 +44,11 @@ function run() {
   const bundle = loadBundle(!debug);
   const interrupt = new AbortController();
   const stop = () => {
-    // First Ctrl-C: let the command flush its partial output; a second one leaves at once.
+    // First Ctrl-C: let the command flush its partial output (it stops at once; a run still busy after a second is
+    // ended then, as Ctrl-C must stop any command within a second); a second Ctrl-C leaves at once.
     if (interrupt.signal.aborted) process.exit(130);
     interrupt.abort();
-    setTimeout(() => process.exit(130), 2000).unref();
+    setTimeout(() => process.exit(130), 1000).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
