@@ -54,7 +54,7 @@ __clinic_options() {
     'sandbox start') __clinic_words=('--port' '--seed' '--records' '--rate-limit' '--faults' '--chatter' '--access-token-ttl' '--refresh-token-ttl' '--erasure-step' '--write-profile' '--no-write-profile') ;;
     *) __clinic_words=() ;;
   esac
-  __clinic_words+=('--profile' '--tenant' '--base-url' '-o' '--output' '--json' '--fields' '--raw' '--csv-raw' '--debug' '--no-color' '-y' '--yes' '--no-input' '--dry-run' '--max-retries' '--request-timeout' '-h' '--help')
+  __clinic_words+=('--profile' '--tenant' '--base-url' '-o' '--output' '--json' '--fields' '--raw' '--csv-raw' '--debug' '--no-color' '-y' '--yes' '--no-input' '--dry-run' '-q' '--quiet' '--jq' '--wide' '--utc' '--max-retries' '--request-timeout' '-h' '--help')
 }
 
 # What the value of option $2 under command path $1 is: sets __clinic_kind (flag if it takes none).
@@ -110,6 +110,7 @@ __clinic_option() {
     *'|'--base-url) __clinic_kind=none ;;
     *'|'-o | *'|'--output) __clinic_kind=choice __clinic_values=('table' 'json' 'ndjson' 'csv') ;;
     *'|'--fields) __clinic_kind=none ;;
+    *'|'--jq) __clinic_kind=none ;;
     *'|'--max-retries) __clinic_kind=none ;;
     *'|'--request-timeout) __clinic_kind=none ;;
     *) __clinic_kind=flag ;;

@@ -87,7 +87,7 @@ function __clinic_takes_value
         case 'clinic sandbox start|--port' 'clinic sandbox start|--seed' 'clinic sandbox start|--records' 'clinic sandbox start|--rate-limit' 'clinic sandbox start|--faults' 'clinic sandbox start|--chatter' 'clinic sandbox start|--access-token-ttl' 'clinic sandbox start|--refresh-token-ttl' 'clinic sandbox start|--erasure-step' 'clinic sandbox start|--write-profile'
             return 0
     end
-    contains -- $argv[2] --profile --tenant --base-url -o --output --fields --max-retries --request-timeout
+    contains -- $argv[2] --profile --tenant --base-url -o --output --fields --jq --max-retries --request-timeout
 end
 
 # The command path before the cursor (`clinic erasure list`), how many arguments it has been given, and those.
@@ -171,6 +171,10 @@ complete -c clinic -l no-color -d 'no colour (NO_COLOR is honoured too)'
 complete -c clinic -s y -l yes -d 'answer yes to confirmations'
 complete -c clinic -l no-input -d 'never prompt; fail where a prompt would be needed'
 complete -c clinic -l dry-run -d 'on commands that write: print the request and send nothing'
+complete -c clinic -s q -l quiet -d 'nothing on stderr but errors: no progress, retries, waits, notes or warnings'
+complete -c clinic -l jq -x -d 'filter what -o json would print through a jq expression; strings print raw'
+complete -c clinic -l wide -d 'tables show every column in full, whatever the terminal\'s width'
+complete -c clinic -l utc -d 'human views show times in UTC instead of local time'
 complete -c clinic -l max-retries -x -d 'retries for retryable failures (default 4; 0 = off)'
 complete -c clinic -l request-timeout -x -d 'deadline of one whole HTTP exchange, body included (default 60; CLINIC_REQUEST_TIMEOUT); not downloads or chat tail'
 complete -c clinic -s h -l help -d 'show help'

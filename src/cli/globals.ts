@@ -64,8 +64,14 @@ const GLOBAL = {
   yes: option.flag('-y, --yes', 'answer yes to confirmations'),
   input: option.flag('--no-input', 'never prompt; fail where a prompt would be needed'),
   dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
-  quiet: option.flag('-q, --quiet', 'nothing on stderr but errors: no progress, retries, waits, notes or warnings'),
-  jq: option.text('--jq <expr>', 'filter what -o json would print through a jq expression; strings print raw'),
+  quiet: option.flag(
+    '-q, --quiet',
+    'nothing on stderr but errors: no progress, retries, waits, notes or warnings',
+  ),
+  jq: option.text(
+    '--jq <expr>',
+    'filter what -o json would print through a jq expression; strings print raw',
+  ),
   wide: option.flag('--wide', "tables show every column in full, whatever the terminal's width"),
   utc: option.flag('--utc', 'human views show times in UTC instead of local time'),
   maxRetries: option.int('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)', {
