@@ -6,6 +6,8 @@ import { type ColumnNeeds, fitColumns, frameWidth } from '../../../src/cli/outpu
 import { createListWriter, type OutputSpec } from '../../../src/cli/output/render.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
 import { ERASURE_COLUMNS } from '../../../src/commands/erasure/columns.js';
+import { useInProcess } from '../../helpers/in-process.js';
+import { queueReplies } from '../../helpers/mock-api.js';
 import { stringSink } from '../../helpers/sink.js';
 
 const need = (natural: number, more: Partial<ColumnNeeds> = {}): ColumnNeeds => ({
@@ -226,5 +228,51 @@ describe('the list writer', () => {
     await writer.end();
     expect(notes).toEqual([expect.stringMatching(/^not shown: [a-z, ]+ \(use --wide\)$/)]);
     expect(notes[0]).toContain('verified');
+  });
+});
+
+describe('erasure list on a terminal of 100 columns', () => {
+  const cli = useInProcess();
+  const completed = {
+    id: 4,
+    status: 'completed',
+    customer_id: 31,
+    customer: {
+      id: 31,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      is_lead_stage: true,
+      lead_id: 9,
+      record_state: { is_read_only: true, reason_code: 'CUSTOMER_ERASED' },
+    },
+    created_at: '2025-11-22T00:00:00.000000Z',
+    verified_at: '2025-11-22T01:00:00.000000Z',
+    executed_at: '2025-11-22T03:00:00.000000Z',
+    state_allows: { resend: false, cancel: false, retry: false, certificate: true },
+  };
+  const list = (...flags: string[]) => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { data: [completed], meta: { current_page: 1, last_page: 1, total: 1 } } },
+    ]);
+    return cli.run(['erasure', 'list', ...flags], { tty: true, env: { TZ: 'Europe/Berlin' } });
+  };
+
+  it('names what it left out and the zone, once each on stderr; --quiet says neither', async () => {
+    const shown = await list();
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('│ 2025-11-22 01:00 │ certificate │ 2025-11-22 04:00 │');
+    expect(shown.stderr).toBe('not shown: verified, note (use --wide)\ntimes in Europe/Berlin (UTC+01:00)\n');
+    const quiet = await list('--quiet');
+    expect(quiet.stdout).toBe(shown.stdout);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('--wide leaves nothing out; --utc shows UTC and says so', async () => {
+    const wide = await list('--wide');
+    expect(wide.stdout).toContain('│ customer is a lead, customer read-only: CUSTOMER_ERASED │');
+    expect(wide.stderr).toBe('times in Europe/Berlin (UTC+01:00)\n');
+    const utc = await list('--utc');
+    expect(utc.stdout).toContain('│ 2025-11-22 00:00 │');
+    expect(utc.stderr).toContain('times in UTC\n');
   });
 });
