@@ -26,6 +26,7 @@ import { IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
 import { decideFormat, knownFormat, type OutputRequest } from './output/format.js';
 import type { OutputSpec } from './output/render.js';
+import { HumanTimes } from './output/time.js';
 import { cliVersion } from './version.js';
 import { SharedPacer } from '../core/http/pacers.js';
 
@@ -99,6 +100,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   };
   // A trace asked for with --debug prints even with --quiet.
   const trace = globals.debug ? (line: string) => io.alert(`debug: ${line}`) : undefined;
+  /** One per run (made when output is first asked for), so the time zone is said once whatever is shown. */
+  let times: HumanTimes | undefined;
   /** The one transport of this run, shared by the API clients and the sign-in server. */
   async function wire(): Promise<HttpTransport> {
     if (!transport) {
@@ -256,6 +259,10 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         terminal: io.stdoutIsTTY,
         colour: io.colour,
         width: io.columns,
+        wide: globals.wide,
+        times: (times ??= new HumanTimes(globals.utc, deps.env.TZ)),
+        // Notes after a human view (columns not shown, the time zone): io.err, which --quiet silences.
+        note: (line) => io.err(line),
       };
     },
     async editConfig(change) {

@@ -51,7 +51,7 @@ export async function runInProcess(argv: string[], options: InProcessOptions = {
   stdin.end(options.stdin ?? '');
   const code = await main(argv, {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream },
-    env: { NO_COLOR: '1', ...options.env },
+    env: { NO_COLOR: '1', TZ: 'UTC', ...options.env },
     transport: options.transport,
     clock: options.clock,
     ...options.deps,

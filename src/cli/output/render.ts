@@ -1,9 +1,11 @@
 // The one place that turns records into table, json, ndjson or csv, honouring --fields.
 import type { OutputFormat } from '../../core/config/keys.js';
 import type { CsvColumns } from './csv-columns.js';
-import { FieldsSeen, flatten, pickFields } from './fields.js';
+import { FieldsSeen, pickFields } from './fields.js';
 import { recordMarks } from './marks.js';
-import { type Column, renderFieldTable, renderTable } from './table.js';
+import { renderFieldTable } from './record-table.js';
+import { type Column, renderTable } from './table.js';
+import { HumanTimes } from './time.js';
 
 /** Where data goes: stdout, with backpressure. */
 export interface Sink {
@@ -25,6 +27,12 @@ export interface OutputSpec {
   warn?: (line: string) => void;
   colour: boolean;
   width: number;
+  /** --wide: tables show every column in full. */
+  wide?: boolean;
+  /** How human views show times (--utc), shared by the run so that the zone is said once. */
+  times?: HumanTimes;
+  /** A line for people on stderr (a column not shown, the time zone); --quiet silences it. */
+  note?: (line: string) => void;
 }
 
 export interface ListWriter<T = unknown> {
@@ -36,10 +44,16 @@ export interface ListWriter<T = unknown> {
   readonly count: number;
 }
 
+/** What a live line is drawn for: the terminal's width and how times read. */
+export interface LineView {
+  width: number;
+  times: HumanTimes;
+}
+
 /** A list shown as it happens (a watch, a tail): in the table format a line per item, as it comes. */
 export interface LiveLines<T> {
   /** The human line of an item, without its newline. */
-  line(item: T): string;
+  line(item: T, view: LineView): string;
   /** The item as a record in every other format (default: the item itself). */
   record?(item: T): unknown;
 }
@@ -49,6 +63,26 @@ const indent = (text: string) => text.replace(/\n/g, '\n  ');
 function shape(record: unknown, spec: OutputSpec): unknown {
   return spec.fields ? pickFields(record, spec.fields) : record;
 }
+
+/** The run's times (a spec made without them, in a test, gets its own). */
+const timesOf = (spec: OutputSpec) => spec.times ?? new HumanTimes(false);
+
+/** What people are told after a human view: the columns left out, and (on a terminal) the zone of the times shown. */
+function sayNotes(spec: OutputSpec, times: HumanTimes, notShown: string[] = []): void {
+  if (notShown.length > 0) spec.note?.(`not shown: ${notShown.join(', ')} (use --wide)`);
+  const zone = spec.terminal ? times.zoneNote() : undefined;
+  if (zone !== undefined) spec.note?.(zone);
+}
+
+/** A field named by --fields as a table column: identifying and state values are never cut, the first named last. */
+const fieldColumns = (fields: string[]): Column[] =>
+  fields.map((path, index) => ({
+    header: path,
+    path,
+    keep: /(^|_)(id|status|email)$/.test(path.split('.').at(-1) ?? ''),
+    priority: -index,
+    asked: true,
+  }));
 
 /**
  * The one list writer: writes a list record by record; only the table waits for all records to size its columns
@@ -60,7 +94,7 @@ export function createListWriter<T = unknown>(
   columns: Column[],
   live?: LiveLines<T>,
 ): ListWriter<T> {
-  if (live && spec.format === 'table') return lineWriter(sink, live);
+  if (live && spec.format === 'table') return lineWriter(sink, spec, live);
   const writer = recordWriter(sink, spec, columns);
   const toRecord = live?.record;
   if (!toRecord) return writer as ListWriter<T>;
@@ -74,11 +108,14 @@ export function createListWriter<T = unknown>(
   };
 }
 
-function lineWriter<T>(sink: Sink, live: LiveLines<T>): ListWriter<T> {
+function lineWriter<T>(sink: Sink, spec: OutputSpec, live: LiveLines<T>): ListWriter<T> {
   let count = 0;
+  const view: LineView = { width: spec.width, times: timesOf(spec) };
   const writeMany = async (items: readonly T[]) => {
     count += items.length;
-    await sink.write(items.map((item) => `${live.line(item)}\n`).join(''));
+    const text = items.map((item) => `${live.line(item, view)}\n`).join('');
+    sayNotes(spec, view.times); // the zone, before the first line that shows a time
+    await sink.write(text);
   };
   return {
     writeMany,
@@ -127,8 +164,13 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
     if (spec.format === 'json') await sink.write(count === 0 ? '[]\n' : '\n]\n');
     if (csv && count === 0) await sink.write(await csv.headerAlone());
     if (spec.format === 'table') {
-      const tableColumns = spec.fields ? spec.fields.map((path) => ({ header: path, path })) : columns;
-      await sink.write(await renderTable(buffered, tableColumns, spec));
+      const times = timesOf(spec);
+      const table = await renderTable(buffered, spec.fields ? fieldColumns(spec.fields) : columns, {
+        ...spec,
+        times,
+      });
+      await sink.write(table.text);
+      sayNotes(spec, times, table.notShown);
     }
   };
 
@@ -200,10 +242,11 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
       return sink.write(`${JSON.stringify(shape(record, spec))}\n`);
     case 'csv':
       return sink.write(await csvWriter(spec).rows([record]));
-    case 'table':
-      return sink.write(
-        await renderFieldTable(Object.entries(flatten(shape(record, spec))), spec, recordMarks(record)),
-      );
+    case 'table': {
+      const times = timesOf(spec);
+      await sink.write(await renderFieldTable(shape(record, spec), { ...spec, times }, recordMarks(record)));
+      return sayNotes(spec, times);
+    }
   }
 }
 

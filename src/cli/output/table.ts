@@ -1,25 +1,46 @@
-// Human tables through cli-table3 (loaded only when a table is printed).
+// Human tables through cli-table3 (loaded only when a table is printed), fitted to the terminal's width (fit.ts).
 import { cellText, valueAt } from './fields.js';
+import { type ColumnNeeds, fitColumns, WHOLE } from './fit.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { clip } from './text.js';
+import { displayWidth } from './text.js';
+import { HumanTimes } from './time.js';
 
 export interface Column {
   header: string;
   path: string;
   /** Custom cell text, e.g. a full name from two fields. */
   text?: (record: unknown) => string;
+  /** An identifying or state value (an id, a status, an email): never cut, never dropped. */
+  keep?: boolean;
+  /** Higher stays longer on a narrow terminal: the lowest shrinks first, then is dropped first (default 0). */
+  priority?: number;
+  /** The narrowest the column shrinks to before it is dropped instead (default 8; WHOLE: never cut); times are never cut. */
+  min?: number;
+  /** Named by --fields: shown even when empty in every row. */
+  asked?: boolean;
 }
 
 export interface TableStyle {
   colour: boolean;
-  /** Terminal width; long cells are cut to fit. */
+  /** Terminal width: the table fits it. */
   width: number;
+  /** --wide: every column, every cell in full, whatever the width. */
+  wide?: boolean;
+  times?: HumanTimes;
 }
 
-const MARK_HEADER = 'NOTE';
+export interface TableText {
+  text: string;
+  /** Columns left out for want of room (lower-case names), for one line on stderr. */
+  notShown: string[];
+}
 
-async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
+const DEFAULT_MIN = 8;
+/** Marks matter, but they run long: shown whole, dropped before the customer and the date but after later dates. */
+const NOTE_COLUMN: Column = { header: 'NOTE', path: '', text: recordMarks, priority: 5, min: WHOLE };
+
+export async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
   const { default: Table } = await import('cli-table3');
   return new Table({
     head,
@@ -29,64 +50,66 @@ async function newTable(head: string[], style: TableStyle, colWidths?: number[])
   });
 }
 
-const truncate = (text: string, max: number): string => clip(sanitize(text), max);
+export const paint = (on: boolean, text: string) => (on && text ? `\u001b[33m${text}\u001b[39m` : text);
 
-const paint = (on: boolean, text: string) => (on && text ? `\u001b[33m${text}\u001b[39m` : text);
+interface Cell {
+  text: string;
+  /** The instant of a date-time value, shown as local time. */
+  ms?: number;
+}
 
-/** Column widths that fit the terminal: the widest columns give way first, none below 8. */
-export function fitWidths(natural: number[], width: number): number[] {
-  const widths = [...natural];
-  const frame = 3 * widths.length + 1;
-  for (;;) {
-    const total = widths.reduce((sum, w) => sum + w, 0) + frame;
-    if (total <= width) return widths;
-    const widest = widths.indexOf(Math.max(...widths));
-    if ((widths[widest] ?? 0) <= 8) return widths;
-    widths[widest] = (widths[widest] ?? 0) - 1;
-  }
+function cellOf(record: unknown, column: Column, times: HumanTimes): Cell {
+  if (column.text) return { text: sanitize(column.text(record)) };
+  const value = valueAt(record, column.path);
+  return times.of(value) ?? { text: sanitize(cellText(value)) };
 }
 
 /** A table of records; a NOTE column appears when any record is masked or read-only. */
-export async function renderTable(records: unknown[], columns: Column[], style: TableStyle): Promise<string> {
-  if (records.length === 0) return '';
+export async function renderTable(
+  records: unknown[],
+  declared: Column[],
+  style: TableStyle,
+): Promise<TableText> {
+  if (records.length === 0) return { text: '', notShown: [] };
+  const times = style.times ?? new HumanTimes(false);
   const marked = records.some((record) => recordMarks(record) !== '');
-  const head = columns.map((c) => c.header).concat(marked ? [MARK_HEADER] : []);
-  const rows = records.map((record) => {
-    const cells = columns.map((c) => sanitize(c.text ? c.text(record) : cellText(valueAt(record, c.path))));
-    if (marked) cells.push(recordMarks(record));
-    return cells;
-  });
-  const natural = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  // The NOTE column says what the viewer cannot see or change: the data columns give way before it does.
-  const note = marked ? (natural.pop() ?? 0) : undefined;
-  const widths = fitWidths(natural, style.width - (note === undefined ? 0 : note + 3));
-  if (note !== undefined) widths.push(note);
-  // Padding of one space either side; cli-table3 cuts headers that are wider than their column.
-  const table = await newTable(
-    head,
-    style,
-    widths.map((w) => w + 2),
+  const all = marked ? [...declared, NOTE_COLUMN] : declared;
+  const cellsOf = (column: Column) => records.map((record) => cellOf(record, column, times));
+  // A column empty in every row says nothing (unless --fields named it, or --wide asks for all).
+  const every = all.map((column) => ({ column, cells: cellsOf(column) }));
+  const filled = every.filter(
+    ({ column, cells }) => style.wide || column.asked || cells.some((cell) => cell.text !== ''),
   );
-  for (const row of rows) {
+  const columns = filled.length > 0 ? filled : every.slice(0, 1);
+
+  const needs = columns.map(({ column, cells }): ColumnNeeds => {
+    const natural = Math.max(displayWidth(column.header), ...cells.map((cell) => displayWidth(cell.text)));
+    const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
+    return {
+      natural,
+      keep: column.keep === true,
+      priority: column.priority ?? 0,
+      min: allTimes ? natural : (column.min ?? DEFAULT_MIN),
+    };
+  });
+  const widths = style.wide ? needs.map((need) => need.natural) : fitColumns(needs, style.width);
+  const shown = columns.filter((_, i) => widths[i] !== undefined);
+  const notShown = columns
+    .filter((_, i) => widths[i] === undefined)
+    .map(({ column }) => column.header.toLowerCase());
+
+  // Padding of one space either side; cli-table3 cuts what is wider than its column, with `…`.
+  const colWidths = widths.filter((w): w is number => w !== undefined).map((w) => w + 2);
+  const head = shown.map(({ column }) => column.header.toUpperCase());
+  const table = await newTable(head, style, style.wide ? undefined : colWidths);
+  records.forEach((_, row) => {
     table.push(
-      row.map((cell, i) => {
-        const text = truncate(cell, widths[i] ?? cell.length);
-        return marked && i === row.length - 1 ? paint(style.colour, text) : text;
+      shown.map(({ column, cells }) => {
+        const cell = cells[row] as Cell;
+        if (cell.ms !== undefined) times.shown(cell.ms);
+        return column === NOTE_COLUMN ? paint(style.colour, cell.text) : cell.text;
       }),
     );
-  }
-  return `${table.toString()}\n`;
-}
-
-/** One resource as a two-column field/value table, with a NOTE row when it is masked, read-only or a lead. */
-export async function renderFieldTable(
-  entries: [string, unknown][],
-  style: TableStyle,
-  marks = '',
-): Promise<string> {
-  const table = await newTable(['FIELD', 'VALUE'], style);
-  const max = Math.max(20, style.width - 30);
-  for (const [field, value] of entries) table.push([truncate(field, max), truncate(cellText(value), max)]);
-  if (marks) table.push([paint(style.colour, MARK_HEADER), paint(style.colour, truncate(marks, max))]);
-  return `${table.toString()}\n`;
+  });
+  return { text: `${table.toString()}\n`, notShown };
 }

@@ -45,3 +45,64 @@ export function clip(text: string, max: number): string {
   if (last >= 0xd800 && last <= 0xdbff && end > 1) end--;
   return `${text.slice(0, end)}…`;
 }
+
+/** Wide characters (East Asian wide and fullwidth forms, emoji) take two cells of a terminal. */
+const WIDE =
+  /[\u1100-\u115f\u2329\u232a\u2e80-\u303e\u3041-\u3247\u3250-\u4dbf\u4e00-\ua4c6\ua960-\ua97c\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6b\uff01-\uff60\uffe0-\uffe6\u{1b000}-\u{1b001}\u{1f200}-\u{1f251}\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]/u;
+/** Combining marks and zero-width characters take none. */
+const ZERO = /[\p{Mn}\p{Me}\p{Cf}]/u;
+
+/** Cells a code point takes on a terminal (as cli-table3 counts them, near enough to pad and never overflow). */
+const cellsOf = (char: string) => (ZERO.test(char) ? 0 : WIDE.test(char) ? 2 : 1);
+
+/** Cells the text takes on a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += cellsOf(char);
+  return width;
+}
+
+/**
+ * Lines of at most `width` cells, broken at spaces where it can (a field name: after its dots, then underscores) and
+ * inside a word that is longer than a line; a leading indent is kept on every line.
+ */
+export function wrapText(text: string, width: number, fieldName = false): string[] {
+  const indent = /^ */.exec(text)?.[0] ?? '';
+  if (indent !== '' && indent.length < width)
+    return wrapText(text.slice(indent.length), width - indent.length, fieldName).map((line) => indent + line);
+  const max = Math.max(1, width);
+  // Words and what joins them on one line: a space (dropped at a break), or nothing after a `.` (kept), and after
+  // a `_` only in a part too long for a line.
+  const words = fieldName
+    ? text.split(/(?<=\.)/).flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]))
+    : text.split(' ');
+  const joiner = fieldName ? '' : ' ';
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of words) {
+    const cells = displayWidth(word);
+    if (used > 0 && used + joiner.length + cells <= max) {
+      line += joiner + word;
+      used += joiner.length + cells;
+      continue;
+    }
+    if (used > 0) {
+      lines.push(line);
+      line = '';
+      used = 0;
+    }
+    for (const char of word) {
+      const cells = cellsOf(char);
+      if (used > 0 && used + cells > max) {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += char;
+      used += cells;
+    }
+  }
+  lines.push(line);
+  return lines;
+}

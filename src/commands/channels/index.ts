@@ -11,9 +11,9 @@ export default noun({
       path: 'channels',
       paged: false,
       columns: [
-        { header: 'ID', path: 'id' },
-        { header: 'NAME', path: 'name' },
-        { header: 'TYPE', path: 'type' },
+        { header: 'ID', path: 'id', keep: true },
+        { header: 'NAME', path: 'name', priority: 2 },
+        { header: 'TYPE', path: 'type', priority: 1 },
         { header: 'ACTIVE', path: 'is_active' },
       ],
       summary: 'list the messaging channels of the tenant',

@@ -1,26 +1,48 @@
-// The human view of `chat tail`: one terminal-safe line per event (time, conversation, sender, status, body), cut to
-// the terminal's width. Any payload prints: every field may be null, a number, an object or hostile text.
+// The human view of `chat tail`: one terminal-safe line per event in aligned columns (time, conversation, sender,
+// status, body), cut to the terminal's width. The time is local `HH:MM`, with its date when it is not today; history
+// asked for with --since and gap fills are labelled. Any payload prints: every field may be null, an object or hostile.
 import { ownField } from '../../cli/output/fields.js';
+import type { LineView } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { clip, textOf } from '../../cli/output/text.js';
+import { parseDateTime } from '../../cli/output/time.js';
 import type { TailEvent } from '../../core/realtime/events.js';
 
+/** Widths of the aligned columns; a longer value pushes the rest along rather than being cut. */
+const TIME = 'YYYY-MM-DD HH:MM'.length;
+const CONVERSATION = 5;
+const SENDER = 12;
+const STATUS = 8;
+
+export interface ChatLineView extends LineView {
+  /** Now, to leave out the date of today's messages. */
+  now: number;
+}
+
+/** The event's time (its own when it has one, else now), with its date only when that is not today. */
+function timeText(event: TailEvent, view: ChatLineView): string {
+  const own = ownField(event.data, 'created_at');
+  const ms = (typeof own === 'string' ? parseDateTime(own) : undefined) ?? view.now;
+  view.times.shown(ms);
+  const today = view.times.day(ms) === view.times.day(view.now);
+  return (today ? view.times.clock(ms) : view.times.at(ms)).padStart(TIME);
+}
+
 /** One human line: time, conversation, sender, status, body, cut to the terminal's width. */
-export function humanLine(event: TailEvent, width: number, now: Date): string {
-  const text = (key: string) => textOf(ownField(event.data, key));
-  const clock = now.toISOString().slice(11, 19);
-  let line: string;
+export function humanLine(event: TailEvent, view: ChatLineView): string {
+  const text = (key: string) => sanitize(textOf(ownField(event.data, key)));
+  const conversation = text('conversation_id') || text('conversationId');
+  const columns = [timeText(event, view), `#${conversation}`.padEnd(CONVERSATION)];
   if (event.kind === 'created') {
-    const time = text('created_at').slice(11, 19) || clock;
     const sender = [text('sender_type'), text('sender_id')].filter((part) => part !== '').join(' ');
-    const fill = event.source === 'rest' ? ' (missed)' : '';
+    const label = event.history ? '(history) ' : event.source === 'rest' ? '(missed) ' : '';
     const media = text('media_type') ? `[${text('media_type')}] ` : '';
-    line = `${time}  #${text('conversation_id')}  ${sender}  ${text('status')}${fill}  ${media}${text('body')}`;
+    columns.push(sender.padEnd(SENDER), text('status').padEnd(STATUS), `${label}${media}${text('body')}`);
   } else if (event.kind === 'deleted') {
     const by = text('deletedByUserName') ? ` by ${text('deletedByUserName')}` : '';
-    line = `${clock}  #${text('conversationId')}  message ${text('chatLogId')} deleted${by}`;
+    columns.push(`message ${text('chatLogId')} deleted${by}`);
   } else {
-    line = `${clock}  #${text('conversation_id')}  read`;
+    columns.push('read');
   }
-  return clip(sanitize(line), width);
+  return clip(columns.join('  '), view.width);
 }

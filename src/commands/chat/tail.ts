@@ -63,7 +63,7 @@ const TAIL_LIST = (ctx: Context): ListShape<TailEvent> => ({
   columns: [],
   output: { formats: ['ndjson', 'table'], fields: false },
   live: {
-    line: (event) => humanLine(event, ctx.io.columns, new Date(ctx.clock.now())),
+    line: (event, view) => humanLine(event, { ...view, now: ctx.clock.now() }),
     record: (event) => ({ event: shortName(event.kind), source: event.source, data: event.data }),
   },
 });

@@ -6,13 +6,13 @@ import { own, profileOf } from '../../core/config/config-file.js';
 import { keySpec } from '../../core/config/keys.js';
 
 const SETTING_COLUMNS: Column[] = [
-  { header: 'KEY', path: 'key' },
+  { header: 'KEY', path: 'key', keep: true },
   { header: 'VALUE', path: 'value' },
   { header: 'SOURCE', path: 'source' },
 ];
 
 const PROFILE_COLUMNS: Column[] = [
-  { header: 'PROFILE', path: 'name' },
+  { header: 'PROFILE', path: 'name', keep: true },
   { header: 'SELECTED', path: 'selected' },
   { header: 'BASE URL', path: 'base_url' },
   { header: 'TENANT', path: 'tenant' },

@@ -3,27 +3,26 @@ import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { type ListInput, parseListOptions } from '../../cli/list-options.js';
 import { cellText, valueAt } from '../../cli/output/fields.js';
+import type { Column } from '../../cli/output/table.js';
 import { parseId } from '../../cli/parse-args.js';
 import { listPaged } from '../../cli/resource-verbs.js';
 import { paths } from '../../core/api/resources.js';
 import type { MESSAGES_OPTIONS } from './index.js';
 
-export const MESSAGE_COLUMNS = [
-  { header: 'ID', path: 'id' },
-  {
-    header: 'TIME',
-    path: 'created_at',
-    text: (r: unknown) => cellText(valueAt(r, 'created_at')).slice(0, 19),
-  },
+/** The body shrinks first (it is the longest), but is dropped last of all. */
+export const MESSAGE_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id', keep: true },
+  { header: 'TIME', path: 'created_at', priority: 8 },
   {
     header: 'SENDER',
     path: 'sender_type',
     text: (r: unknown) =>
       `${cellText(valueAt(r, 'sender_type'))} ${cellText(valueAt(r, 'sender_id'))}`.trim(),
+    priority: 7,
   },
-  { header: 'STATUS', path: 'status' },
-  { header: 'MEDIA', path: 'media_type' },
-  { header: 'BODY', path: 'body' },
+  { header: 'STATUS', path: 'status', keep: true },
+  { header: 'MEDIA', path: 'media_type', priority: 2 },
+  { header: 'BODY', path: 'body', priority: 9, min: 12 },
 ];
 
 export interface MessagesOptions {

@@ -1,6 +1,7 @@
 // `clinic erasure watch ID`: polls until a terminal status, printing each change with its time.
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
+import type { LineView } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
 import { parseId } from '../../cli/parse-args.js';
 import { showStream } from '../../cli/present.js';
@@ -33,9 +34,12 @@ interface StatusChange {
   status: string;
 }
 
-/** Tables would wait for the end: a human gets one line per change as it happens instead. */
-const changeLine = (change: StatusChange) =>
-  `${change.time}  erasure request ${change.id}  ${sanitize(change.status)}`;
+/** Tables would wait for the end: a human gets one line per change as it happens instead, at local time. */
+function changeLine(change: StatusChange, { times }: LineView): string {
+  const ms = Date.parse(change.time);
+  times.shown(ms);
+  return `${times.at(ms)}  erasure request ${change.id}  ${sanitize(change.status)}`;
+}
 
 export async function watchErasure(options: WatchOptions, ctx: Context): Promise<void> {
   const { clock } = ctx;

@@ -2,17 +2,18 @@
 
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
+import type { Column } from '../../cli/output/table.js';
 import { showItems } from '../../cli/present.js';
 import { declaredFields } from '../../core/api/declared-fields.js';
 import { getAccount } from '../../core/api/resources.js';
 import { tenantId, tenantsOf } from './account-tenants.js';
 
-export const TENANT_COLUMNS = [
-  { header: 'ID', path: 'id' },
-  { header: 'SLUG', path: 'slug' },
-  { header: 'NAME', path: 'name' },
-  { header: 'ACTIVE', path: 'is_active' },
-  { header: 'CURRENT', path: 'current' },
+export const TENANT_COLUMNS: Column[] = [
+  { header: 'ID', path: 'id', keep: true },
+  { header: 'SLUG', path: 'slug', keep: true },
+  { header: 'NAME', path: 'name', priority: 5, min: 12 },
+  { header: 'ACTIVE', path: 'is_active', priority: 3 },
+  { header: 'CURRENT', path: 'current', priority: 4 },
 ];
 
 /** A tenant as listed: its fields as the server sent them, and whether it is the profile's tenant. */

@@ -11,7 +11,7 @@ export default noun({
       path: 'transactionTypes',
       paged: false,
       columns: [
-        { header: 'SLUG', path: 'slug' },
+        { header: 'SLUG', path: 'slug', keep: true },
         { header: 'LABEL', path: 'label' },
       ],
       summary: 'list the bank account transaction types (slug and label)',

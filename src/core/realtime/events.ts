@@ -23,6 +23,8 @@ export interface TailEvent {
   kind: ChatEventKind;
   source: 'realtime' | 'rest';
   data: Record<string, unknown>;
+  /** From REST because `--since` asked for what came before the tail (not a gap fill). */
+  history?: boolean;
 }
 
 /** The conversation an event belongs to, whatever its payload's spelling. */

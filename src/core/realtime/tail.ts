@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
-import { type ChatEventKind, conversationOf, type TailEvent } from './events.js';
+import { type ChatEventKind, type ChatLog, conversationOf, type TailEvent } from './events.js';
 import { ExactlyOnce, type ExactlyOnceLimits } from './exactly-once.js';
 import { channelAuthorizer, chatChannel } from './target.js';
 
@@ -70,7 +70,17 @@ export function runChatTail(options: TailOptions): Promise<void> {
   const fills = new AbortController();
   const fillSignal = AbortSignal.any([options.signal, fills.signal]);
 
-  const once = new ExactlyOnce((log, source) => options.print({ kind: 'created', source, data: log }), {
+  // The first fill of a --since tail prints history; every later one fills a gap.
+  let historyDue = options.since !== undefined;
+  let fillingHistory = false;
+  const deliver = (log: ChatLog, source: 'realtime' | 'rest') =>
+    options.print({
+      kind: 'created',
+      source,
+      data: log,
+      ...(source === 'rest' && fillingHistory && { history: true }),
+    });
+  const once = new ExactlyOnce(deliver, {
     wanted: options.conversations,
     fillDue: () => requestFill('catching up', true),
     limits: options.limits,
@@ -98,9 +108,13 @@ export function runChatTail(options: TailOptions): Promise<void> {
     if (work.kind === 'event') return options.print(work.event);
     if (queuedFill === work) queuedFill = undefined;
     if (ending) return; // the tail is over: what the queue holds is printed, no new request is made
-    const filled = await once.fill(fetchAfter, 'due');
+    const history = historyDue;
+    historyDue = false;
+    fillingHistory = history;
+    const filled = await once.fill(fetchAfter, 'due').finally(() => (fillingHistory = false));
+    const messages = `${filled} ${history ? 'earlier' : 'missed'} message${filled === 1 ? '' : 's'}`;
     if (filled > 0 || !work.quiet)
-      status(`filled ${filled} missed message${filled === 1 ? '' : 's'} (${work.why})`);
+      status(history ? `printed ${messages} (--since)` : `filled ${messages} (${work.why})`);
   }
   /** One fill waits in the queue at most: a later request joins it (and makes it speak, unless quiet too). */
   function requestFill(why: string, quiet: boolean) {

@@ -95,9 +95,9 @@ describe('hostile values from a fake API', () => {
     const result = await clinic(['customers', 'get', '1', '-o', 'table']);
     noCrash(result.stderr);
     expect(result.code).toBe(0);
-    // nested objects are dotted rows; arrays show as JSON
+    // nested objects are dotted rows; a list of objects one sub-row per item
     expect(result.stdout).toMatch(/id\.toString +│ 1 /);
-    expect(result.stdout).toContain('[{"constructor":1}]');
+    expect(result.stdout).toMatch(/│ {3}1 +│ constructor: 1 +│/);
     expect(result.stdout).toContain('__proto__.polluted');
     expect(result.stdout).not.toMatch(CONTROL);
   });
@@ -321,7 +321,7 @@ describe('chat tail with hostile payloads (sandbox realtime)', () => {
     const code = await new Promise<number | null>((resolve) => t.child.once('exit', resolve));
     noCrash(t.stderr());
     expect(code).toBe(0);
-    const line = t.lines.find((l) => l.includes('(missed)') && l.includes('toString'));
+    const line = t.lines.find((l) => l.includes('(history)') && l.includes('toString'));
     expect(line, t.lines.join('\n')).toBeDefined();
     expect(line).not.toMatch(CONTROL);
   });

@@ -1,37 +1,9 @@
 // `chat tail` whose output is not being read: the queue stays under its limit, the messages let go are fetched
 // over REST once printing resumes, and every message is printed exactly once.
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../../src/core/clock.js';
-import type { ApiRequest, ApiResponse, HttpClient } from '../../../src/core/http/client.js';
-import type { ConnectionHandlers } from '../../../src/core/realtime/connection.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
 import { runChatTail } from '../../../src/core/realtime/tail.js';
-
-const CONVERSATION = 5;
-const message = (id: number) => ({ id, conversation_id: CONVERSATION, body: `m${id}` });
-
-/** The REST message list of one conversation: `after`, pages of per_page, Laravel meta; `published` grows. */
-function messagesApi() {
-  let published = 0;
-  const afters: number[] = [];
-  const client = {
-    async request(request: ApiRequest): Promise<ApiResponse> {
-      const query = new URLSearchParams(request.query as URLSearchParams);
-      const after = Number(query.get('after'));
-      const page = Number(query.get('page'));
-      const perPage = Number(query.get('per_page'));
-      if (page === 1) afters.push(after);
-      const all = Array.from({ length: published }, (_, i) => message(i + 1)).filter((m) => m.id > after);
-      const lastPage = Math.max(1, Math.ceil(all.length / perPage));
-      const text = JSON.stringify({
-        data: all.slice((page - 1) * perPage, page * perPage),
-        meta: { current_page: page, last_page: lastPage, per_page: perPage, total: all.length },
-      });
-      return { status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T };
-    },
-  };
-  return { client, afters, publish: (count: number) => (published = Math.max(published, count)) };
-}
+import { chatMessage as message, fakeTail, messagesApi, until } from '../../helpers/fake-chat-tail.js';
 
 /** A print that blocks until the gate opens, like a write to a pipe nobody reads. */
 function blockedOutput() {
@@ -49,44 +21,22 @@ function blockedOutput() {
   };
 }
 
-async function until(predicate: () => boolean, what: string) {
-  const deadline = Date.now() + 20_000;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 function startTail(maxQueued: number) {
   const api = messagesApi();
+  const tail = fakeTail(api);
   const output = blockedOutput();
   const controller = new AbortController();
-  let handlers: ConnectionHandlers | undefined;
   let longest = 0;
   const status: string[] = [];
   const lost: string[] = [];
   const done = runChatTail({
-    client: api.client as unknown as HttpClient,
-    clock: systemClock,
+    ...tail.options,
     signal: controller.signal,
-    realtime: { key: 'key', host: '127.0.0.1', port: 1, tls: false },
-    authEndpoint: 'http://127.0.0.1:1/broadcasting/auth',
-    tenant: '1',
-    kinds: ['created'],
-    reconnectTimeoutMs: 60_000,
     print: output.print,
     status: (line) => status.push(line),
     lost: (line) => lost.push(line),
     maxQueued,
     watchQueue: (length) => (longest = Math.max(longest, length)),
-    connect: (_settings, _channel, _kinds, on) => {
-      handlers = on;
-      setImmediate(() => {
-        on.state('connected', 'connecting');
-        on.subscribed();
-      });
-      return { disconnect: () => undefined };
-    },
   }).catch((error: unknown) => error);
   return {
     api,
@@ -97,13 +47,13 @@ function startTail(maxQueued: number) {
     stop: () => controller.abort(),
     longest: () => longest,
     /** A live event REST cannot fetch again. */
-    read: (id: number) => handlers?.event('read', { conversation_id: 1, id }),
+    read: (id: number) => tail.handlers()?.event('read', { conversation_id: 1, id }),
     /** The message is on the server, then its live event arrives. */
     send(id: number) {
       api.publish(id);
-      handlers?.event('created', message(id));
+      tail.handlers()?.event('created', message(id));
     },
-    ready: () => until(() => handlers !== undefined, 'the connection'),
+    ready: () => until(() => tail.handlers() !== undefined, 'the connection'),
   };
 }
 

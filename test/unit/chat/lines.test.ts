@@ -1,61 +1,90 @@
-// The human view of chat tail: one safe line per event, cut to the terminal's width.
+// The human view of chat tail: one safe line per event in aligned columns, cut to the terminal's width; local time with
+// its date when not today; history asked with --since and gap fills labelled apart.
 import { describe, expect, it } from 'vitest';
-import { humanLine } from '../../../src/commands/chat/human-line.js';
+import { HumanTimes } from '../../../src/cli/output/time.js';
+import { type ChatLineView, humanLine } from '../../../src/commands/chat/human-line.js';
+import type { TailEvent } from '../../../src/core/realtime/events.js';
 
-const now = new Date('2026-11-22T10:00:00Z');
+const now = Date.parse('2026-11-22T10:00:00Z');
+const view = (width = 200, utc = false): ChatLineView => ({
+  width,
+  now,
+  times: new HumanTimes(utc, 'Europe/Berlin'),
+});
+const message = (data: Record<string, unknown>, more: Partial<TailEvent> = {}): TailEvent => ({
+  kind: 'created',
+  source: 'realtime',
+  data: {
+    id: 9,
+    conversation_id: 4,
+    sender_type: 'customer',
+    sender_id: 12,
+    status: 'received',
+    body: 'Hi',
+    created_at: '2026-11-22T09:59:58+00:00',
+    ...data,
+  },
+  ...more,
+});
 
 describe('humanLine', () => {
-  it('a message: time, conversation, sender, status, body', () => {
-    const line = humanLine(
-      {
-        kind: 'created',
-        source: 'realtime',
-        data: {
-          id: 9,
-          conversation_id: 4,
-          sender_type: 'customer',
-          sender_id: 12,
-          status: 'received',
-          body: 'Hi',
-          created_at: '2026-11-22T09:59:58+00:00',
-        },
-      },
-      200,
-      now,
-    );
-    expect(line).toBe('09:59:58  #4  customer 12  received  Hi');
+  it("a message of today: local HH:MM under the dates' times, conversation, sender, status, body", () => {
+    expect(humanLine(message({}), view())).toBe('           10:59  #4     customer 12   received  Hi');
   });
 
-  it('marks messages filled from REST, cuts to the width, and never carries control characters', () => {
-    const line = humanLine(
-      {
-        kind: 'created',
-        source: 'rest',
-        data: { id: 1, conversation_id: 4, body: `\u001b[2Jx\n${'y'.repeat(300)}` },
-      },
-      60,
-      now,
+  it('a message of another day carries its date; --utc shows UTC', () => {
+    const yesterday = message({ created_at: '2026-11-21T20:30:00.000000Z' });
+    expect(humanLine(yesterday, view())).toBe('2026-11-21 21:30  #4     customer 12   received  Hi');
+    // Past midnight in Berlin, still the day before in UTC.
+    const lateUtc = message({ created_at: '2026-11-21T23:30:00.000000Z' });
+    expect(humanLine(lateUtc, view())).toBe('           00:30  #4     customer 12   received  Hi');
+    expect(humanLine(lateUtc, view(200, true))).toBe('2026-11-21 23:30  #4     customer 12   received  Hi');
+  });
+
+  it('columns line up whatever the values', () => {
+    const lines = [
+      humanLine(
+        message({ conversation_id: 1234, sender_type: 'assistant', sender_id: null, status: 'sent' }),
+        view(),
+      ),
+      humanLine(
+        message({ created_at: '2026-01-02T08:00:00Z', status: 'queued' }, { source: 'rest' }),
+        view(),
+      ),
+      humanLine(message({}), view()),
+    ];
+    for (const at of [
+      (line: string) => line.indexOf('#'),
+      (line: string) => line.search(/(sent|queued|received) /),
+    ])
+      expect(new Set(lines.map(at)).size).toBe(1);
+    expect(lines.map((line) => line.search(/\(missed\) Hi|Hi$/))).toEqual([49, 49, 49]);
+  });
+
+  it('history asked with --since and gap fills are labelled apart; live messages are not', () => {
+    expect(humanLine(message({}, { source: 'rest', history: true }), view())).toContain(
+      'received  (history) Hi',
     );
+    expect(humanLine(message({}, { source: 'rest' }), view())).toContain('received  (missed) Hi');
+    expect(humanLine(message({}), view())).not.toMatch(/\((history|missed)\)/);
+  });
+
+  it('cuts to the width and never carries control characters', () => {
+    const line = humanLine(message({ body: `\u001b[2Jx\n${'y'.repeat(300)}` }, { source: 'rest' }), view(60));
     expect(line).toHaveLength(60);
     expect(line).toContain('(missed)');
     // eslint-disable-next-line no-control-regex -- the point of the test
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 
-  it('deleted and read events', () => {
-    expect(
-      humanLine(
-        {
-          kind: 'deleted',
-          source: 'realtime',
-          data: { chatLogId: 7, conversationId: 4, deletedByUserName: 'Dana' },
-        },
-        100,
-        now,
-      ),
-    ).toBe('10:00:00  #4  message 7 deleted by Dana');
-    expect(humanLine({ kind: 'read', source: 'realtime', data: { conversation_id: 4 } }, 100, now)).toBe(
-      '10:00:00  #4  read',
-    );
+  it('deleted and read events, at the time they arrive', () => {
+    const deleted: TailEvent = {
+      kind: 'deleted',
+      source: 'realtime',
+      data: { chatLogId: 7, conversationId: 4, deletedByUserName: 'Dana' },
+    };
+    expect(humanLine(deleted, view())).toBe('           11:00  #4     message 7 deleted by Dana');
+    const read: TailEvent = { kind: 'read', source: 'realtime', data: { conversation_id: 4 } };
+    expect(humanLine(read, view())).toBe('           11:00  #4     read');
   });
 });

@@ -4,7 +4,7 @@ import { flatten, parseFields, pickFields } from '../../../src/cli/output/fields
 import { recordMarks } from '../../../src/cli/output/marks.js';
 import { decideFormat, formatAsTyped } from '../../../src/cli/output/format.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
-import { type Column, fitWidths, renderTable } from '../../../src/cli/output/table.js';
+import { type Column, renderTable } from '../../../src/cli/output/table.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { stringSink } from '../../helpers/sink.js';
 import { execFileSync } from 'node:child_process';
@@ -153,7 +153,7 @@ describe('table list', () => {
 
   it('uses --fields as the columns', async () => {
     const { text } = await listOf('table', [{ id: 1, name: 'Ada', rs: { x: 'deep' } }], ['rs.x'], columns);
-    expect(text).toContain('rs.x');
+    expect(text).toContain('RS.X');
     expect(text).toContain('deep');
     expect(text).not.toContain('Ada');
   });
@@ -164,36 +164,18 @@ describe('table list', () => {
 
   it('keeps every line within the width, cutting long cells', async () => {
     const records = [{ id: 1, name: 'x'.repeat(200) }];
-    const text = await renderTable(records, columns, { colour: false, width: 40 });
+    const { text } = await renderTable(records, columns, { colour: false, width: 40 });
     for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
     expect(text).toContain('…');
   });
 
   it('does not colour without colour', async () => {
-    const text = await renderTable([{ id: 1, name: 'a', is_masked: true }], columns, {
+    const { text } = await renderTable([{ id: 1, name: 'a', is_masked: true }], columns, {
       colour: false,
       width: 80,
     });
     // eslint-disable-next-line no-control-regex -- checking for ANSI escapes
     expect(text).not.toMatch(/\u001b\[/);
-  });
-});
-
-describe('fitWidths', () => {
-  it('returns natural widths when they fit', () => {
-    expect(fitWidths([5, 10], 80)).toEqual([5, 10]);
-  });
-
-  it('shrinks the widest columns first until the table (with its frame) fits', () => {
-    const widths = fitWidths([10, 60, 30], 60);
-    expect(widths.reduce((a, b) => a + b, 0) + 3 * 3 + 1).toBeLessThanOrEqual(60);
-    expect(widths[0]).toBe(10);
-    expect(widths[1]).toBe(widths[2]);
-  });
-
-  it('never goes below 8 per column', () => {
-    const widths = fitWidths([50, 50, 50], 10);
-    expect(widths.every((w) => w >= 8)).toBe(true);
   });
 });
 

@@ -7,7 +7,9 @@ import { CsvColumns } from '../../../src/cli/output/csv-columns.js';
 import { cellText, flatten, pickFields, valueAt } from '../../../src/cli/output/fields.js';
 import { recordMarks } from '../../../src/cli/output/marks.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
-import { type Column, renderFieldTable, renderTable } from '../../../src/cli/output/table.js';
+import { renderFieldTable } from '../../../src/cli/output/record-table.js';
+import { type Column, renderTable } from '../../../src/cli/output/table.js';
+import { HumanTimes } from '../../../src/cli/output/time.js';
 import { humanLine } from '../../../src/commands/chat/human-line.js';
 import { APPOINTMENT_COLUMNS } from '../../../src/commands/appointments/list.js';
 import { MESSAGE_COLUMNS } from '../../../src/commands/conversations/messages.js';
@@ -124,6 +126,7 @@ function expectSafe(text: string): void {
 }
 
 const RUNS = { numRuns: 100 };
+const view = (width: number) => ({ width, now: 0, times: new HumanTimes(false) });
 
 describe('the one stringifier', () => {
   it('gives text for any value without calling a method of it', () => {
@@ -161,7 +164,7 @@ describe('every renderer takes any record', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(anyRecord, { minLength: 1, maxLength: 4 }), async (records) => {
           for (const width of WIDTHS) {
-            const table = await renderTable(records, columns, { colour: false, width });
+            const { text: table } = await renderTable(records, columns, { colour: false, width });
             expectSafe(table);
             // top border, header, a line per record, bottom border: a value cannot forge a line
             expect(table.split('\n')).toHaveLength(records.length + 4);
@@ -194,7 +197,7 @@ describe('every renderer takes any record', () => {
     );
   });
 
-  it('the record (field/value) view at every width: no control character, one line per field', async () => {
+  it('the record (field/value) view at every width: no control character, at least a line per field', async () => {
     await fc.assert(
       fc.asyncProperty(anyRecord, async (record) => {
         for (const width of WIDTHS) {
@@ -202,8 +205,8 @@ describe('every renderer takes any record', () => {
           await writeResource(out.sink, terminal('table', width), record);
           expectSafe(out.text());
           const rows = Object.keys(flatten(record)).length + (recordMarks(record) ? 1 : 0);
-          expect(out.text().split('\n')).toHaveLength(rows + 4);
-          expectSafe(await renderFieldTable(Object.entries(flatten(record)), { colour: false, width }));
+          expect(out.text().split('\n').length).toBeGreaterThanOrEqual(rows + 4);
+          expectSafe(await renderFieldTable(record, { colour: false, width }));
         }
       }),
       RUNS,
@@ -253,7 +256,7 @@ describe('every renderer takes any record', () => {
         fc.constantFrom<TailEvent['source']>('realtime', 'rest'),
         fc.constantFrom(1, 40, 80, 200),
         (data, kind, source, width) => {
-          const line = humanLine({ kind, source, data: data as TailEvent['data'] }, width, new Date(0));
+          const line = humanLine({ kind, source, data: data as TailEvent['data'] }, view(width));
           expectSafe(line);
           expect(line).not.toContain('\n');
           expect(line.length).toBeLessThanOrEqual(Math.max(2, width));
@@ -294,13 +297,13 @@ describe('named hostile values', () => {
   ) as Record<string, unknown>;
 
   it.each(COLUMN_SETS)('a %s table of a record whose fields are {"toString":1}', async (_, columns) => {
-    const table = await renderTable([HOSTILE], columns, { colour: false, width: 400 });
+    const { text: table } = await renderTable([HOSTILE], columns, { colour: false, width: 400 });
     expectSafe(table);
     expect(table).toContain('{"toString":1}');
   });
 
   it('the chat line shows such fields as JSON', () => {
-    const line = humanLine({ kind: 'created', source: 'rest', data: HOSTILE }, 500, new Date(0));
+    const line = humanLine({ kind: 'created', source: 'rest', data: HOSTILE }, view(500));
     expect(line).toContain('#{"toString":1}');
     expect(line).toContain('{"toString":1} {"valueOf":1}');
     expectSafe(line);
@@ -316,8 +319,8 @@ describe('named hostile values', () => {
         await writeResource(out.sink, terminal(format, 80), record);
         expectSafe(out.text());
       }
-      expectSafe(await renderTable([record], CUSTOMER_COLUMNS, { colour: false, width: 40 }));
-      expectSafe(humanLine({ kind: 'created', source: 'realtime', data: record }, 80, new Date(0)));
+      expectSafe((await renderTable([record], CUSTOMER_COLUMNS, { colour: false, width: 40 })).text);
+      expectSafe(humanLine({ kind: 'created', source: 'realtime', data: record }, view(80)));
     }
   });
 });

@@ -1,0 +1,72 @@
+// One record as field/value rows: long values wrapped inside the terminal's width, lists of objects as indented
+// sub-rows (one per item, so a failure reason in the fourth item is read in full), lists of plain values joined.
+import { describe, expect, it } from 'vitest';
+import { renderFieldTable } from '../../../src/cli/output/record-table.js';
+import { wrapText } from '../../../src/cli/output/text.js';
+import { HumanTimes } from '../../../src/cli/output/time.js';
+
+const FAILURE = 'The document store did not confirm the deletion; review before retrying.';
+const request = {
+  id: 16,
+  status: 'failed',
+  customer: { id: 35, record_state: { is_read_only: false, reason_code: null } },
+  execution_report: [
+    { resource: 'customer_profile', status: 'erased', records: 1, message: null },
+    { resource: 'conversations', status: 'erased', records: 2, message: null },
+    { resource: 'appointments', status: 'erased', records: 3, message: null },
+    { resource: 'documents', status: 'failed', records: 0, message: FAILURE },
+  ],
+  language: ['en', 'de'],
+  avatar_url: `https://cdn.clinic.test/avatars/${'x'.repeat(120)}.png`,
+};
+
+const view = (width: number) =>
+  renderFieldTable(request, { colour: false, width, times: new HumanTimes(true) });
+/** The value column's text, lines joined (wrapping undone). */
+const values = (table: string) =>
+  table
+    .split('\n')
+    .map((line) => line.split('│')[2]?.trim() ?? '')
+    .join(' ');
+
+describe('the record view', () => {
+  it.each([40, 60, 80, 120])('at %i columns: every line within the width', async (width) => {
+    for (const line of (await view(width)).trimEnd().split('\n'))
+      expect([...line].length).toBeLessThanOrEqual(width);
+  });
+
+  it('shows a list of objects as one indented sub-row per item, the fourth with its whole failure reason', async () => {
+    const table = await view(80);
+    const lines = table.split('\n');
+    const report = lines.findIndex((line) => line.startsWith('│ execution_report '));
+    expect(report).toBeGreaterThan(0);
+    expect(lines[report + 1]).toMatch(/^│ {3}1 +│ resource: customer_profile · /);
+    expect(values(table)).toContain('resource: customer_profile · status: erased · records: 1');
+    expect(lines.some((line) => line.startsWith('│   4 '))).toBe(true);
+    expect(values(table)).toContain(
+      `resource: documents · status: failed · records: 0 · message: ${FAILURE}`,
+    );
+    expect(table).not.toContain('[{');
+  });
+
+  it('joins a list of plain values, and wraps a long value rather than cutting it', async () => {
+    const table = await view(60);
+    expect(table).toMatch(/│ language +│ en, de +│/);
+    expect(values(table).replaceAll(' ', '')).toContain(request.avatar_url);
+    expect(table).not.toContain('…');
+  });
+
+  it('breaks a long field name after a dot or an underscore, a value at spaces', () => {
+    expect(wrapText('customer.record_state.reason_code', 22, true)).toEqual([
+      'customer.record_state.',
+      'reason_code',
+    ]);
+    expect(wrapText('emergency_contact_phone_number', 20, true)).toEqual([
+      'emergency_contact_',
+      'phone_number',
+    ]);
+    expect(wrapText('  4', 10)).toEqual(['  4']);
+    expect(wrapText('one two three', 7)).toEqual(['one two', 'three']);
+    expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+  });
+});

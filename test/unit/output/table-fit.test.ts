@@ -1,0 +1,278 @@
+// Tables that fit the terminal: no line wider than it, identifying and state values never cut, low-priority columns
+// shrink and drop first (named once), a column empty in every row left out, --wide showing everything, one header case.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type ColumnNeeds, fitColumns, frameWidth } from '../../../src/cli/output/fit.js';
+import { createListWriter, type OutputSpec } from '../../../src/cli/output/render.js';
+import { type Column, renderTable } from '../../../src/cli/output/table.js';
+import { ERASURE_COLUMNS } from '../../../src/commands/erasure/columns.js';
+import { useInProcess } from '../../helpers/in-process.js';
+import { queueReplies } from '../../helpers/mock-api.js';
+import { stringSink } from '../../helpers/sink.js';
+
+const need = (natural: number, more: Partial<ColumnNeeds> = {}): ColumnNeeds => ({
+  natural,
+  keep: false,
+  priority: 0,
+  min: 8,
+  ...more,
+});
+const total = (widths: (number | undefined)[]) => {
+  const shown = widths.filter((w): w is number => w !== undefined);
+  return shown.reduce((sum, w) => sum + w, 0) + frameWidth(shown.length);
+};
+/** Lines of a rendered table (box-drawing characters and ASCII take one cell each). */
+const lines = (text: string) => text.trimEnd().split('\n');
+const cells = (line: string) => [...line].length;
+
+describe('fitColumns', () => {
+  it('gives every column its natural width when the table fits', () => {
+    expect(fitColumns([need(5), need(10)], 80)).toEqual([5, 10]);
+  });
+
+  it('shrinks the lowest priority first, never a kept column', () => {
+    const widths = fitColumns(
+      [need(10, { keep: true }), need(30, { priority: 2 }), need(30, { priority: 1 })],
+      60,
+    );
+    expect(total(widths)).toBe(60);
+    expect(widths[0]).toBe(10);
+    expect(widths[1]).toBe(30);
+    expect(widths[2]).toBe(30 - (10 + 30 + 30 + frameWidth(3) - 60));
+  });
+
+  it('drops the lowest priority (the rightmost of equals) when even the minimums do not fit', () => {
+    const widths = fitColumns(
+      [
+        need(20, { keep: true }),
+        need(16, { min: 16, priority: 3 }),
+        need(16, { min: 16 }),
+        need(16, { min: 16 }),
+      ],
+      65,
+    );
+    expect(widths).toEqual([20, 16, 16, undefined]);
+  });
+
+  it('keeps a kept column whole even when it alone is wider than the terminal', () => {
+    expect(fitColumns([need(90, { keep: true }), need(10)], 40)).toEqual([90, undefined]);
+  });
+
+  it('property: nothing wider than the width once the kept columns fit; kept whole; the lowest priority gives way first', () => {
+    const column = fc.record({
+      natural: fc.integer({ min: 1, max: 80 }),
+      keep: fc.boolean(),
+      priority: fc.integer({ min: -3, max: 9 }),
+      min: fc.integer({ min: 1, max: 20 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(column, { minLength: 1, maxLength: 9 }),
+        fc.integer({ min: 10, max: 240 }),
+        (columns, width) => {
+          const widths = fitColumns(columns, width);
+          const kept = columns.filter((c) => c.keep);
+          const keptWidth = kept.reduce((sum, c) => sum + c.natural, 0) + frameWidth(kept.length);
+          if (keptWidth + (kept.length === 0 ? 4 : 0) <= width)
+            expect(total(widths)).toBeLessThanOrEqual(width);
+          columns.forEach((c, i) => {
+            if (c.keep) expect(widths[i]).toBe(c.natural);
+            else if (widths[i] !== undefined) expect(widths[i]).toBeLessThanOrEqual(c.natural);
+          });
+          const floor = (c: ColumnNeeds) => (c.keep ? c.natural : Math.min(c.natural, c.min));
+          columns.forEach((c, i) => {
+            const w = widths[i];
+            // Nothing was left out that would have fitted, at its minimum, beside what is shown.
+            if (w === undefined) expect(total(widths) + floor(c) + 3).toBeGreaterThan(width);
+            // A column is cut only once every lower-priority one shown is at its minimum.
+            else if (!c.keep && w < c.natural && total(widths) <= width)
+              columns.forEach((d, j) => {
+                if (!d.keep && d.priority < c.priority && widths[j] !== undefined)
+                  expect(widths[j]).toBe(floor(d));
+              });
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+const word = fc.stringMatching(/^[a-z0-9@._-]{1,24}$/);
+const text = fc.array(word, { minLength: 0, maxLength: 5 }).map((words) => words.join(' '));
+
+describe('renderTable', () => {
+  it('property: no line wider than the terminal and every kept value whole, at any width', async () => {
+    const columns: Column[] = [
+      { header: 'ID', path: 'id', keep: true },
+      { header: 'STATUS', path: 'status', keep: true },
+      { header: 'NAME', path: 'name', priority: 5, min: 10 },
+      { header: 'NOTES', path: 'notes', priority: 1 },
+      { header: 'CITY', path: 'city', priority: 3 },
+    ];
+    const record = fc.record({
+      status: fc.constantFrom('pending_verification', 'completed', 'failed'),
+      name: text,
+      notes: text,
+      city: text,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(record, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 40, max: 200 }),
+        async (drawn, width) => {
+          const records = drawn.map((r, i) => ({ ...r, id: i + 1 }));
+          const { text: table } = await renderTable(records, columns, { colour: false, width });
+          for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
+          for (const r of records) {
+            const row = lines(table).find((line) => line.startsWith(`│ ${r.id} `)) ?? '';
+            expect(row).toContain(` ${r.status} `);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  const erasure = (id: number, status: string, extra: object = {}) => ({
+    id,
+    status,
+    customer_id: id + 100,
+    created_at: '2025-11-22T00:00:00.000000Z',
+    verified_at: status === 'pending_verification' ? null : '2025-11-22T01:00:00.000000Z',
+    executed_at: status === 'completed' ? '2025-11-22T03:00:00.000000Z' : null,
+    state_allows: { resend: status === 'pending_verification', cancel: status === 'pending_verification' },
+    ...extra,
+  });
+  const requests = [
+    erasure(1, 'pending_verification'),
+    erasure(2, 'completed', {
+      customer: { id: 102, first_name: 'Ada', last_name: 'Lovelace', is_lead_stage: true, lead_id: 9 },
+    }),
+  ];
+
+  it('never cuts a status or a date, and names what it left out', async () => {
+    for (const width of [60, 80]) {
+      const { text: table, notShown } = await renderTable(requests, ERASURE_COLUMNS, {
+        colour: false,
+        width,
+      });
+      expect(table).toContain(' pending_verification ');
+      expect(table).not.toMatch(/\d{4}-\d{2}-\d{2}[^│]*…/);
+      for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
+      expect(notShown.length).toBeGreaterThan(0);
+      for (const name of notShown) expect(table).not.toContain(name.toUpperCase());
+    }
+  });
+
+  it('leaves out a column that is empty in every row, unless --wide', async () => {
+    const columns: Column[] = [
+      { header: 'ID', path: 'id', keep: true },
+      { header: 'NOTE', path: 'nothing' },
+    ];
+    expect((await renderTable([{ id: 1 }], columns, { colour: false, width: 80 })).text).not.toContain(
+      'NOTE',
+    );
+    expect(
+      (await renderTable([{ id: 1 }], columns, { colour: false, width: 80, wide: true })).text,
+    ).toContain('NOTE');
+  });
+
+  it('--wide shows every column in full, whatever the width', async () => {
+    const { text: table, notShown } = await renderTable(requests, ERASURE_COLUMNS, {
+      colour: false,
+      width: 40,
+      wide: true,
+    });
+    expect(notShown).toEqual([]);
+    for (const header of ['VERIFIED', 'EXECUTED', 'ALLOWS', 'NOTE', 'lead #9 Ada Lovelace'])
+      expect(table).toContain(header);
+    expect(table).not.toContain('…');
+  });
+});
+
+describe('the list writer', () => {
+  const spec = (more: Partial<OutputSpec>): OutputSpec => ({
+    format: 'table',
+    colour: false,
+    width: 60,
+    ...more,
+  });
+
+  it('headers are upper case with --fields as without', async () => {
+    const sink = stringSink();
+    const writer = createListWriter(sink, spec({ fields: ['id', 'record_state.reason_code'] }), []);
+    await writer.write({ id: 1, record_state: { reason_code: 'CUSTOMER_ERASED' } });
+    await writer.end();
+    expect(sink.text).toContain('│ ID │ RECORD_STATE.REASON_CODE │');
+  });
+
+  it('names the columns left out once, on the note line, with the way to see them', async () => {
+    const notes: string[] = [];
+    const sink = stringSink();
+    const writer = createListWriter(
+      sink,
+      spec({ width: 50, note: (line) => notes.push(line) }),
+      ERASURE_COLUMNS,
+    );
+    await writer.writeMany([
+      {
+        id: 1,
+        status: 'completed',
+        customer_id: 3,
+        created_at: '2025-11-22T00:00:00Z',
+        verified_at: '2025-11-22T01:00:00Z',
+        executed_at: '2025-11-22T02:00:00Z',
+      },
+    ]);
+    await writer.end();
+    expect(notes).toEqual([expect.stringMatching(/^not shown: [a-z, ]+ \(use --wide\)$/)]);
+    expect(notes[0]).toContain('verified');
+  });
+});
+
+describe('erasure list on a terminal of 100 columns', () => {
+  const cli = useInProcess();
+  const completed = {
+    id: 4,
+    status: 'completed',
+    customer_id: 31,
+    customer: {
+      id: 31,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      is_lead_stage: true,
+      lead_id: 9,
+      record_state: { is_read_only: true, reason_code: 'CUSTOMER_ERASED' },
+    },
+    created_at: '2025-11-22T00:00:00.000000Z',
+    verified_at: '2025-11-22T01:00:00.000000Z',
+    executed_at: '2025-11-22T03:00:00.000000Z',
+    state_allows: { resend: false, cancel: false, retry: false, certificate: true },
+  };
+  const list = (...flags: string[]) => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { data: [completed], meta: { current_page: 1, last_page: 1, total: 1 } } },
+    ]);
+    return cli.run(['erasure', 'list', ...flags], { tty: true, env: { TZ: 'Europe/Berlin' } });
+  };
+
+  it('names what it left out and the zone, once each on stderr; --quiet says neither', async () => {
+    const shown = await list();
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('│ 2025-11-22 01:00 │ certificate │ 2025-11-22 04:00 │');
+    expect(shown.stderr).toBe('not shown: verified, note (use --wide)\ntimes in Europe/Berlin (UTC+01:00)\n');
+    const quiet = await list('--quiet');
+    expect(quiet.stdout).toBe(shown.stdout);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it('--wide leaves nothing out; --utc shows UTC and says so', async () => {
+    const wide = await list('--wide');
+    expect(wide.stdout).toContain('│ customer is a lead, customer read-only: CUSTOMER_ERASED │');
+    expect(wide.stderr).toBe('times in Europe/Berlin (UTC+01:00)\n');
+    const utc = await list('--utc');
+    expect(utc.stdout).toContain('│ 2025-11-22 00:00 │');
+    expect(utc.stderr).toContain('times in UTC\n');
+  });
+});
