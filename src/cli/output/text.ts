@@ -45,3 +45,6 @@ export function clip(text: string, max: number): string {
   if (last >= 0xd800 && last <= 0xdbff && end > 1) end--;
   return `${text.slice(0, end)}…`;
 }
+
+/** `1 record`, `2 records`: a count with its noun, singular or plural. */
+export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;
