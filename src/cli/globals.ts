@@ -46,7 +46,11 @@ const outputFormat = (text: string): OutputFormat => {
 /** Each global option by name, in the order help lists them. */
 const GLOBAL = {
   profile: option.text('--profile <name>', 'profile to use', { allowEmpty: true, completes: 'profile' }),
-  tenant: option.text('--tenant <id>', 'tenant for this call (X-Tenant)', { allowEmpty: true }),
+  tenant: option.text(
+    '--tenant <id-or-slug>',
+    'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile)',
+    { allowEmpty: true, completes: 'tenant' },
+  ),
   baseUrl: option.text('--base-url <url>', 'override base_url', { allowEmpty: true }),
   output: option.parsed('-o, --output <format>', 'output format: table, json, ndjson, csv', outputFormat, {
     choices: OUTPUT_FORMATS,
@@ -64,8 +68,14 @@ const GLOBAL = {
   yes: option.flag('-y, --yes', 'answer yes to confirmations'),
   input: option.flag('--no-input', 'never prompt; fail where a prompt would be needed'),
   dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
-  quiet: option.flag('-q, --quiet', 'nothing on stderr but errors: no progress, retries, waits, notes or warnings'),
-  jq: option.text('--jq <expr>', 'filter what -o json would print through a jq expression; strings print raw'),
+  quiet: option.flag(
+    '-q, --quiet',
+    'nothing on stderr but errors: no progress, retries, waits, notes or warnings',
+  ),
+  jq: option.text(
+    '--jq <expr>',
+    'filter what -o json would print through a jq expression; strings print raw',
+  ),
   wide: option.flag('--wide', "tables show every column in full, whatever the terminal's width"),
   utc: option.flag('--utc', 'human views show times in UTC instead of local time'),
   maxRetries: option.int('--max-retries <n>', 'retries for retryable failures (default 4; 0 = off)', {
