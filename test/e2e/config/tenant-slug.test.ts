@@ -15,18 +15,13 @@ const profile = async () =>
 const sent = (requests: { method: string; path: string; headers: Record<string, unknown> }[]) =>
   requests.map((r) => `${r.method} ${r.path} ${r.headers['x-tenant'] ?? '-'}`);
 
+/** `customers list --limit 1` for one tenant, with the requests it sent. */
+const listFor = (tenant: string) =>
+  clinicSending(world, ['--tenant', tenant, 'customers', 'list', '--limit', '1', '-o', 'json']);
+
 describe('--tenant SLUG', () => {
   it('the first time: the account is read once, the slug sent as its id, and remembered', async () => {
-    const run = await clinicSending(world, [
-      '--tenant',
-      'harbor-dental',
-      'customers',
-      'list',
-      '--limit',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const run = await listFor('harbor-dental');
     expect(run.code, run.stderr).toBe(0);
     expect(sent(run.requests)).toEqual(['GET /api/v1/account -', 'GET /api/v1/customers 2']);
     expect(await profile()).toMatchObject({
@@ -36,31 +31,13 @@ describe('--tenant SLUG', () => {
   });
 
   it('after that: no look-up, whatever the case of the slug', async () => {
-    const run = await clinicSending(world, [
-      '--tenant',
-      'Harbor-Dental',
-      'customers',
-      'list',
-      '--limit',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const run = await listFor('Harbor-Dental');
     expect(run.code, run.stderr).toBe(0);
     expect(sent(run.requests)).toEqual(['GET /api/v1/customers 2']);
   });
 
   it('an id is sent as it is, with no look-up', async () => {
-    const run = await clinicSending(world, [
-      '--tenant',
-      '2',
-      'customers',
-      'list',
-      '--limit',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const run = await listFor('2');
     expect(sent(run.requests)).toEqual(['GET /api/v1/customers 2']);
   });
 

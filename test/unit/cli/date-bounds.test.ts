@@ -43,25 +43,21 @@ describe('a day in Berlin (UTC+1 in winter, +2 in summer)', () => {
   });
 });
 
-describe('a day in UTC and west of it', () => {
-  it('UTC: the day itself', () => {
-    process.env.TZ = 'UTC';
-    try {
-      expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T00:00:00Z');
-      expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-01-31T23:59:59.999999Z');
-    } finally {
-      delete process.env.TZ;
-    }
-  });
+describe('a day in UTC', () => {
+  inZone('UTC');
 
-  it('New York: from 05:00 that day to 04:59:59.999999 the next', () => {
-    process.env.TZ = 'America/New_York';
-    try {
-      expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T05:00:00Z');
-      expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-02-01T04:59:59.999999Z');
-    } finally {
-      delete process.env.TZ;
-    }
+  it('is the day itself', () => {
+    expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T00:00:00Z');
+    expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-01-31T23:59:59.999999Z');
+  });
+});
+
+describe('a day in New York', () => {
+  inZone('America/New_York');
+
+  it('runs from 05:00 UTC that day to 04:59:59.999999 the next', () => {
+    expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T05:00:00Z');
+    expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-02-01T04:59:59.999999Z');
   });
 });
 
