@@ -143,6 +143,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
   /** The id --tenant stands for, found once a run (a slug may need the account: see tenant-flag.ts). */
   let tenantFlag: Promise<string | undefined> | undefined;
   function tenantOfFlag(settings: Settings): Promise<string | undefined> {
+    // No flag, or an id: nothing to look up, and nothing more to load.
+    if (globals.tenant === undefined || /^\d+$/.test(globals.tenant.trim()))
+      return Promise.resolve(globals.tenant?.trim());
     tenantFlag ??= import('./tenant-flag.js').then(({ tenantIdOfFlag }) =>
       tenantIdOfFlag(globals.tenant, settings.profileData, {
         account: async () => {
