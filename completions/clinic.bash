@@ -35,6 +35,8 @@ __clinic_options() {
     '') __clinic_words=('-V' '--version') ;;
     'login') __clinic_words=('--with-token' '--insecure-storage' '--scopes' '--port' '--timeout' '--no-browser') ;;
     'logout') __clinic_words=('--all-profiles' '--end-session') ;;
+    'tenants list') __clinic_words=('--offline') ;;
+    'config use-profile') __clinic_words=('--create') ;;
     'customers list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
     'customers create') __clinic_words=('--data' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
     'appointments list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
@@ -106,7 +108,7 @@ __clinic_option() {
     'sandbox start|--erasure-step') __clinic_kind=none ;;
     'sandbox start|--write-profile') __clinic_kind=none ;;
     *'|'--profile) __clinic_kind=profile ;;
-    *'|'--tenant) __clinic_kind=none ;;
+    *'|'--tenant) __clinic_kind=tenant ;;
     *'|'--base-url) __clinic_kind=none ;;
     *'|'-o | *'|'--output) __clinic_kind=choice __clinic_values=('table' 'json' 'ndjson' 'csv') ;;
     *'|'--fields) __clinic_kind=none ;;
@@ -122,6 +124,26 @@ __clinic_option() {
 __clinic_argument() {
   __clinic_kind=none __clinic_values=()
   case $1 in
+    'tenants use')
+      case $2 in
+      0) __clinic_kind=tenant ;;
+      esac
+      ;;
+    'config get')
+      case $2 in
+      0) __clinic_kind=choice __clinic_values=('base_url' 'auth_url' 'client_id' 'scopes' 'tenant' 'output' 'realtime.key' 'realtime.cluster' 'realtime.host' 'realtime.port' 'realtime.tls' 'realtime.auth_endpoint' 'credential_store') ;;
+      esac
+      ;;
+    'config set')
+      case $2 in
+      0) __clinic_kind=choice __clinic_values=('base_url' 'auth_url' 'client_id' 'scopes' 'tenant' 'output' 'realtime.key' 'realtime.cluster' 'realtime.host' 'realtime.port' 'realtime.tls' 'realtime.auth_endpoint' 'credential_store') ;;
+      esac
+      ;;
+    'config unset')
+      case $2 in
+      0) __clinic_kind=choice __clinic_values=('base_url' 'auth_url' 'client_id' 'scopes' 'tenant' 'output' 'realtime.key' 'realtime.cluster' 'realtime.host' 'realtime.port' 'realtime.tls' 'realtime.auth_endpoint' 'credential_store') ;;
+      esac
+      ;;
     'config use-profile')
       case $2 in
       0) __clinic_kind=profile ;;
@@ -158,20 +180,22 @@ __clinic_add() {
   done
 }
 
-# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
-# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
-__clinic_profiles() {
+# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
+# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
+# (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
+__clinic_listed() {
   command -v clinic >/dev/null 2>&1 || return 0
   local line valid='^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$'
+  [[ $1 == tenant ]] && valid='^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$'
   while IFS= read -r line; do
     [[ $line =~ $valid ]] && printf '%s\n' "${BASH_REMATCH[1]}"
-  done < <(unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null)
+  done < <(if [[ $1 == tenant ]]; then clinic tenants list --offline -o ndjson --fields slug --no-input --no-color; else unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color; fi </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (`--opt=`).
 __clinic_values_of() {
   local cur=$1 before=$2 line
-  local -a profiles
+  local -a listed
   case $__clinic_kind in
     choice) __clinic_add "$cur" "$before" "${__clinic_values[@]}" ;;
     list)
@@ -185,9 +209,9 @@ __clinic_values_of() {
         for line in "${!COMPREPLY[@]}"; do COMPREPLY[line]=$before${COMPREPLY[line]}; done
       fi
       ;;
-    profile)
-      mapfile -t profiles < <(__clinic_profiles)
-      __clinic_add "$cur" "$before" "${profiles[@]}"
+    profile | tenant)
+      mapfile -t listed < <(__clinic_listed "$__clinic_kind")
+      __clinic_add "$cur" "$before" "${listed[@]}"
       ;;
     # clinic help: the commands under the ones already given.
     command) __clinic_subcommands "${__clinic_args[*]}" && __clinic_add "$cur" "$before" "${__clinic_words[@]}" ;;

@@ -137,11 +137,16 @@ function __clinic_at_any
     contains -- (__clinic_state)[1] $argv
 end
 
-# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
-# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
-function __clinic_profiles
+# Profile names ($argv[1] = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through
+# the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI
+# accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+function __clinic_listed
     command -q clinic; or return 0
-    env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
+    if test "$argv[1]" = tenant
+        clinic tenants list --offline -o ndjson --fields slug --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$' '$1'
+    else
+        env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
+    end
 end
 
 # clinic help: the commands under the ones given before the cursor (`clinic help erasure <TAB>`).
@@ -158,8 +163,8 @@ function __clinic_comma_list
 end
 
 complete -c clinic -f
-complete -c clinic -l profile -x -a '(__clinic_profiles)' -d 'profile to use'
-complete -c clinic -l tenant -x -d 'tenant for this call (X-Tenant)'
+complete -c clinic -l profile -x -a '(__clinic_listed profile)' -d 'profile to use'
+complete -c clinic -l tenant -x -a '(__clinic_listed tenant)' -d 'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile)'
 complete -c clinic -l base-url -x -d 'override base_url'
 complete -c clinic -s o -l output -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv'
 complete -c clinic -l json -d 'same as -o json'
@@ -208,13 +213,17 @@ complete -c clinic -n '__clinic_at \'clinic auth\' 0' -a 'token' -d 'print the c
 complete -c clinic -n '__clinic_at \'clinic auth\' 0' -a 'refresh' -d 'get a new access token now with the refresh token'
 complete -c clinic -n '__clinic_at \'clinic tenants\' 0' -a 'list' -d 'list the account\'s tenants (clinics)'
 complete -c clinic -n '__clinic_at \'clinic tenants\' 0' -a 'use' -d 'save a tenant as the profile\'s default (X-Tenant)'
+complete -c clinic -n '__clinic_at \'clinic tenants use\' 0' -a '(__clinic_listed tenant)' -d 'tenant id or slug'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'get' -d 'print the effective value of a key (flag > env > profile > default)'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'set' -d 'set a key in the selected profile'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'unset' -d 'remove a key from the selected profile'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'list' -d 'list the keys of the selected profile with their effective values and sources'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'use-profile' -d 'make a profile the current one'
 complete -c clinic -n '__clinic_at \'clinic config\' 0' -a 'profiles' -d 'list the profiles in the config file'
-complete -c clinic -n '__clinic_at \'clinic config use-profile\' 0' -a '(__clinic_profiles)' -d 'profile name'
+complete -c clinic -n '__clinic_at \'clinic config get\' 0' -a 'base_url auth_url client_id scopes tenant output realtime.key realtime.cluster realtime.host realtime.port realtime.tls realtime.auth_endpoint credential_store' -d 'config key'
+complete -c clinic -n '__clinic_at \'clinic config set\' 0' -a 'base_url auth_url client_id scopes tenant output realtime.key realtime.cluster realtime.host realtime.port realtime.tls realtime.auth_endpoint credential_store' -d 'config key, e.g. base_url or realtime.host'
+complete -c clinic -n '__clinic_at \'clinic config unset\' 0' -a 'base_url auth_url client_id scopes tenant output realtime.key realtime.cluster realtime.host realtime.port realtime.tls realtime.auth_endpoint credential_store' -d 'config key'
+complete -c clinic -n '__clinic_at \'clinic config use-profile\' 0' -a '(__clinic_listed profile)' -d 'profile name'
 complete -c clinic -n '__clinic_at \'clinic customers\' 0' -a 'list' -d 'list customers (patients) of the tenant'
 complete -c clinic -n '__clinic_at \'clinic customers\' 0' -a 'get' -d 'show one customer'
 complete -c clinic -n '__clinic_at \'clinic customers\' 0' -a 'create' -d 'create a customer'
@@ -257,9 +266,11 @@ complete -c clinic -n '__clinic_at_any \'clinic login\'' -l timeout -x -d 'how l
 complete -c clinic -n '__clinic_at_any \'clinic login\'' -l no-browser -d 'print the sign-in address instead of opening a browser; accept a pasted address'
 complete -c clinic -n '__clinic_at_any \'clinic logout\'' -l all-profiles -d 'log out of every profile'
 complete -c clinic -n '__clinic_at_any \'clinic logout\'' -l end-session -d 'print the server\'s end-session address for the browser'
+complete -c clinic -n '__clinic_at_any \'clinic tenants list\'' -l offline -d 'only the tenants this profile remembers (from tenants use and --tenant SLUG): no request is sent'
+complete -c clinic -n '__clinic_at_any \'clinic config use-profile\'' -l create -d 'make a new profile of that name (without it, only a profile in the file is taken)'
 complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l page -x -d 'page to fetch (>= 1)'
 complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l per-page -x -d 'records per page (1..100)'
-complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l all -d 'follow every page, streaming the records'
+complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l all -d 'follow every page from the first, streaming the records (not with --page)'
 complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l limit -x -d 'stop after N records (follows pages as needed)'
 complete -c clinic -n '__clinic_at_any \'clinic customers list\' \'clinic appointments list\' \'clinic conversations messages\' \'clinic channels list\' \'clinic transaction-types list\' \'clinic erasure list\'' -l filter -x -d 'extra query parameter (repeatable)'
 complete -c clinic -n '__clinic_at_any \'clinic customers create\'' -l data -x -d 'the body: JSON text, @file, or - for stdin'
@@ -286,8 +297,8 @@ complete -c clinic -n '__clinic_at_any \'clinic form-templates update\'' -l inac
 complete -c clinic -n '__clinic_at_any \'clinic ai-reports pdf\'' -s O -l output-file -r -F -d 'where to save the PDF (default ai-report-{id}.pdf; - = stdout)'
 complete -c clinic -n '__clinic_at_any \'clinic ai-reports pdf\' \'clinic erasure certificate\'' -l force -d 'overwrite an existing file'
 complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l status -x -a 'pending_verification verified processing completed expired cancelled failed' -d 'only requests in this status'
-complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l created-from -x -d 'only requests created on or after (ISO 8601)'
-complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l created-to -x -d 'only requests created on or before (ISO 8601)'
+complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l created-from -x -d 'only requests created on or after this date-time, or from the start of this day (2026-01-31, local time)'
+complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l created-to -x -d 'only requests created on or before this date-time, or up to the end of this day (local time)'
 complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l sort-by -x -a 'created_at verified_at executed_at status' -d 'sort field'
 complete -c clinic -n '__clinic_at_any \'clinic erasure list\'' -l sort-order -x -a 'asc desc' -d 'sort direction'
 complete -c clinic -n '__clinic_at_any \'clinic erasure create\'' -l customer -x -d 'the customer whose data is to be erased'

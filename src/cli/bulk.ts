@@ -21,6 +21,7 @@ import type { Context } from './context.js';
 import { createListWriter } from './output/render.js';
 import { applySet } from './body-input.js';
 import { showDryRun } from './present.js';
+import { plural } from './output/text.js';
 
 /** Every field a result line can have (CSV's columns, whichever result comes first). */
 const RESULT_FIELDS = ['line', 'status', 'id', 'http_status', 'code', 'message', 'errors'];
@@ -166,7 +167,9 @@ async function send(
   if (stoppedBy !== undefined) throw stoppedBy;
   const failed = counts.error + counts.unknown + counts.notAttempted;
   if (failed > 0)
-    throw new OutcomeError(`${failed} of ${counts.total} records are not ok: see their result lines`);
+    throw new OutcomeError(
+      `${failed} of ${plural(counts.total, 'record')} ${failed === 1 ? 'is' : 'are'} not ok: see ${failed === 1 ? 'its result line' : 'their result lines'}`,
+    );
 }
 
 function progressText(command: string, c: BulkCounts, elapsedMs: number): string {
@@ -175,7 +178,7 @@ function progressText(command: string, c: BulkCounts, elapsedMs: number): string
     c.unknown && `${c.unknown} unknown`,
     c.notAttempted && `${c.notAttempted} not attempted`,
   ].filter(Boolean);
-  return `${command}: ${c.done}/${c.total} records, ${c.ok} ok, ${c.error} errors${rest.length ? `, ${rest.join(', ')}` : ''} (${perMinute}/min)`;
+  return `${command}: ${c.done}/${plural(c.total, 'record')}, ${c.ok} ok, ${plural(c.error, 'error')}${rest.length ? `, ${rest.join(', ')}` : ''} (${perMinute}/min)`;
 }
 
 async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> {
@@ -187,6 +190,6 @@ async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> 
   }
   const more = input.records - Math.min(input.records, DRY_RUN_SHOWN);
   ctx.io.err(
-    `dry run: ${input.name} holds ${input.records} valid records${more ? ` (${more} more not shown)` : ''}; nothing was sent`,
+    `dry run: ${input.name} holds ${plural(input.records, 'valid record')}${more ? ` (${more} more not shown)` : ''}; nothing was sent`,
   );
 }

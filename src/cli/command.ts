@@ -2,8 +2,11 @@
 // them); program.ts turns the declarations into commander's tree, and the same tree feeds help and completions.
 import type { Context } from './context.js';
 
-/** What an argument or option value names, for completions. */
-export type Completes = 'file' | 'profile';
+/**
+ * What an argument or option value names, for completions: a file, a profile or a tenant slug remembered in the
+ * config file (read when completing, never over the network), or a config key (known when the scripts are made).
+ */
+export type Completes = 'file' | 'profile' | 'tenant' | 'config-key';
 
 export interface ArgDef {
   name: string;

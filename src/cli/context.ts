@@ -111,8 +111,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     return transport;
   }
 
-  async function buildClient({ auth = true, maxRetries, timeoutMs }: HttpOptions): Promise<HttpClient> {
-    const settings = await ctx.settings();
+  /** `settings`: other than the selected profile's effective ones (the untenanted ones a --tenant slug needs). */
+  async function buildClient(
+    { auth = true, maxRetries, timeoutMs }: HttpOptions,
+    settings?: Settings,
+  ): Promise<HttpClient> {
+    settings ??= await ctx.settings();
     const baseUrl = settings.get('base_url');
     if (!baseUrl) {
       throw new UsageError(
@@ -135,6 +139,35 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       trace,
       notice: (line) => io.err(line),
     });
+  }
+
+  /** The settings before --tenant is resolved: enough for the session and the account, which need no tenant. */
+  async function untenanted(): Promise<Settings> {
+    const data = await ctx.config();
+    const flags = { base_url: globals.baseUrl, output: globals.output };
+    return new Settings(selectProfile(globals.profile, deps.env, data), data, deps.env, flags);
+  }
+
+  /** The id --tenant stands for, found once a run (a slug may need the account: see tenant-flag.ts). */
+  let tenantFlag: Promise<string | undefined> | undefined;
+  function tenantOfFlag(settings: Settings): Promise<string | undefined> {
+    // No flag, or an id: nothing to look up, and nothing more to load.
+    if (globals.tenant === undefined || /^\d+$/.test(globals.tenant.trim()))
+      return Promise.resolve(globals.tenant?.trim());
+    tenantFlag ??= import('./tenant-flag.js').then(({ tenantIdOfFlag }) =>
+      tenantIdOfFlag(globals.tenant, settings.profileData, {
+        account: async () => {
+          const { getAccount } = await import('../core/api/resources.js');
+          return getAccount(await buildClient({}, settings));
+        },
+        remember: async (tenants) => {
+          if (!settings.profileExists) return; // CLINIC_* alone (a cron job): no config file is made for this
+          const { rememberTenants } = await import('./account-tenants.js');
+          await ctx.editProfile((profile) => rememberTenants(profile, tenants), settings.profile.name);
+        },
+      }),
+    );
+    return tenantFlag;
   }
 
   /** The format the user chose; a command that writes one format only reads no setting for it. */
@@ -164,9 +197,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return config;
     },
     async settings() {
-      const data = await ctx.config();
-      const flags = { base_url: globals.baseUrl, tenant: globals.tenant, output: globals.output };
-      return new Settings(selectProfile(globals.profile, deps.env, data), data, deps.env, flags);
+      const settings = await untenanted();
+      const tenant = await tenantOfFlag(settings);
+      return tenant === undefined ? settings : settings.withFlag('tenant', tenant);
     },
     store(kind) {
       let store = stores.get(kind);
@@ -181,7 +214,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     },
     async session() {
       if (session) return session;
-      const settings = await ctx.settings();
+      const settings = await untenanted(); // a session needs no tenant, and resolving --tenant may need the session
       const profile = settings.profile.name;
       session = new Session(
         settings,

@@ -48,7 +48,11 @@ const outputFormat = (text: string): OutputFormat => {
 /** Each global option by name, in the order help lists them. */
 const GLOBAL = {
   profile: option.text('--profile <name>', 'profile to use', { allowEmpty: true, completes: 'profile' }),
-  tenant: option.text('--tenant <id>', 'tenant for this call (X-Tenant)', { allowEmpty: true }),
+  tenant: option.text(
+    '--tenant <id-or-slug>',
+    'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile)',
+    { allowEmpty: true, completes: 'tenant' },
+  ),
   baseUrl: option.text('--base-url <url>', 'override base_url', { allowEmpty: true }),
   output: option.parsed('-o, --output <format>', 'output format: table, json, ndjson, csv', outputFormat, {
     choices: OUTPUT_FORMATS,

@@ -16,6 +16,9 @@ export function parseListOptions(
   options: Partial<OptionsOf<typeof LIST_OPTIONS>>,
   modelled: Record<string, string> = {},
 ): ListInput {
+  // --all reads from the first page on: a --page beside it would silently be ignored, or print nothing.
+  if (options.all && options.page !== undefined)
+    throw new UsageError('--all reads every page from the first; --page N reads one page: give one of them');
   return {
     page: { page: options.page, perPage: options.perPage, limit: options.limit, all: options.all === true },
     filters: checkFilters(parsePairs(options.filter ?? [], '--filter'), modelled),

@@ -2,7 +2,7 @@
 // usage error about an option value comes from here, before the context is made or anything is sent.
 import { UsageError } from '../core/errors.js';
 import type { Completes, OptionDef } from './command.js';
-import { parseDateTime, parseId, parseWholeNumber } from './parse-args.js';
+import { type DateBound, parseDateBound, parseId, parseWholeNumber } from './parse-args.js';
 
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
 type LongName<F extends string> = F extends `${string}--${infer Rest}`
@@ -116,9 +116,12 @@ export const option = {
     );
   },
 
-  /** An ISO 8601 date-time such as 2026-01-31T00:00:00Z, or a date (2026-01-31). */
-  dateTime<F extends string>(flags: F, description: string) {
-    return define<string, F>(flags, description, (text, flag) => parseDateTime(text, flag));
+  /**
+   * One end of a date window: an ISO 8601 date-time, or a day meaning the whole day in the local time zone; parsed
+   * into the full UTC date-time sent (see parseDateBound).
+   */
+  dateTime<F extends string>(flags: F, description: string, bound: DateBound) {
+    return define<string, F>(flags, description, (text, flag) => parseDateBound(text, flag, bound));
   },
 
   /** Repeatable text, collected in order (e.g. `--set key=value`). */

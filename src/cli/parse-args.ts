@@ -37,27 +37,47 @@ export function parsePairs(values: string[], name: string): [string, string][] {
 }
 
 const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-](?:0\d|1[0-4]):?[0-5]\d)?)?$/;
 
-/** An ISO 8601 date or date-time (2026-01-31, 2026-01-31T08:00:00Z, 2026-01-31T08:00+02:00), checked for real. */
-export function parseDateTime(value: string, name: string): string {
+/** Which end of a window a date filter is: a bare day stands for its first instant, or for its last. */
+export type DateBound = 'start' | 'end';
+
+/**
+ * An ISO 8601 day or date-time (2026-01-31, 2026-01-31T08:00, 2026-01-31T08:00:00Z, 2026-01-31T08:00+02:00), checked
+ * for real, as the full UTC date-time to send. A day is the whole day in the local time zone (TZ): its start for the
+ * `start` bound, its last microsecond for the `end` bound; a date-time without an offset is local time too; one
+ * with an offset is sent as typed.
+ */
+export function parseDateBound(value: string, name: string, bound: DateBound): string {
   const text = value.trim();
   const match = ISO_DATE_TIME.exec(text);
-  const [, y, mo, d, h = '00', mi = '00', s = '00'] = match ?? [];
-  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  const [, y, mo, d, h, mi, s = '00', fraction, zone] = match ?? [];
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
   const real =
     match !== null &&
-    date.getUTCFullYear() === Number(y) &&
-    date.getUTCMonth() === Number(mo) - 1 &&
-    date.getUTCDate() === Number(d) &&
-    Number(h) < 24 &&
-    Number(mi) < 60 &&
+    day.getUTCFullYear() === Number(y) &&
+    day.getUTCMonth() === Number(mo) - 1 &&
+    day.getUTCDate() === Number(d) &&
+    Number(h ?? 0) < 24 &&
+    Number(mi ?? 0) < 60 &&
     Number(s) < 60;
   if (!real)
     throw new UsageError(
-      `${name} must be an ISO 8601 date-time such as 2026-01-31T08:00:00Z or a date such as 2026-01-31, got '${value}'`,
+      `${name} must be an ISO 8601 date-time such as 2026-01-31T08:00:00Z or a day such as 2026-01-31, got '${value}'`,
     );
-  return text;
+  if (zone !== undefined) return text.replace(' ', 'T');
+  if (h === undefined) {
+    // new Date(y, m, d) is local midnight, or the first instant after it where the zone skips midnight.
+    if (bound === 'start') return utcText(new Date(Number(y), Number(mo) - 1, Number(d)).getTime());
+    return utcText(new Date(Number(y), Number(mo) - 1, Number(d) + 1).getTime() - 1000, '999999');
+  }
+  const local = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+  return utcText(local.getTime(), fraction?.slice(0, 6));
+}
+
+/** `2026-01-30T23:00:00Z`, or with a fraction of a second (`…:59.999999Z`), for a whole-second instant. */
+function utcText(ms: number, fraction?: string): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
 }
 
 /** A checked ISO 8601 value as epoch milliseconds, reading a value without an offset as UTC (for comparisons). */

@@ -3,7 +3,9 @@ import { ApiError, AuthError, CliError } from '../core/errors.js';
 import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
 import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
+import { refusalAdvice, type SignInFacts } from '../core/auth/refusal-advice.js';
 import { sanitize } from './output/sanitize.js';
+import { plural } from './output/text.js';
 
 export interface ErrorReportOptions {
   json: boolean;
@@ -12,38 +14,23 @@ export interface ErrorReportOptions {
   signIn?: SignInFacts;
 }
 
-export interface SignInFacts {
-  /** `clinic login` or `clinic --profile NAME login`. */
-  loginCommand: string;
-  /** Scopes of the stored OAuth sign-in; undefined for personal tokens and CLINIC_TOKEN (not known). */
-  scopes?: string[];
-}
+export type { SignInFacts };
 
-/** The scope a request most likely needs, after the API document's examples (`customers:read`, `customers:write`). */
-export function likelyScope(request: { method: string; path: string } | undefined): string | undefined {
-  const resource = /^\/v1\/([a-z-]+)/.exec(request?.path ?? '')?.[1];
-  if (!resource || resource === 'account') return undefined;
-  return `${resource}:${request?.method === 'GET' || request?.method === 'HEAD' ? 'read' : 'write'}`;
-}
-
-function hintFor(error: ApiError, signIn: SignInFacts | undefined): string | undefined {
-  const login = signIn?.loginCommand ?? 'clinic login';
-  if (error.status === 401) return `run: ${login} (the token was rejected; check CLINIC_TOKEN if it is set)`;
-  if (error.status !== 403) return undefined;
-  const scope = likelyScope(error.request);
-  if (!scope) return 'your token lacks a scope, or your user the role in this tenant, that this action needs';
-  const granted = signIn?.scopes;
-  if (granted && (granted.includes('*') || granted.includes(scope))) {
-    return `the token has the scope ${scope}, so your user likely lacks the role for this in the tenant: ask a tenant admin`;
-  }
-  if (granted) {
-    const wanted = [...new Set(['openid', ...granted, scope])].join(' ');
-    return `the token lacks the scope ${scope}; sign in with it: ${login} --scopes "${wanted}"`;
-  }
-  return (
-    `the token likely lacks the scope ${scope} (or your user the role for it in this tenant); ` +
-    `sign in with it: ${login} --scopes "openid ${scope}"`
-  );
+/**
+ * The error line: the server's sentence and the status, each said once. A body without a message already reads
+ * `HTTP 500 server error`; a validation message that is its first field error (Laravel's) is not said twice, as
+ * the field lines follow; a read-only refusal says what the code means instead of the server's words for it.
+ */
+function headline(error: ApiError): string {
+  const status = `HTTP ${error.status}`;
+  const code = error.code && error.code !== error.message ? ` ${error.code}` : '';
+  const readOnly = readOnlyMeaning(error.code);
+  if (readOnly) return `refused: ${readOnly} (${status}${code})`;
+  const first = error.fieldErrors[0]?.messages[0];
+  if (first && error.message.startsWith(first))
+    return `validation failed for ${plural(error.fieldErrors.length, 'field')} (${status}${code})`;
+  if (error.message === status || error.message.startsWith(`${status} `)) return `${error.message}${code}`;
+  return `${error.message} (${status}${code})`;
 }
 
 /** Human lines for stderr: no control character, no secret of this run, whatever the server put where. */
@@ -55,9 +42,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (!(error instanceof Error)) return [`error: ${String(error)}`];
   const lines = [`error: ${error.message}`];
   if (error instanceof ApiError) {
-    const readOnly = readOnlyMeaning(error.code);
-    if (readOnly) lines[0] = `error: refused: ${readOnly} (${error.message})`;
-    lines[0] += ` (HTTP ${error.status}${error.code ? ` ${error.code}` : ''})`;
+    lines[0] = `error: ${headline(error)}`;
     for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);
     if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
     if (error.status === 429 || error.status === 503) {
@@ -71,7 +56,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
     if (error.detail) lines.push(error.detail);
-    const hint = hintFor(error, options.signIn);
+    const hint = refusalAdvice(error, options.signIn);
     if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {
     lines.push(error.hint);

@@ -39,7 +39,8 @@ async function signInFacts(ctx: Context | undefined, error: unknown): Promise<Si
     const { loginCommand } = await import('../core/auth/session.js');
     const session = await ctx.session();
     const stored = session.envToken ? undefined : await session.stored();
-    return { loginCommand: loginCommand((await ctx.settings()).profile), scopes: stored?.scopes };
+    const envToken = session.envToken !== undefined;
+    return { loginCommand: loginCommand((await ctx.settings()).profile), scopes: stored?.scopes, envToken };
   } catch {
     return undefined;
   }

@@ -123,7 +123,14 @@ beforeAll(async () => {
     join(configDir, 'config.json'),
     JSON.stringify({
       current_profile: 'alpha',
-      profiles: { alpha: { tenant: '1' }, 'beta-prod': { base_url: 'https://api.example.com/api' } },
+      profiles: {
+        // No base_url: tenant slugs can only come from the file.
+        alpha: {
+          tenant: '1',
+          tenant_slugs: { northside: '1', 'harbor-dental': '2', '$(touch pwned-slug)': '3', 'a b': '4' },
+        },
+        'beta-prod': { base_url: 'https://api.example.com/api' },
+      },
     }),
     { mode: 0o600 },
   );
@@ -240,6 +247,28 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect((await complete(shell, 'clinic config use-profile ')).words).toEqual(['alpha', 'beta-prod']);
   });
 
+  it('completes config keys after config get/set/unset', async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic config get realtime.')).words).toEqual([
+      'realtime.auth_endpoint',
+      'realtime.cluster',
+      'realtime.host',
+      'realtime.key',
+      'realtime.port',
+      'realtime.tls',
+    ]);
+    expect((await complete(shell, 'clinic config set ba')).words).toEqual(['base_url']);
+    expect((await complete(shell, 'clinic config unset te')).words).toEqual(['tenant']);
+  });
+
+  it("completes the selected profile's remembered tenant slugs, from the file alone", async (t) => {
+    if (!there()) return t.skip();
+    expect((await complete(shell, 'clinic --tenant ')).words).toEqual(['harbor-dental', 'northside']);
+    expect((await complete(shell, 'clinic customers list --tenant h')).words).toEqual(['harbor-dental']);
+    expect((await complete(shell, 'clinic tenants use ')).words).toEqual(['harbor-dental', 'northside']);
+    await expect(access(join(cwd, 'pwned-slug'))).rejects.toThrow();
+  });
+
   it('offers no subcommands where an argument is expected, and no files where none is', async (t) => {
     if (!there()) return t.skip();
     expect((await complete(shell, 'clinic erasure get ')).words).toEqual([]);
@@ -280,7 +309,7 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect((await complete(shell, 'clinic help erasure ')).words).toEqual(ERASURE_VERBS);
     const after = (await complete(shell, 'clinic help erasure list ')).words;
     expect(after.filter((word) => !word.startsWith('-'))).toEqual([]);
-  });
+  }, 120_000); // seven completions in a fresh zsh each: about 6 s apiece on a loaded machine
 
   it('prints nothing into the terminal when the config file is broken', async (t) => {
     if (!there()) return t.skip();

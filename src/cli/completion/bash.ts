@@ -1,7 +1,7 @@
 // The bash completion script, generated from the command tree. Stand-alone: it needs no bash-completion helpers.
 // No value is ever given to the shell to expand (compgen -W would expand each word: a profile named `$(cmd)` would
 // run cmd): candidates are matched in a loop and added to COMPREPLY as they are.
-import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { posixQuote } from './quote.js';
 import {
   allNodes,
@@ -114,20 +114,22 @@ __clinic_add() {
   done
 }
 
-# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
-# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
-__clinic_profiles() {
+# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
+# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
+# (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
+__clinic_listed() {
   command -v clinic >/dev/null 2>&1 || return 0
   local line valid=${q(PROFILE_LINE)}
+  [[ $1 == tenant ]] && valid=${q(TENANT_LINE)}
   while IFS= read -r line; do
     [[ $line =~ $valid ]] && printf '%s\\n' "\${BASH_REMATCH[1]}"
-  done < <(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)
+  done < <(if [[ $1 == tenant ]]; then ${TENANTS_COMMAND}; else unset CLINIC_PROFILE; ${PROFILES_COMMAND}; fi </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (\`--opt=\`).
 __clinic_values_of() {
   local cur=$1 before=$2 line
-  local -a profiles
+  local -a listed
   case $__clinic_kind in
     choice) __clinic_add "$cur" "$before" "\${__clinic_values[@]}" ;;
     list)
@@ -141,9 +143,9 @@ __clinic_values_of() {
         for line in "\${!COMPREPLY[@]}"; do COMPREPLY[line]=$before\${COMPREPLY[line]}; done
       fi
       ;;
-    profile)
-      mapfile -t profiles < <(__clinic_profiles)
-      __clinic_add "$cur" "$before" "\${profiles[@]}"
+    profile | tenant)
+      mapfile -t listed < <(__clinic_listed "$__clinic_kind")
+      __clinic_add "$cur" "$before" "\${listed[@]}"
       ;;
     # clinic help: the commands under the ones already given.
     command) __clinic_subcommands "\${__clinic_args[*]}" && __clinic_add "$cur" "$before" "\${__clinic_words[@]}" ;;

@@ -1,5 +1,5 @@
 // The fish completion script, generated from the command tree: `complete` lines guarded by the command path.
-import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { allNodes, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
 
 const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -9,7 +9,8 @@ function values(spec: Pick<OptionSpec, 'choices' | 'completes' | 'commaList'>): 
   if (spec.choices && spec.commaList) return ` -x -a ${q(`(__clinic_comma_list ${spec.choices.join(' ')})`)}`;
   if (spec.choices) return ` -x -a ${q(spec.choices.join(' '))}`;
   if (spec.completes === 'file') return ' -r -F';
-  if (spec.completes === 'profile') return ` -x -a ${q('(__clinic_profiles)')}`;
+  if (spec.completes === 'profile' || spec.completes === 'tenant')
+    return ` -x -a ${q(`(__clinic_listed ${spec.completes})`)}`;
   return ' -x';
 }
 
@@ -52,7 +53,7 @@ function nodeLines(n: CommandNode): string[] {
         ? ' -F'
         : a.completes === 'command'
           ? ` -a ${q('(__clinic_command_words)')}`
-          : ` -a ${q('(__clinic_profiles)')}`;
+          : ` -a ${q(`(__clinic_listed ${a.completes})`)}`;
     lines.push(`complete -c clinic -n ${q(`__clinic_at ${q(at)}${position}`)}${what} -d ${q(a.description)}`);
   });
   return lines;
@@ -137,11 +138,16 @@ function __clinic_at_any
     contains -- (__clinic_state)[1] $argv
 end
 
-# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
-# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
-function __clinic_profiles
+# Profile names ($argv[1] = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through
+# the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI
+# accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+function __clinic_listed
     command -q clinic; or return 0
-    env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'
+    if test "$argv[1]" = tenant
+        ${TENANTS_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(TENANT_LINE)} '$1'
+    else
+        env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'
+    end
 end
 
 # clinic help: the commands under the ones given before the cursor (\`clinic help erasure <TAB>\`).

@@ -1,5 +1,6 @@
 // The command declarations walked into the shape the completion and man page generators need. Reads only the
 // declarations' data: no command's load() is called, so no command code runs.
+import { CONFIG_KEYS } from '../../core/config/keys.js';
 import type { ArgDef, CommandDef, Completes, NounDef } from '../command.js';
 import { isNoun } from '../command.js';
 import { HELP_COMMAND as HELP_TEXT } from '../program.js';
@@ -16,12 +17,30 @@ export interface OptionSpec {
   choices?: readonly string[];
   /** The value is a comma-separated list of choices (`--events created,deleted`). */
   commaList: boolean;
-  completes?: Completes;
+  completes?: Completion;
   repeatable: boolean;
 }
 
-/** What a value completes to: a declared kind, or (the help command's arguments) a command path. */
-export type Completion = Completes | 'command';
+/**
+ * What a value completes to: a declared kind, or (the help command's arguments) a command path. Config keys are
+ * known when the scripts are made: they become the value's choices.
+ */
+export type Completion = Exclude<Completes, 'config-key'> | 'command';
+
+/** A declaration's choices and completion kind as the scripts take them: config keys listed as choices. */
+function completion(def: { choices?: readonly string[]; completes?: Completes }, what: string) {
+  if (def.completes === 'config-key')
+    return {
+      choices: plain(
+        CONFIG_KEYS.map((spec) => spec.key),
+        what,
+      ),
+    };
+  return {
+    ...(def.choices ? { choices: plain(def.choices, what) } : {}),
+    ...(def.completes ? { completes: def.completes } : {}),
+  };
+}
 
 export interface ArgSpec {
   name: string;
@@ -97,9 +116,8 @@ export function optionSpec(def: DeclaredOption): OptionSpec {
     ...(short ? { short } : {}),
     ...(value ? { value } : {}),
     description: def.description,
-    ...(def.choices ? { choices: plain(def.choices, `a choice of ${long as string}`) } : {}),
+    ...completion(def, `a choice of ${long as string}`),
     commaList: Boolean(def.choices) && def.list === true,
-    ...(def.completes ? { completes: def.completes } : {}),
     repeatable: def.repeatable ?? false,
   };
 }
@@ -109,8 +127,7 @@ const argSpec = (def: ArgDef): ArgSpec => ({
   description: def.description,
   optional: def.optional ?? false,
   variadic: def.variadic ?? false,
-  ...(def.choices ? { choices: plain(def.choices, `a choice of <${def.name}>`) } : {}),
-  ...(def.completes ? { completes: def.completes } : {}),
+  ...completion(def, `a choice of <${def.name}>`),
 });
 
 function node(def: CommandDef | NounDef, parent: string[]): CommandNode {

@@ -1,5 +1,5 @@
 // The zsh completion script (compsys), generated from the command tree: one function per command path.
-import { PROFILE_LINE, PROFILES_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { posixQuote } from './quote.js';
 import {
   allNodes,
@@ -25,6 +25,7 @@ function action(
   if (spec.choices) return `(${spec.choices.join(' ')})`;
   if (spec.completes === 'file') return '_files';
   if (spec.completes === 'profile') return '_clinic_profiles';
+  if (spec.completes === 'tenant') return '_clinic_tenant_slugs';
   if (spec.completes === 'command') return '_clinic_command_words';
   return ' ';
 }
@@ -99,18 +100,29 @@ typeset -ga _clinic_common=(
 ${common.map((s) => `  ${s}`).join('\n')}
 )
 
-# Profile names, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured); silent on failure. Only the
-# names the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
-_clinic_profiles() {
+# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
+# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
+# (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+_clinic_listed() {
   setopt localoptions nobashrematch norematchpcre
-  local entry expl valid=${q(PROFILE_LINE)}
-  local -a profiles match mbegin mend
+  local entry expl valid=${q(PROFILE_LINE)} output
+  local -a values match mbegin mend
   (( $+commands[clinic] )) || return 1
-  for entry in \${(f)"$(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)"}; do
-    [[ $entry =~ $valid ]] && profiles+=($match[1])
+  if [[ $1 == tenant ]]; then
+    valid=${q(TENANT_LINE)}
+    output=$(${TENANTS_COMMAND} </dev/null 2>/dev/null)
+  else
+    output=$(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)
+  fi
+  for entry in \${(f)output}; do
+    [[ $entry =~ $valid ]] && values+=($match[1])
   done
-  _wanted profiles expl profile compadd -a profiles
+  _wanted $1s expl $1 compadd -a values
 }
+
+# One function each, as _arguments puts compadd options after an action's first word.
+_clinic_profiles() { _clinic_listed profile }
+_clinic_tenant_slugs() { _clinic_listed tenant }
 
 # clinic help: the commands under the ones given before the cursor (\`clinic help erasure <TAB>\`), from the
 # _commands function of that path; nothing under a command that runs.

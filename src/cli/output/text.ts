@@ -106,3 +106,6 @@ export function wrapText(text: string, width: number, fieldName = false): string
   lines.push(line);
   return lines;
 }
+
+/** `1 record`, `2 records`: a count with its noun, singular or plural. */
+export const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? '' : 's'}`;

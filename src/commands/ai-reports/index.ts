@@ -18,9 +18,9 @@ const pdf = defineCommand({
   args: idArg('AI report'),
   options: PDF_OPTIONS,
   examples: [
-    'clinic ai-reports pdf 4',
-    'clinic ai-reports pdf 4 -O reports/april.pdf --force',
-    'clinic ai-reports pdf 4 -O - | lpr',
+    'clinic ai-reports pdf 1',
+    'clinic ai-reports pdf 1 -O reports/april.pdf --force',
+    'clinic ai-reports pdf 1 -O - | lpr',
   ],
   noJq: 'ai-reports pdf writes a PDF, not JSON',
   load: async () => (await import('./pdf.js')).run,

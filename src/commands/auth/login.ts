@@ -121,7 +121,12 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
     throw withKeychainAdvice(error);
   }
   const previous = settings.profileData.credential_store;
-  await ctx.editProfile((profile) => setPath(profile, 'credential_store', kind), settings.profile.name);
+  // A sign-in made with --base-url belongs to that server: the profile keeps it, so the next command goes there.
+  const baseUrl = ctx.globals.baseUrl === undefined ? undefined : settings.get('base_url');
+  await ctx.editProfile((profile) => {
+    setPath(profile, 'credential_store', kind);
+    if (baseUrl !== undefined) setPath(profile, 'base_url', baseUrl);
+  }, settings.profile.name);
   if (previous && previous !== kind) {
     // The sign-in moved: do not leave an old copy behind.
     await ctx
@@ -169,6 +174,9 @@ export async function login(options: LoginOptions, ctx: Context): Promise<void> 
   const origins = signInOrigins(settings);
   const location = await keep({ ...credentials, user: who, origins }, options, ctx);
   ctx.io.err(`logged in as ${sanitize(who)} (profile ${settings.profile.name}); token in ${location}`);
+  const savedUrl = settings.profileData.base_url;
+  if (ctx.globals.baseUrl !== undefined && savedUrl !== settings.get('base_url'))
+    ctx.io.err(`base_url of profile ${settings.profile.name} is now ${settings.get('base_url')}`);
   if (before !== undefined && before !== who) {
     ctx.io.err(
       `warning: profile ${settings.profile.name} was signed in as ${sanitize(before)} before; it is now ${sanitize(who)}`,

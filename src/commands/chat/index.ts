@@ -35,7 +35,7 @@ const tail = defineCommand({
   options: TAIL_OPTIONS,
   examples: [
     'clinic --profile sandbox chat tail',
-    'clinic chat tail --conversation 5 --since 1200 -o ndjson | jq .data.body',
+    'clinic chat tail --conversation 2 --since 8 -o ndjson | jq .data.body',
     'clinic chat tail --events created,deleted,read --timeout 600',
   ],
   noJq: 'chat tail prints events as they happen, so there is no whole output to filter: pipe -o ndjson into jq',

@@ -1,8 +1,10 @@
 // `clinic config set|unset|use-profile`: changes to the config file, through the context.
 
 import type { CommandRun } from '../../cli/command.js';
-import { checkProfileName, profileOf, setPath } from '../../core/config/config-file.js';
+import { checkProfileName, dict, profileOf, setPath } from '../../core/config/config-file.js';
 import { checkValue, keySpec } from '../../core/config/keys.js';
+import { UsageError } from '../../core/errors.js';
+import type { USE_PROFILE_OPTIONS } from './index.js';
 
 export const set: CommandRun = async ({ args: [key = '', value = ''] }, ctx) => {
   const checked = checkValue(key, value);
@@ -16,13 +18,24 @@ export const unset: CommandRun = async ({ args: [key = ''] }, ctx) => {
   ctx.io.err(`${key} unset in profile ${profile}`);
 };
 
-export const useProfile: CommandRun = async ({ args: [name = ''] }, ctx) => {
+/** An unknown name is refused (a typo would leave every later command on an empty profile); --create makes it. */
+export const useProfile: CommandRun<typeof USE_PROFILE_OPTIONS> = async (
+  { args: [name = ''], options },
+  ctx,
+) => {
   checkProfileName(name);
-  let known = false;
   await ctx.editConfig((data) => {
-    known = profileOf(data, name) !== undefined;
+    // `default` is the profile used when none is chosen: it exists without being in the file.
+    if (profileOf(data, name) === undefined && name !== 'default') {
+      if (!options.create) {
+        const known = Object.keys(data.profiles).sort().join(', ') || 'none yet';
+        throw new UsageError(
+          `no profile '${name}' (profiles: ${known}); to make a new one: clinic config use-profile ${name} --create`,
+        );
+      }
+      data.profiles[name] = dict();
+    }
     data.current_profile = name;
   });
-  if (!known) ctx.io.err(`note: profile ${name} has no settings yet`);
   ctx.io.err(`current profile: ${name}`);
 };

@@ -18,10 +18,7 @@ const messages = defineCommand({
     'document (assumed: the common page/per_page).',
   args: idArg('conversation'),
   options: MESSAGES_OPTIONS,
-  examples: [
-    'clinic conversations messages 5',
-    'clinic conversations messages 5 --after 1200 --all -o ndjson',
-  ],
+  examples: ['clinic conversations messages 2', 'clinic conversations messages 2 --after 8 --all -o ndjson'],
   load: async () => (await import('./messages.js')).run,
 });
 
@@ -32,7 +29,7 @@ const message = defineCommand({
     { name: 'id', description: 'conversation id' },
     { name: 'message-id', description: 'message id' },
   ],
-  examples: ['clinic conversations message 5 1201', 'clinic conversations message 5 1201 -o json'],
+  examples: ['clinic conversations message 2 9', 'clinic conversations message 2 9 -o json'],
   load: async () => (await import('./message.js')).run,
 });
 
@@ -48,8 +45,8 @@ const sendVoice = defineCommand({
     { name: 'file', description: 'audio file', completes: 'file' },
   ],
   examples: [
-    'clinic conversations send-voice 5 ./reply.ogg',
-    'clinic conversations send-voice 5 note.m4a -o json',
+    'clinic conversations send-voice 2 ./reply.ogg',
+    'clinic conversations send-voice 2 note.m4a -o json',
   ],
   load: async () => (await import('./send-voice.js')).run,
 });
@@ -60,7 +57,7 @@ const agentVerb = (name: 'status' | 'enable' | 'disable', summary: string) =>
     name,
     summary,
     args: idArg('conversation'),
-    examples: [`clinic conversations agent ${name} 5`],
+    examples: [`clinic conversations agent ${name} 2`],
     load: async () => (await import('./agent.js'))[name],
   });
 
@@ -70,7 +67,7 @@ const agent = noun({
   description:
     'The AI assistant of a conversation (GET /v1/conversations/{id}/agent, POST .../agent/enable and\n' +
     '.../agent/disable). The shape of its state is not shown in the API document (assumed: printed as sent).',
-  examples: ['clinic conversations agent status 5', 'clinic conversations agent disable 5'],
+  examples: ['clinic conversations agent status 2', 'clinic conversations agent disable 2'],
   commands: [
     agentVerb('status', 'show whether the AI assistant answers in a conversation'),
     agentVerb('enable', 'let the AI assistant answer in a conversation'),
@@ -82,6 +79,6 @@ export default noun({
   name: 'conversations',
   summary: 'conversations with patients: messages, voice, AI assistant',
   category: 'Clinic data',
-  examples: ['clinic conversations messages 5', 'clinic conversations agent status 5'],
+  examples: ['clinic conversations messages 2', 'clinic conversations agent status 2'],
   commands: [messages, message, sendVoice, agent],
 });

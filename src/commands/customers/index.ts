@@ -24,10 +24,7 @@ const get = defineCommand({
   name: 'get',
   summary: 'show one customer',
   args: idArg('customer'),
-  examples: [
-    'clinic customers get 42',
-    'clinic customers get 42 --fields first_name,record_state.reason_code',
-  ],
+  examples: ['clinic customers get 7', 'clinic customers get 7 --fields first_name,record_state.reason_code'],
   load: async () => (await import('./get.js')).run,
 });
 
@@ -59,6 +56,6 @@ export default noun({
   name: 'customers',
   category: 'Clinic data',
   summary: 'customers (patients): list, get, create',
-  examples: ['clinic customers list', 'clinic customers get 42'],
+  examples: ['clinic customers list', 'clinic customers get 7'],
   commands: [list, get, create],
 });

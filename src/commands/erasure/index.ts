@@ -6,13 +6,23 @@ import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
 import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure.js';
 
-const ASSUMED = 'The path and payload are not shown in the API document (assumed, after the list endpoint):';
+/** The last line of a verb's help whose request the API document does not show. */
+const assumed = (request: string) =>
+  `The path and payload are not shown in the API document (assumed, after the list endpoint): ${request}.`;
 
 export const LIST_ERASURE_OPTIONS = [
   ...LIST_OPTIONS,
   option.choice('--status <status>', 'only requests in this status', ERASURE_STATUSES),
-  option.dateTime('--created-from <date-time>', 'only requests created on or after (ISO 8601)'),
-  option.dateTime('--created-to <date-time>', 'only requests created on or before (ISO 8601)'),
+  option.dateTime(
+    '--created-from <date-time>',
+    'only requests created on or after this date-time, or from the start of this day (2026-01-31, local time)',
+    'start',
+  ),
+  option.dateTime(
+    '--created-to <date-time>',
+    'only requests created on or before this date-time, or up to the end of this day (local time)',
+    'end',
+  ),
   option.choice('--sort-by <field>', 'sort field', ERASURE_SORT_FIELDS),
   option.choice('--sort-order <order>', 'sort direction', ['asc', 'desc'] as const),
 ] as const;
@@ -54,11 +64,13 @@ const list = defineCommand({
     'List data-erasure requests (GET /v1/data-erasure-requests), filtered by status and creation time and\n' +
     'sorted by created_at, verified_at, executed_at or status. The default sort is not shown in the API\n' +
     'document; give --sort-by for a stable order across pages. --all with no sort given asks for the oldest\n' +
-    'first (created_at asc), so requests created during the export land on its last pages.',
+    'first (created_at asc), so requests created during the export land on its last pages.\n' +
+    'A day given to --created-from or --created-to means the whole day in your local time zone (TZ), and a\n' +
+    'date-time without an offset is local time too; both are sent to the server as full UTC date-times.',
   options: LIST_ERASURE_OPTIONS,
   examples: [
     'clinic erasure list --status pending_verification',
-    'clinic erasure list --created-from 2026-01-01T00:00:00Z --sort-by created_at --sort-order desc --all -o ndjson',
+    'clinic erasure list --created-from 2026-01-01 --created-to 2026-01-31 --sort-by created_at --all -o ndjson',
   ],
   load: async () => (await import('./list.js')).run,
 });
@@ -67,28 +79,31 @@ const get = getVerb({
   what: 'erasure request',
   path: 'erasureRequest',
   summary: 'show one data-erasure request and the actions its state allows',
-  description: `${ASSUMED} GET /v1/data-erasure-requests/{id}.`,
-  examples: ['clinic erasure get 12', 'clinic erasure get 12 --fields status,state_allows -o json'],
+  description:
+    'Show one data-erasure request: its status, the customer, who asked and when, what has been done, and\n' +
+    'the actions its state allows now (state_allows: resend, cancel, retry, certificate).\n' +
+    assumed('GET /v1/data-erasure-requests/{id}'),
+  examples: ['clinic erasure get 4', 'clinic erasure get 4 --fields status,state_allows -o json'],
 });
 
 const create = defineCommand({
   name: 'create',
   summary: "request the erasure of a customer's data (asks you to type the customer id back)",
   description:
-    `${ASSUMED} POST /v1/data-erasure-requests with {"customer_id", "request_reason"}.\n` +
-    "Erasure deletes the patient's data for good: on a terminal you type the customer id back to confirm;\n" +
-    'without a terminal pass --yes. The request then waits for verification: follow it with `clinic erasure watch`.\n' +
+    "Ask for a customer's data to be erased. Erasure deletes the patient's data for good: on a terminal you\n" +
+    'type the customer id back to confirm; without a terminal pass --yes. The request then waits for\n' +
+    'verification: follow it with `clinic erasure watch`.\n' +
     'With --from, each record gives customer_id and optionally request_reason; you type the number of records\n' +
-    'to confirm. ' +
-    BULK_HELP,
+    `to confirm. ${BULK_HELP}\n` +
+    assumed('POST /v1/data-erasure-requests with {"customer_id", "request_reason"}'),
   options: CREATE_OPTIONS,
   confirm: {
     action: 'erasure create',
     records: (n) => `This requests the erasure of the data of ${n} customer${n === 1 ? '' : 's'}, for good.`,
   },
   examples: [
-    'clinic erasure create --customer 42 --reason "Patient asked by email on 2026-11-02"',
-    'clinic erasure create --customer 42 --yes -o json',
+    'clinic erasure create --customer 5 --reason "Patient asked by email on 2026-11-02"',
+    'clinic erasure create --customer 5 --yes -o json',
     'clinic erasure create --from requests.csv --dry-run',
   ],
   load: async () => (await import('./create.js')).run,
@@ -105,8 +120,10 @@ const action = (
     name,
     summary,
     description:
-      `${ASSUMED} POST /v1/data-erasure-requests/{id}/${name}${name === 'cancel' ? ' with {"cancellation_reason"}' : ''}.\n` +
-      `The request is read first; the action is sent only where its state_allows.${name} is true (else exit 6). ${detail}`,
+      `${detail}\nThe request is read first; the action is sent only where its state_allows.${name} is true (else exit 6).\n` +
+      assumed(
+        `POST /v1/data-erasure-requests/{id}/${name}${name === 'cancel' ? ' with {"cancellation_reason"}' : ''}`,
+      ),
     args: idArg('erasure request'),
     options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
     examples,
@@ -118,11 +135,13 @@ const certificate = defineCommand({
   name: 'certificate',
   summary: 'download the erasure certificate of a completed request (PDF)',
   description:
-    `${ASSUMED} GET /v1/data-erasure-requests/{id}/certificate. The request is read first (state_allows.certificate);\n` +
-    'the PDF is saved only when the body starts with %PDF-, through a temporary file; an existing file needs --force.',
+    'Save the certificate that proves a completed request erased the data (a PDF). The request is read first\n' +
+    '(state_allows.certificate); the PDF is saved only when the body starts with %PDF-, through a temporary\n' +
+    'file; an existing file needs --force.\n' +
+    assumed('GET /v1/data-erasure-requests/{id}/certificate'),
   args: idArg('erasure request'),
   options: CERTIFICATE_OPTIONS,
-  examples: ['clinic erasure certificate 12', 'clinic erasure certificate 12 -O certs/12.pdf --force'],
+  examples: ['clinic erasure certificate 4', 'clinic erasure certificate 4 -O certs/4.pdf --force'],
   noJq: 'erasure certificate writes a PDF, not JSON',
   load: async () => (await import('./certificate.js')).run,
 });
@@ -131,13 +150,14 @@ const watch = defineCommand({
   name: 'watch',
   summary: 'follow a request until it ends; exit 0 only when it completed',
   description:
-    'Poll a request (GET /v1/data-erasure-requests/{id}, assumed) and print each status change with its time,\n' +
-    'until a terminal status (completed, expired, cancelled, failed). Exit 0 only on completed; 1 on another\n' +
-    'terminal status or when --timeout runs out, with the final status on stderr. Passing network errors and\n' +
-    'server faults are ridden out.',
+    'Follow a request until it ends, printing each status change with its time, up to a terminal status\n' +
+    '(completed, expired, cancelled, failed). Exit 0 only on completed; 1 on another terminal status or when\n' +
+    '--timeout runs out, with the final status on stderr. Passing network errors and server faults are\n' +
+    'ridden out.\n' +
+    assumed('GET /v1/data-erasure-requests/{id}, polled'),
   args: idArg('erasure request'),
   options: WATCH_OPTIONS,
-  examples: ['clinic erasure watch 12', 'clinic erasure watch 12 --interval 10 --timeout 3600 -o ndjson'],
+  examples: ['clinic erasure watch 4', 'clinic erasure watch 4 --interval 10 --timeout 3600 -o ndjson'],
   noJq: 'erasure watch prints each change as it happens, so there is no whole output to filter: pipe -o ndjson into jq',
   load: async () => (await import('./watch.js')).run,
 });
@@ -151,28 +171,34 @@ export default noun({
   category: 'Data protection',
   examples: [
     'clinic erasure list --status failed',
-    'clinic erasure create --customer 42',
-    'clinic erasure watch 12',
+    'clinic erasure create --customer 5',
+    'clinic erasure watch 4',
   ],
   commands: [
     list,
     get,
     create,
-    action('resend', 'send the verification message again', 'No confirmation: nothing is deleted.', [
-      'clinic erasure resend 12',
-    ]),
+    action(
+      'resend',
+      'send the verification message again',
+      'Send the customer the verification message again, for a request still waiting for it. No confirmation:\n' +
+        'nothing is deleted.',
+      ['clinic erasure resend 1'],
+    ),
     action(
       'cancel',
       'withdraw a request (asks first)',
-      'Asks for confirmation (--yes without a terminal).',
-      ['clinic erasure cancel 12 --reason "Patient changed their mind"'],
+      'Withdraw a request before it runs, with the reason; nothing is erased. Asks for confirmation (--yes\n' +
+        'without a terminal).',
+      ['clinic erasure cancel 2 --reason "Patient changed their mind"'],
       { action: 'erasure cancel' },
     ),
     action(
       'retry',
       'run a failed request again (asks first)',
-      'Asks for confirmation (--yes without a terminal).',
-      ['clinic erasure retry 12', 'clinic erasure retry 12 --yes'],
+      'Run a request that failed part way again, once a person has looked at why. Asks for confirmation (--yes\n' +
+        'without a terminal).',
+      ['clinic erasure retry 7', 'clinic erasure retry 7 --yes'],
       { action: 'erasure retry' },
     ),
     certificate,

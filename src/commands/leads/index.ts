@@ -23,9 +23,9 @@ const add = defineCommand({
   args: [{ name: 'lead-id', description: 'lead id (not with --from)', optional: true }],
   options: NOTE_ADD_OPTIONS,
   examples: [
-    'clinic leads notes add 12 --content "Called back, books next week"',
-    'clinic leads notes add 12 --content "Handover" --user-id 4 --dry-run',
-    'clinic leads notes add --from notes.csv --set user_id=4',
+    'clinic leads notes add 3 --content "Called back, books next week"',
+    'clinic leads notes add 3 --content "Handover" --user-id 2 --dry-run',
+    'clinic leads notes add --from notes.csv --set user_id=2',
   ],
   load: async () => (await import('./notes-add.js')).run,
 });
@@ -33,7 +33,7 @@ const add = defineCommand({
 const notes = noun({
   name: 'notes',
   summary: 'notes on a lead',
-  examples: ['clinic leads notes add 12 --content "Called back"'],
+  examples: ['clinic leads notes add 3 --content "Called back"'],
   commands: [add],
 });
 
@@ -41,6 +41,6 @@ export default noun({
   name: 'leads',
   summary: 'leads (prospective patients): notes',
   category: 'Clinic data',
-  examples: ['clinic leads notes add 12 --content "Called back"'],
+  examples: ['clinic leads notes add 3 --content "Called back"'],
   commands: [notes],
 });

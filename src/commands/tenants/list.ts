@@ -1,12 +1,14 @@
-// `clinic tenants list`: the tenants of the signed-in user's account.
+// `clinic tenants list`: the tenants of the signed-in user's account, their slugs remembered in the profile (for
+// --tenant SLUG and completions); with --offline, only what the profile remembers, without a request.
 
-import type { CommandRun } from '../../cli/command.js';
+import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import type { Column } from '../../cli/output/table.js';
 import { showItems } from '../../cli/present.js';
 import { declaredFields } from '../../core/api/declared-fields.js';
 import { getAccount } from '../../core/api/resources.js';
-import { tenantId, tenantsOf } from './account-tenants.js';
+import { rememberedTenants, rememberTenants, tenantId, tenantsOf } from '../../cli/account-tenants.js';
+import type { LIST_TENANTS_OPTIONS } from './index.js';
 
 export const TENANT_COLUMNS: Column[] = [
   { header: 'ID', path: 'id', keep: true },
@@ -23,13 +25,37 @@ export function listedTenant(tenant: unknown, current: string | undefined): unkn
   return { ...tenant, current: id !== undefined && id === current };
 }
 
-export async function listTenants(ctx: Context): Promise<void> {
-  const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
-  const tenants = tenantsOf(await getAccount(client));
+export async function listTenants(options: { offline: boolean }, ctx: Context): Promise<void> {
+  const settings = await ctx.settings();
   const current = settings.get('tenant');
-  const listed = tenants.map((tenant) => listedTenant(tenant, current));
   const declared = [...declaredFields('Tenant'), 'current'];
-  await showItems(ctx, listed, { columns: TENANT_COLUMNS, output: { declared } });
+  if (options.offline) {
+    const remembered = [...rememberedTenants(settings.profileData)].map(([slug, id]) => ({
+      id: Number(id),
+      slug,
+    }));
+    await showItems(
+      ctx,
+      remembered.map((tenant) => listedTenant(tenant, current)),
+      { columns: TENANT_COLUMNS, output: { declared } },
+    );
+    return;
+  }
+  const tenants = tenantsOf(await getAccount(await ctx.http()));
+  // A cache for --tenant SLUG and completions, in a profile of the file (a cron job's CLINIC_* alone gets no file);
+  // a file that cannot be written costs only a later look-up.
+  if (settings.profileExists)
+    await ctx
+      .editProfile((profile) => rememberTenants(profile, tenants), settings.profile.name)
+      .catch(() => undefined);
+  await showItems(
+    ctx,
+    tenants.map((tenant) => listedTenant(tenant, current)),
+    { columns: TENANT_COLUMNS },
+  );
 }
 
-export const run: CommandRun = (_input, ctx) => listTenants(ctx);
+export const run = verb(
+  ({ options }: CommandInput<typeof LIST_TENANTS_OPTIONS>) => ({ offline: options.offline === true }),
+  listTenants,
+);

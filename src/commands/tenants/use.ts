@@ -1,4 +1,5 @@
-// `clinic tenants use ID-OR-SLUG`: resolves a slug to its id and saves it as the profile's tenant.
+// `clinic tenants use ID-OR-SLUG`: resolves a slug to its id and saves it as the profile's tenant, remembering the
+// account's slugs on the way (for `--tenant SLUG` and completions).
 
 import { sanitize } from '../../cli/output/sanitize.js';
 import { ownField } from '../../cli/output/fields.js';
@@ -7,23 +8,19 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import { setPath } from '../../core/config/config-file.js';
-import { NetworkError, NotFoundError, UsageError } from '../../core/errors.js';
-import { describeTenant, findTenant, tenantId, tenantsOf } from './account-tenants.js';
+import { UsageError } from '../../core/errors.js';
+import { findTenant, rememberTenants, tenantIdFor, tenantsOf } from '../../cli/account-tenants.js';
 
 export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   if (wanted.trim() === '') throw new UsageError('give a tenant id or slug');
   const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
   const tenants = tenantsOf(await getAccount(client));
-  const tenant = findTenant(tenants, wanted.trim());
-  if (tenant === undefined) {
-    const known = tenants.map(describeTenant).join(', ') || 'none';
-    throw new NotFoundError(`no tenant '${wanted}' in your account; yours: ${known}`);
-  }
-  const id = tenantId(tenant);
-  if (id === undefined)
-    throw new NetworkError(`unexpected response for the account: tenant '${wanted}' has no usable id`);
-  await ctx.editProfile((profile) => setPath(profile, 'tenant', id), settings.profile.name);
-  const name = sanitize(textOf(ownField(tenant, 'name')));
+  const id = tenantIdFor(tenants, wanted.trim());
+  await ctx.editProfile((profile) => {
+    setPath(profile, 'tenant', id);
+    rememberTenants(profile, tenants);
+  }, settings.profile.name);
+  const name = sanitize(textOf(ownField(findTenant(tenants, wanted.trim()), 'name')));
   ctx.io.err(`profile ${settings.profile.name} now uses tenant ${id}${name ? ` (${name})` : ''}`);
 }
 

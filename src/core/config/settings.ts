@@ -52,6 +52,11 @@ export class Settings {
     return new Settings({ name, source: 'flag' }, this.data, {});
   }
 
+  /** The same settings with one more command-line value (`tenant` once --tenant is resolved to an id). */
+  withFlag(key: SettingKey, value: string): Settings {
+    return new Settings(this.profile, this.data, this.env, { ...this.flags, [key]: value });
+  }
+
   /** This profile as its file has it: no flag, no environment override (what an old sign-in is bound to). */
   own(): Settings {
     return new Settings(this.profile, this.data, {});

@@ -1,12 +1,14 @@
 // The API with the profile's token: GET /v1/account, the tenant's setup state (428 → next step), and the
 // rate-limit headroom the answers announced.
 import { dataOf, getAccountRequest, paths } from '../api/resources.js';
+import { refusalAdvice, type SignInFacts } from '../auth/refusal-advice.js';
 import { loginCommand } from '../auth/session.js';
 import { ApiError, AuthError } from '../errors.js';
 import type { ApiResponse } from '../http/client.js';
 import {
   type Check,
   type CheckResult,
+  type DoctorDeps,
   doctorClient,
   fail,
   type Findings,
@@ -41,17 +43,25 @@ export function describeApiError(error: ApiError): string {
   return rest ? `${head}: ${rest}` : head;
 }
 
+/** What doctor knows of the sign-in, for the fix of a 401 or 403. */
+async function signInFacts(deps: DoctorDeps, found: Findings): Promise<SignInFacts> {
+  const session = await deps.session();
+  return {
+    loginCommand: loginCommand(found.settings!.profile),
+    scopes: found.stored?.scopes,
+    envToken: session.envToken !== undefined,
+  };
+}
+
 /** An API failure as a check line with its fix. */
-function apiFailure(name: string, error: unknown, login: string): CheckResult {
+function apiFailure(name: string, error: unknown, signIn: SignInFacts): CheckResult {
+  const login = signIn.loginCommand;
   if (error instanceof ApiError) {
     const what = describeApiError(error);
-    if (error.status === 401) return fail(name, `the token was rejected (${what})`, `run: ${login}`);
-    if (error.status === 403)
-      return fail(
-        name,
-        `refused (${what})`,
-        `the token lacks a scope, or the user a role: sign in again (${login})`,
-      );
+    const advice = refusalAdvice(error, signIn);
+    if (error.status === 401)
+      return fail(name, `the token was rejected (${what})`, signIn.envToken ? advice : `run: ${login}`);
+    if (error.status === 403) return fail(name, `refused (${what})`, advice);
     if (error.status === 429)
       return fail(
         name,
@@ -71,7 +81,7 @@ export const accountCheck: Check = {
     const name = 'account';
     const why = blocked(found);
     if (why) return skip(name, why);
-    const login = loginCommand(found.settings!.profile);
+    const signIn = await signInFacts(deps, found);
     try {
       const response = await (await doctorClient(deps)).request(getAccountRequest());
       noteAnswer(found, response);
@@ -92,7 +102,7 @@ export const accountCheck: Check = {
       });
     } catch (error) {
       found.accountBroken = `GET /v1/account failed`;
-      return apiFailure(name, error, login);
+      return apiFailure(name, error, signIn);
     }
   },
 };
@@ -164,7 +174,7 @@ export const tenantSetupCheck: Check = {
             tenant,
           },
         );
-      return apiFailure(name, error, login);
+      return apiFailure(name, error, await signInFacts(deps, found));
     }
   },
 };

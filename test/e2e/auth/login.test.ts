@@ -195,15 +195,15 @@ describe('scopes and logout', () => {
     expect(code).toBe(4);
     expect(stderr).toContain('the token lacks the scope customers:write');
     expect(stderr).toMatch(
-      /sign in with it: clinic --profile sandbox login --scopes "openid .*customers:read customers:write"/,
+      /sign in again keeping the scopes it has: clinic --profile sandbox login --scopes "openid customers:read customers:write"/,
     );
   });
 
-  it('a missing role gives exit 4 and says the scope is there but the role is not', async () => {
+  it('a missing role gives exit 4 and says to ask a clinic admin, never to change scopes', async () => {
     await browserLogin(world, [], { DRIVER_USER: '3' }); // Vera Viewer, scope *
     const { code, stderr } = await world.clinic(CREATE_CUSTOMER);
     expect(code).toBe(4);
-    expect(stderr).toContain('likely lacks the role');
+    expect(stderr).toContain("hint: your user's role in this clinic does not allow this: ask a clinic admin");
     expect(stderr).not.toContain('--scopes');
   });
 

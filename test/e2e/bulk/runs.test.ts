@@ -39,7 +39,7 @@ describe('a whole file', () => {
       [4, 'ok'],
     ]);
     expect(rows[2]).toMatchObject({ http_status: 422, errors: { last_name: expect.any(Array) } });
-    expect(result.stderr).toContain('4/4 records, 3 ok, 1 errors');
+    expect(result.stderr).toContain('4/4 records, 3 ok, 1 error (');
     expect([...(await onServer()).values()]).toEqual([1, 1, 1]);
   });
 

@@ -46,9 +46,15 @@ const cases: [string, string[], RegExp][] = [
   ['an unknown command', ['customer', 'list'], /unknown command/],
   ['a missing argument', ['customers', 'get'], /missing required argument/],
   [
-    'a bad tenant flag',
-    ['customers', 'list', '--tenant', 'north'],
+    'a tenant id of 0',
+    ['customers', 'list', '--tenant', '0'],
     /--tenant: tenant must be a positive whole number/,
+  ],
+  ['an empty tenant', ['customers', 'list', '--tenant', ''], /--tenant takes a tenant id or slug, got ''/],
+  [
+    '--all with --page',
+    ['customers', 'list', '--all', '--page', '2'],
+    /--all reads every page from the first/,
   ],
   ['an absolute api URL', ['api', 'https://evil.example/v1/account'], /PATH must be relative/],
   ['an unknown config key', ['config', 'set', 'colour', 'blue'], /unknown config key 'colour'/],

@@ -195,13 +195,19 @@ describe('server errors become exit codes', () => {
     });
     expect(code).toBe(4);
     expect(stderr).toMatch(/^error: /);
-    expect(stderr).toContain('login --scopes "openid customers:write"');
+    // A role refusal: a clinic admin can help, no sign-in with other scopes can.
+    expect(stderr).toContain("hint: your user's role in this clinic does not allow this: ask a clinic admin");
+    expect(stderr).not.toContain('--scopes');
   });
 
   it('401: exit 3 for a rejected token, with the way on', async () => {
     const { code, stderr } = await world.clinic(['account'], { env: { CLINIC_TOKEN: 'clinic_pat_wrong' } });
     expect(code).toBe(3);
-    expect(stderr).toContain('run: clinic --profile sandbox login');
+    // The token came from CLINIC_TOKEN: signing in would not change it.
+    expect(stderr).toContain(
+      'hint: the token in CLINIC_TOKEN was rejected: set CLINIC_TOKEN to a valid token',
+    );
+    expect(stderr).not.toContain('login');
   });
 
   it('with room in the window, a command neither locks nor writes the shared rate-limit file', async () => {

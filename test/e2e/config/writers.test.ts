@@ -61,7 +61,7 @@ describe('parallel config writers', () => {
     ];
     await parallel(dir, [
       ...values.map(([key, value]) => ['--profile', 'work', 'config', 'set', key, value]),
-      ['config', 'use-profile', 'work'],
+      ['config', 'use-profile', 'work', '--create'],
     ]);
     const config = await configOf(dir);
     expect(config).toMatchObject({ current_profile: 'work' });

@@ -249,7 +249,7 @@ describe('clinic doctor on broken profiles', () => {
     }
   });
 
-  it('a rejected token (revoked at the server) fails the account check with the login fix', async () => {
+  it('a rejected CLINIC_TOKEN fails the account check saying to replace CLINIC_TOKEN, not to log in', async () => {
     const { code, stdout } = await world.clinic(['doctor', '-o', 'json'], {
       env: { CLINIC_TOKEN: 'clinic_pat_not-a-real-token' },
     });
@@ -258,7 +258,10 @@ describe('clinic doctor on broken profiles', () => {
     expect(check(r, 'token')).toMatchObject({ status: 'ok', source: 'CLINIC_TOKEN', store: null });
     expect(check(r, 'account').status).toBe('fail');
     expect(check(r, 'account').detail).toContain('the token was rejected (HTTP 401');
-    expect(check(r, 'account').fix).toBe('run: clinic --profile sandbox login');
+    expect(check(r, 'account').fix).toBe(
+      'the token in CLINIC_TOKEN was rejected: set CLINIC_TOKEN to a valid token (it is used as is, never refreshed)',
+    );
+    expect(check(r, 'account').fix).not.toContain('login');
     expect(stdout).not.toContain('clinic_pat_not-a-real-token');
   });
 

@@ -68,9 +68,26 @@ describe('parseListOptions (through the declared flags)', () => {
     parseListOptions(parseCommandInput(listDef, argv).options as OptionsOf<typeof LIST_OPTIONS>);
 
   it('parses page, per-page, limit, all and filters', () => {
-    expect(
-      parse('--page', '2', '--per-page', '50', '--limit', '10', '--all', '--filter', 'status=done'),
-    ).toEqual({ page: { page: 2, perPage: 50, limit: 10, all: true }, filters: [['status', 'done']] });
+    expect(parse('--page', '2', '--per-page', '50', '--limit', '10', '--filter', 'status=done')).toEqual({
+      page: { page: 2, perPage: 50, limit: 10, all: false },
+      filters: [['status', 'done']],
+    });
+    expect(parse('--all', '--per-page', '50').page).toEqual({
+      page: undefined,
+      perPage: 50,
+      limit: undefined,
+      all: true,
+    });
+  });
+
+  it.each([
+    ['--page', '2'],
+    ['--page', '1'],
+  ])('refuses --all with %s %s: one page or all of them', (...flags) => {
+    expect(() => parse('--all', ...flags)).toThrow(UsageError);
+    expect(() => parse('--all', ...flags)).toThrow(
+      '--all reads every page from the first; --page N reads one page: give one of them',
+    );
   });
 
   it('leaves unset options undefined', () => {

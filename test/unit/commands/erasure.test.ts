@@ -201,7 +201,7 @@ describe('erasure list filters', () => {
       '--status',
       'failed',
       '--created-from',
-      '2026-01-01',
+      '2026-01-01T00:00:00Z',
       '--sort-by',
       'status',
     ];
@@ -210,7 +210,7 @@ describe('erasure list filters', () => {
     const query = new URL(`http://x${cli.seen[0]?.path}`).searchParams;
     expect(Object.fromEntries(query)).toEqual({
       status: 'failed',
-      created_at_from: '2026-01-01',
+      created_at_from: '2026-01-01T00:00:00Z',
       sort_by: 'status',
       sort_order: 'desc',
       page: '1',

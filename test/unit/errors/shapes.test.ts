@@ -26,16 +26,16 @@ describe('parseApiError: plain {message} bodies', () => {
     expect(error.fieldErrors).toEqual([]);
     expect(toExitCode(error)).toBe(3);
     expect(lines(error)[0]).toBe('error: Unauthenticated. (HTTP 401)');
-    expect(lines(error)).toContain(
-      'run: clinic login (the token was rejected; check CLINIC_TOKEN if it is set)',
-    );
+    expect(lines(error)).toContain('run: clinic login (the token was rejected)');
   });
 
   it('403 keeps the message and exits 4', () => {
     const error = parseApiError(403, body({ message: 'This action is unauthorized.' }));
     expect(error.message).toBe('This action is unauthorized.');
     expect(toExitCode(error)).toBe(4);
-    expect(lines(error).some((line) => line.startsWith('hint:') && line.includes('scope'))).toBe(true);
+    expect(lines(error)).toContain(
+      "hint: your user's role in this clinic does not allow this: ask a clinic admin",
+    );
   });
 });
 
@@ -397,6 +397,48 @@ describe('error mapper, for any status and body (fast-check)', () => {
         expect(typeof error.message).toBe('string');
         expect(error.message.length).toBeGreaterThan(0);
       }),
+    );
+  });
+});
+
+describe('the error line says each thing once', () => {
+  it('a body without a message: the status once, not "HTTP 500 server error (HTTP 500)"', () => {
+    expect(lines(parseApiError(500, ''))[0]).toBe('error: HTTP 500 server error');
+    expect(lines(parseApiError(502, '<html>Bad Gateway</html>'))[0]).toBe('error: HTTP 502 bad gateway');
+  });
+
+  it('a coded body whose message is its code: the code once', () => {
+    const error = parseApiError(400, JSON.stringify({ success: false, error_code: 'BAD_REQUEST' }));
+    expect(lines(error)[0]).toBe('error: BAD_REQUEST (HTTP 400)');
+  });
+
+  it("Laravel's 422 message (the first field error): said once, by its field line", () => {
+    const error = parseApiError(
+      422,
+      JSON.stringify({
+        message: 'The first name field is required. (and 1 more error)',
+        errors: {
+          first_name: ['The first name field is required.'],
+          last_name: ['The last name field is required.'],
+        },
+      }),
+    );
+    expect(lines(error)).toEqual([
+      'error: validation failed for 2 fields (HTTP 422)',
+      '  first_name: The first name field is required.',
+      '  last_name: The last name field is required.',
+    ]);
+    const one = parseApiError(422, JSON.stringify({ message: 'Bad.', errors: { a: ['Bad.'] } }));
+    expect(lines(one)[0]).toBe('error: validation failed for 1 field (HTTP 422)');
+  });
+
+  it('a read-only refusal: what the code means, not the server repeating it', () => {
+    const error = parseApiError(
+      422,
+      JSON.stringify({ success: false, error_code: 'CUSTOMER_ERASED', message: 'The customer was erased.' }),
+    );
+    expect(lines(error)[0]).toBe(
+      "error: refused: the customer's data was erased, so the record is read-only (HTTP 422 CUSTOMER_ERASED)",
     );
   });
 });

@@ -15,7 +15,7 @@ import { APPOINTMENT_COLUMNS } from '../../../src/commands/appointments/list.js'
 import { MESSAGE_COLUMNS } from '../../../src/commands/conversations/messages.js';
 import { CUSTOMER_COLUMNS } from '../../../src/commands/customers/columns.js';
 import { ERASURE_COLUMNS } from '../../../src/commands/erasure/columns.js';
-import { describeTenant, findTenant, tenantsOf } from '../../../src/commands/tenants/account-tenants.js';
+import { describeTenant, findTenant, tenantsOf } from '../../../src/cli/account-tenants.js';
 import { listedTenant, TENANT_COLUMNS } from '../../../src/commands/tenants/list.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
 
