@@ -83,7 +83,7 @@ describe('clinic -q', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'check on the server whether line 1 was created; if not, --resume --retry-unknown sends it again\n' +
-        'error: 1 of 1 records are not ok: see their result lines\n',
+        'error: 1 of 1 record is not ok: see its result line\n',
     );
   });
 
