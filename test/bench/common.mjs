@@ -10,6 +10,11 @@ export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url)
 const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** A figure's median with its spread: `median (min–max)`, each with `digits` decimals. */
+export const spread = (values, digits = 2) => {
+  const f = (v) => v.toFixed(digits);
+  return `${f(median(values))} (${f(Math.min(...values))}–${f(Math.max(...values))})`;
+};
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const tempDir = (prefix) => mkdtempSync(join(tmpdir(), prefix));
 
@@ -38,21 +43,24 @@ export function alternate(candidates, runs, env) {
   for (let i = 0; i < runs; i++)
     for (const [name, args] of Object.entries(candidates)) times[name].push(wallMs(args, env));
   const medians = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
-  const ratios = Object.fromEntries(
-    Object.entries(times).map(([name, list]) => [
-      name,
-      median(list.map((ms, round) => ms / times.baseline[round])),
-    ]),
+  const perRound = Object.fromEntries(
+    Object.entries(times).map(([name, list]) => [name, list.map((ms, round) => ms / times.baseline[round])]),
   );
-  return { medians, ratios };
+  const ratios = Object.fromEntries(Object.entries(perRound).map(([name, list]) => [name, median(list)]));
+  return { medians, ratios, times, perRound };
 }
 
 /** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */
-export function runCli(args, env) {
+export function runCli(args, env, nodeArgs = []) {
+  return runNode([...nodeArgs, BIN, ...args], env);
+}
+
+/** Runs a Node script to completion, as runCli does the CLI. */
+export function runNode(args, env) {
   const rssFile = join(tempDir('clinic-rss-'), 'rss');
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', RSS, BIN, ...args], {
+    const child = spawn(process.execPath, ['--import', RSS, ...args], {
       env: { ...env, RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -65,8 +73,8 @@ export function runCli(args, env) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
-      resolve({ code, lines, ms, rssMiB, stderr });
+      const [rssKiB, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, stderr });
     });
   });
 }

@@ -1,5 +1,5 @@
 // Start-up: --version, --help, a noun's and a verb's help, and a real command, against `node -e 0`.
-import { alternate, BIN, cleanEnv, sandboxProcess, signIn, tempDir } from './common.mjs';
+import { alternate, BIN, cleanEnv, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
 
 export async function startupBench(runs) {
   const home = tempDir('clinic-bench-home-');
@@ -7,7 +7,7 @@ export async function startupBench(runs) {
   const sandbox = await sandboxProcess(['--rate-limit', '1000000'], cleanEnv(home));
   try {
     const env = await signIn(home, sandbox.ready);
-    const { medians: t, ratios } = alternate(
+    const { ratios, times, perRound } = alternate(
       {
         baseline: ['-e', '0'],
         version: [BIN, '--version'],
@@ -19,11 +19,13 @@ export async function startupBench(runs) {
       runs,
       env,
     );
+    // Medians, with the spread of the runs (min–max) beside them; the ratio's spread is that of the rounds' ratios.
     const row = (figure, name, target) => ({
       figure,
-      value: `${t[name].toFixed(1)} ms`,
-      baseline: `node -e 0: ${t.baseline.toFixed(1)} ms`,
+      value: `${spread(times[name], 1)} ms`,
+      baseline: `node -e 0: ${spread(times.baseline, 1)} ms`,
       ratio: ratios[name],
+      spread: [Math.min(...perRound[name]), Math.max(...perRound[name])],
       target,
     });
     return [
