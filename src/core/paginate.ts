@@ -85,6 +85,7 @@ export async function* paginate<T = unknown>(
   let next = page + 1;
   const ahead: Fetch[] = [fetchPage(page)];
   let seen = 0;
+  let checked = 0;
   let previous: T[] | undefined;
   const ids = follow ? new IdSet() : undefined;
   try {
@@ -115,7 +116,9 @@ export async function* paginate<T = unknown>(
         // Without last_page only the next page is known to exist; with it, as many as the budget allows.
         const until =
           lastPage === undefined ? page + 1 : Math.min(lastPage, lastNeeded(page, seen, options, perPage));
-        let room = client.mayStart ? client.mayStart(width, ahead.length) : width - ahead.length;
+        // One page ahead until a second page has checked out: a server whose pages never end costs two requests.
+        const wanted = ++checked >= 2 ? width : 1;
+        let room = client.mayStart ? client.mayStart(wanted, ahead.length) : wanted - ahead.length;
         for (; room > 0 && next <= until; room--) ahead.push(fetchPage(next++));
         await Promise.all(ahead.map((fetch) => fetch.sent));
       }

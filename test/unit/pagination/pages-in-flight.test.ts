@@ -58,11 +58,14 @@ async function drain(server: ReturnType<typeof heldServer>, pages: AsyncGenerato
 }
 
 describe('pages in flight', () => {
-  it('never more than --concurrency, and the first page alone (its meta says how many there are)', async () => {
+  it('never more than --concurrency, and one ahead until a second page has checked out', async () => {
     const server = heldServer(12);
     const run = drain(server, paginate(server.client, '/v1/customers', [], options(3)));
     await server.answer(1);
-    for (let page = 2; page <= 12; page++) {
+    await server.askedFor(2);
+    expect(server.inFlight()).toBe(1);
+    await server.answer(2);
+    for (let page = 3; page <= 12; page++) {
       await server.askedFor(Math.min(page + 2, 12));
       expect(server.inFlight()).toBeLessThanOrEqual(3);
       await server.answer(page);
@@ -77,12 +80,13 @@ describe('pages in flight', () => {
     const server = heldServer(8, () => room);
     const run = drain(server, paginate(server.client, '/v1/customers', [], options(6)));
     await server.answer(1);
-    await server.askedFor(3);
+    await server.answer(2);
+    await server.askedFor(4);
     expect(server.inFlight()).toBe(2);
     room = 0;
-    await server.answer(2);
     await server.answer(3);
-    for (let page = 4; page <= 8; page++) {
+    await server.answer(4);
+    for (let page = 5; page <= 8; page++) {
       await server.askedFor(page);
       expect(server.inFlight()).toBe(1);
       await server.answer(page);
@@ -95,21 +99,24 @@ describe('pages in flight', () => {
     const server = heldServer(6);
     const run = drain(server, paginate(server.client, '/v1/customers', [], options(4)));
     await server.answer(1);
-    for (const page of [5, 4, 3, 2]) await server.answer(page);
-    await server.answer(6);
+    await server.answer(2);
+    for (const page of [6, 5, 4, 3]) await server.answer(page);
     expect(await run).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
   });
 
   it('a slow writer holds at most --concurrency pages besides the one it writes', async () => {
     const server = heldServer(20);
     const pages = paginate(server.client, '/v1/customers', [], options(2));
-    const first = pages.next();
+    const first = pages.next(); // a generator starts when first asked
     await server.answer(1);
     await first;
-    // The writer sits on page 1; every page the server was asked for is answered at once.
-    for (let page = 2; page <= 3; page++) await server.answer(page);
+    const second = pages.next();
+    await server.answer(2);
+    await second;
+    // The writer sits on page 2; every page the server was asked for is answered at once.
+    for (let page = 3; page <= 4; page++) await server.answer(page);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(server.asked).toEqual([1, 2, 3]);
+    expect(server.asked).toEqual([1, 2, 3, 4]);
     await pages.return(undefined);
   });
 
