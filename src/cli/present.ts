@@ -17,7 +17,7 @@ import {
   writeResource,
 } from './output/render.js';
 import type { Column } from './output/table.js';
-import { collectEvery } from '../core/memory.js';
+import { collectOnGrowth } from '../core/memory.js';
 import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
 
 /** A record as the server answered it; `path`, the request's, names its resource (its declared fields). */
@@ -96,7 +96,7 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
     let pagesRead = 0;
     try {
       for await (const page of pages) {
-        if (++pagesRead === 2) tidy = collectEvery(10);
+        if (++pagesRead === 2) tidy = collectOnGrowth();
         // meta.total comes from the server: only a number may reach the spinner.
         const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
         const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;

@@ -1,6 +1,7 @@
 // The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
 import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { ExportGuard, guardedPages } from '../core/export-guard.js';
+import { concurrencyOf } from '../core/http/in-flight.js';
 import { type CommandInput, type CommandRun, verb } from './command.js';
 import type { Context } from './context.js';
 import { type LIST_OPTIONS, type ListInput, parseListOptions } from './list-options.js';
@@ -47,7 +48,8 @@ export async function listPaged(
   if (input.page.all && list.exportSort && !full.some(([key]) => sortKeys.has(key)))
     full.push(...list.exportSort);
   const guard = new ExportGuard();
-  const pages = guardedPages(client, list.path, full, input.page, guard, ctx.signal);
+  const paging = { ...input.page, concurrency: concurrencyOf(ctx.globals.concurrency) };
+  const pages = guardedPages(client, list.path, full, paging, guard, ctx.signal);
   const canNarrow = list.createdTo && !full.some(([key]) => key === list.createdTo?.param);
   await showList(ctx, pages, {
     columns: list.columns,

@@ -1,7 +1,6 @@
 // Long exports of a collection that changes while it is paged: no record written twice, and the change reported.
-import type { HttpClient } from './http/client.js';
 import { IdSet } from './id-set.js';
-import { type Page, type PageMeta, type PageOptions, paginate } from './paginate.js';
+import { type Page, type PageClient, type PageMeta, type PageOptions, paginate } from './paginate.js';
 
 /** What changed in the collection between the first page and the last (see ExportGuard.change). */
 export interface CollectionChange {
@@ -67,7 +66,7 @@ const MAX_PER_PAGE = 100;
  * page numbers keep meaning the same offsets).
  */
 export async function* guardedPages(
-  client: Pick<HttpClient, 'request'>,
+  client: PageClient,
   path: string,
   query: [string, string][],
   options: PageOptions,

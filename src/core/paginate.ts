@@ -12,6 +12,8 @@ export interface PageOptions {
   all?: boolean;
   /** Stop after this many records (follows pages as needed). */
   limit?: number;
+  /** Pages in flight at most while following pages (--concurrency; default 1: one ahead). */
+  concurrency?: number;
 }
 
 export interface PageMeta {
@@ -28,15 +30,28 @@ export interface Page<T> {
   text: string;
 }
 
+/** What paginate needs of the client: requests, and how many may be in flight (HttpClient.mayStart). */
+export type PageClient = Pick<HttpClient, 'request'> & Partial<Pick<HttpClient, 'mayStart'>>;
+
+/** A page asked for: its answer, and when its request has left (see ApiRequest.onSent). */
+interface Fetch {
+  page: number;
+  answer: Promise<ApiResponse>;
+  sent: Promise<void>;
+}
+
 const MAX_PER_PAGE = 100;
 
 /**
  * Yields pages in order; with neither `all` nor `limit` only the one page asked for. While the caller writes a page
- * the next one is already being fetched: one page ahead, never more, so memory stays at two pages whatever the size.
- * The signal aborts the request in flight too; a page fetched ahead and never asked for is abandoned.
+ * the next ones are already on their way: up to `concurrency` pages in flight (fewer when the rate-limit budget has
+ * less room, and only one ahead while the server gives no last_page), so memory holds at most that many pages besides
+ * the one being written. A page is yielded only once the requests for the pages after it have left: node:http writes
+ * a request a turn later, and a writer that blocks (a full pipe) would otherwise hold it back.
+ * The signal aborts the requests in flight too; pages fetched ahead and never asked for are abandoned.
  */
 export async function* paginate<T = unknown>(
-  client: Pick<HttpClient, 'request'>,
+  client: PageClient,
   path: string,
   query: [string, string][],
   options: PageOptions,
@@ -46,40 +61,44 @@ export async function* paginate<T = unknown>(
   // Following pages: fewer, larger pages unless the user chose a size.
   const perPage =
     options.perPage ?? (follow ? Math.min(options.limit ?? MAX_PER_PAGE, MAX_PER_PAGE) : undefined);
+  const width = follow ? Math.max(1, options.concurrency ?? 1) : 1;
   const abandon = new AbortController();
   const requestSignal = signal ? AbortSignal.any([signal, abandon.signal]) : abandon.signal;
-  const fetchPage = (page: number) => {
-    const params = new URLSearchParams(query.filter(([key]) => key !== 'page' && key !== 'per_page'));
+  const kept = query.filter(([key]) => key !== 'page' && key !== 'per_page');
+  const fetchPage = (page: number): Fetch => {
+    const params = new URLSearchParams(kept);
     params.set('page', String(page));
     if (perPage !== undefined) params.set('per_page', String(perPage));
-    const pending = client.request({ method: 'GET', path, query: params, signal: requestSignal });
-    pending.catch(() => undefined); // a page fetched ahead and never asked for must not fail the run
-    return pending;
+    let told!: () => void;
+    const sent = new Promise<void>((resolve) => (told = resolve));
+    const answer = client.request({
+      method: 'GET',
+      path,
+      query: params,
+      signal: requestSignal,
+      onSent: told,
+    });
+    answer.then(told, told); // a page fetched ahead and never asked for must not fail the run
+    return { page, answer, sent };
   };
   let page = options.page ?? 1;
-  let pending = fetchPage(page);
+  let next = page + 1;
+  const ahead: Fetch[] = [fetchPage(page)];
   let seen = 0;
-  let previous: string | undefined;
+  let checked = 0;
+  let previous: T[] | undefined;
   const ids = follow ? new IdSet() : undefined;
   try {
     for (;;) {
       if (signal?.aborted) return;
-      const response = await pending;
+      const fetched = ahead.shift()!;
+      page = fetched.page;
+      const response = await fetched.answer;
       const { records, meta } = readPage<T>(response, path);
       checkPage(meta, page, path);
       if (follow && records.length > 0) {
-        // A server that keeps offering a next page must still be sending new records.
-        const fingerprint = JSON.stringify(records);
-        if (fingerprint === previous)
-          throw new NetworkError(
-            `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
-          );
-        previous = fingerprint;
-        // Nor pages seen before in another order (A, B, A, B…), or the same ids with a field changed.
-        if (!bringsNewIds(records, ids!))
-          throw new NetworkError(
-            `the server sent page ${page} of ${path} with no record that earlier pages had not; stopping`,
-          );
+        checkNewRecords(records, previous, ids!, page, path);
+        previous = records;
       }
       seen += records.length;
       const lastPage = integer(meta.last_page);
@@ -94,7 +113,14 @@ export async function* paginate<T = unknown>(
           yield { records, meta, text: response.text };
           throw beyond;
         }
-        pending = fetchPage(++page);
+        // Without last_page only the next page is known to exist; with it, as many as the budget allows.
+        const until =
+          lastPage === undefined ? page + 1 : Math.min(lastPage, lastNeeded(page, seen, options, perPage));
+        // One page ahead until a second page has checked out: a server whose pages never end costs two requests.
+        const wanted = ++checked >= 2 ? width : 1;
+        let room = client.mayStart ? client.mayStart(wanted, ahead.length) : wanted - ahead.length;
+        for (; room > 0 && next <= until; room--) ahead.push(fetchPage(next++));
+        await Promise.all(ahead.map((fetch) => fetch.sent));
       }
       yield { records, meta, text: response.text };
       if (!more) return;
@@ -104,8 +130,38 @@ export async function* paginate<T = unknown>(
   }
 }
 
-/** Whether a page adds an id not seen on an earlier page; true for a page whose records carry no ids to compare. */
-function bringsNewIds(records: readonly unknown[], ids: IdSet): boolean {
+/** The last page a --limit run may need: every page full from here on. */
+function lastNeeded(page: number, seen: number, options: PageOptions, perPage: number | undefined): number {
+  if (options.limit === undefined || perPage === undefined) return Infinity;
+  return page + Math.ceil((options.limit - seen) / perPage);
+}
+
+/**
+ * A server that keeps offering a next page must still be sending new records: not the page before again, nor pages
+ * seen before in another order (A, B, A, B…), nor the same ids with a field changed. The records are compared whole
+ * only when their ids do not show them new (comparing every page whole doubled the cost of serialising an export).
+ */
+function checkNewRecords<T>(
+  records: T[],
+  previous: T[] | undefined,
+  ids: IdSet,
+  page: number,
+  path: string,
+): void {
+  const fresh = bringsNewIds(records, ids);
+  if (fresh === true) return;
+  if (previous && JSON.stringify(records) === JSON.stringify(previous))
+    throw new NetworkError(
+      `the server sent the same records for page ${page} of ${path} as for page ${page - 1}; stopping`,
+    );
+  if (fresh === false)
+    throw new NetworkError(
+      `the server sent page ${page} of ${path} with no record that earlier pages had not; stopping`,
+    );
+}
+
+/** Whether a page adds an id not seen on an earlier page; 'no ids' for a page whose records carry none to compare. */
+function bringsNewIds(records: readonly unknown[], ids: IdSet): boolean | 'no ids' {
   let carried = false;
   let fresh = false;
   for (const record of records) {
@@ -114,7 +170,7 @@ function bringsNewIds(records: readonly unknown[], ids: IdSet): boolean {
     carried = true;
     if (ids.add(id)) fresh = true;
   }
-  return fresh || !carried;
+  return carried ? fresh : 'no ids';
 }
 
 /** A page that says it is another page than the one asked for: following it would repeat or skip records. */

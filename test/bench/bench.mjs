@@ -13,18 +13,35 @@ import { startupBench } from './startup.mjs';
 const NOTES = `## How it is measured
 
 - **Start-up**: \`env -i HOME=<fresh> PATH=/usr/bin:/bin\` on both sides (no NODE_OPTIONS, no extra CA file), three
-  warm-up rounds, then 51 alternating rounds (BENCH_RUNS); the times are medians with the middle half of the runs
-  (first to third quartile) in brackets, the ratio is the median of each round's ratio to that round's
-  \`node -e 0\` (a paired comparison, so a slow moment of the machine slows both sides of a ratio alike). _Warm_ is
+  warm-up rounds, then 51 alternating rounds (BENCH_RUNS). Each time is the median of its runs with their spread
+  (min–max) beside it; the ratio is the median of each round's ratio to that round's \`node -e 0\` (a paired
+  comparison, so a slow moment of the machine slows both sides of a ratio alike), with the spread of those ratios. _Warm_ is
   a run after earlier runs of the same command (its compile cache written). _Cold_, the first run after an install,
   is the same command with the compile cache directory (\`$HOME/.cache/clinic\`: Node's own cache on Node 22.1+,
   the CLI's V8 code cache on Node 20) emptied before each run, untimed; the files themselves stay in the operating
-  system's file cache (dropping that would need root and would slow every other process alike). The real command reads the profile and a file-stored token under that HOME and asks a
-  local sandbox over HTTP; the sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer
-  carries the X-RateLimit headers, no run comes near the limit), so the figure includes what the CLI does with them.
-- **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off. The baseline is a bash
-  loop of \`curl -s … | jq -c '.data[]'\` over the same 100 pages of 100; best of three for each. Peak RSS is the
-  CLI process's \`maxRSS\` (via \`node --import report-rss.mjs\`).
+  system's file cache (dropping that would need root and would slow every other process alike).
+  The real command reads the profile and a file-stored token under that HOME and asks a local sandbox over HTTP; the
+  sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer carries the X-RateLimit headers, no
+  run comes near the limit), so the figure includes what the CLI does with them.
+- **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off (no X-RateLimit headers,
+  so automatic concurrency is not cut by a budget). The baseline, the floor, is test/bench/floor.mjs: a minimal
+  sequential client in its own Node process (node:http, keep-alive, per_page 100, JSON.parse of each page, one
+  JSON.stringify per record, written to stdout with backpressure). One unmeasured pass of every candidate first (the
+  sandbox's and the OS's caches), then up to 9 rounds (BENCH_RUNS, at least 3), each running the floor, the floor
+  with 2 pages in flight, \`clinic --concurrency 1 customers list --all -o ndjson\`, the same with automatic
+  concurrency, and the sequential export without the memory policy, one after the other. Records/s are the
+  medians of the rounds with their spread; each ratio is the median of the rounds' ratios (the CLI's records/s over
+  the floor's of the same round), with the spread of those ratios. Every run must write all 100,000 lines. Wall
+  time is the spawn to the close of stdout, process start-up included on both sides. CPU is the process's own
+  user + system time (\`process.resourceUsage()\` at exit).
+- **The memory policy** (src/core/memory.ts: a young generation that does not grow, and a full collection when the
+  old generation has grown 2 MiB since the last): its cost is the sequential export with node:v8 withheld
+  (\`node --import test/bench/no-memory-policy.mjs\`, so nothing is tuned and nothing collected) over the export
+  with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
+  fifth of the export's time.
+- **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --import report-rss.mjs\`): the 100,000-record
+  export's median over the rounds above against the median of three 10,000-record exports (\`--limit 10000\`);
+  -o csv once each. The curl + jq loop over 100 pages is an info row only: it mostly measures process spawns.
 - **Pacing**: in-process sandboxes with a limit of 60 requests per 30 s window (the API's 60 per minute, on a shorter
   window so the run takes a minute); figures are the server's own count of each window (\`rateWindows()\`):
   requests let through in the complete windows over the time from the first window's start to the last's, so the
@@ -51,7 +68,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 51);
 const only = process.env.BENCH_ONLY?.split(',');
 const sections = [
   ['Start-up (medians of alternating runs, clean environment)', () => startupBench(runs)],
-  ['Streaming exports', exportBench],
+  ['Streaming exports', () => exportBench(runs)],
   ['At the rate-limit ceiling, never over it', pacingBench],
   ['Bulk import memory', bulkMemoryBench],
   ['Bulk import speed, against the crash-safe floor', () => bulkSpeedBench()],
@@ -96,7 +113,7 @@ const ratioText = (row) =>
     ? ''
     : row.unit
       ? `${row.ratio.toFixed(1)} ms`
-      : `${row.ratio.toFixed(2)}×`;
+      : `${row.ratio.toFixed(2)}×${row.spread ? ` (${row.spread.map((r) => r.toFixed(2)).join('–')})` : ''}`;
 
 const results = [];
 for (const [title, run] of sections) {

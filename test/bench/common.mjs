@@ -10,6 +10,11 @@ export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url)
 const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** A figure's median with its spread: `median (min–max)`, each with `digits` decimals. */
+export const spread = (values, digits = 2) => {
+  const f = (v) => v.toFixed(digits);
+  return `${f(median(values))} (${f(Math.min(...values))}–${f(Math.max(...values))})`;
+};
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 export const tempDir = (prefix) => mkdtempSync(join(tmpdir(), prefix));
 
@@ -28,16 +33,9 @@ export function wallMs(args, env) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** The middle half of `values` (first to third quartile), as "a-b". */
-export const spread = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.floor((sorted.length - 1) * q)];
-  return `${at(0.25).toFixed(1)}-${at(0.75).toFixed(1)}`;
-};
-
 /**
- * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time (and the
- * middle half of its times), and its median ratio to `baseline` taken round by round (a paired comparison: a slow
+ * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time (and all
+ * its times), and its median ratio to `baseline` taken round by round (a paired comparison: a slow
  * moment slows both sides of a ratio). A candidate is its arguments, or `{ args, before }` where `before()` runs
  * ahead of each of its runs, untimed (e.g. emptying a cache).
  */
@@ -51,22 +49,27 @@ export function alternate(candidates, runs, env) {
   for (let i = 0; i < 3; i++) for (const [, c] of list) timed(c); // warm the caches
   for (let i = 0; i < runs; i++) for (const [name, c] of list) times[name].push(timed(c));
   const medians = Object.fromEntries(Object.entries(times).map(([name, ms]) => [name, median(ms)]));
-  const spreads = Object.fromEntries(Object.entries(times).map(([name, ms]) => [name, spread(ms)]));
-  const ratios = Object.fromEntries(
+  const perRound = Object.fromEntries(
     Object.entries(times).map(([name, ms]) => [
       name,
-      median(ms.map((value, round) => value / times.baseline[round])),
+      ms.map((value, round) => value / times.baseline[round]),
     ]),
   );
-  return { medians, spreads, ratios };
+  const ratios = Object.fromEntries(Object.entries(perRound).map(([name, list]) => [name, median(list)]));
+  return { medians, ratios, times, perRound };
 }
 
 /** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */
-export function runCli(args, env) {
+export function runCli(args, env, nodeArgs = []) {
+  return runNode([...nodeArgs, BIN, ...args], env);
+}
+
+/** Runs a Node script to completion, as runCli does the CLI. */
+export function runNode(args, env) {
   const rssFile = join(tempDir('clinic-rss-'), 'rss');
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', RSS, BIN, ...args], {
+    const child = spawn(process.execPath, ['--import', RSS, ...args], {
       env: { ...env, RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -79,8 +82,8 @@ export function runCli(args, env) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const rssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
-      resolve({ code, lines, ms, rssMiB, stderr });
+      const [rssKiB, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, stderr });
     });
   });
 }

@@ -2,7 +2,7 @@
 // Cold is the first run after an install: the compile cache (under $HOME/.cache/clinic) emptied before each run.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { alternate, BIN, cleanEnv, sandboxProcess, signIn, tempDir } from './common.mjs';
+import { alternate, BIN, cleanEnv, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
 
 export async function startupBench(runs) {
   const home = tempDir('clinic-bench-home-');
@@ -12,11 +12,7 @@ export async function startupBench(runs) {
     const env = await signIn(home, sandbox.ready);
     const real = [BIN, 'customers', 'get', '1', '-o', 'json'];
     const emptyCache = () => rmSync(join(home, '.cache', 'clinic'), { recursive: true, force: true });
-    const {
-      medians: t,
-      spreads,
-      ratios,
-    } = alternate(
+    const { ratios, times, perRound } = alternate(
       {
         baseline: ['-e', '0'],
         version: [BIN, '--version'],
@@ -29,11 +25,13 @@ export async function startupBench(runs) {
       runs,
       env,
     );
+    // Medians, with the spread of the runs (min–max) beside them; the ratio's spread is that of the rounds' ratios.
     const row = (figure, name, target) => ({
       figure,
-      value: `${t[name].toFixed(1)} ms (${spreads[name]})`,
-      baseline: `node -e 0: ${t.baseline.toFixed(1)} ms (${spreads.baseline})`,
+      value: `${spread(times[name], 1)} ms`,
+      baseline: `node -e 0: ${spread(times.baseline, 1)} ms`,
       ratio: ratios[name],
+      spread: [Math.min(...perRound[name]), Math.max(...perRound[name])],
       target,
     });
     return [

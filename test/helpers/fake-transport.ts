@@ -78,6 +78,7 @@ export class FakeTransport implements HttpTransport {
       headers: typeof body === 'object' ? { ...headers, 'content-type': body.contentType } : headers,
       body: typeof body === 'string' ? body : undefined,
     };
+    options.onSent?.(); // the request is in hand: as on the wire
     this.requests.push(request);
     const route = this.routes.find(
       (r) => r.left > 0 && r.method === request.method && matches(r.path, request.path),

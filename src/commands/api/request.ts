@@ -7,6 +7,7 @@ import { sanitize } from '../../cli/output/sanitize.js';
 import { changeWarning, showBody, showDryRun, showStream } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
+import { concurrencyOf } from '../../core/http/in-flight.js';
 import { pathProblem } from '../../core/http/request-url.js';
 import type { API_OPTIONS } from './index.js';
 
@@ -140,7 +141,11 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
 async function paginateAll(path: string, query: URLSearchParams, ctx: Context): Promise<void> {
   const client = await ctx.http();
   const perPage = query.get('per_page');
-  const options = { all: true, perPage: perPage ? Number(perPage) : undefined };
+  const options = {
+    all: true,
+    perPage: perPage ? Number(perPage) : undefined,
+    concurrency: concurrencyOf(ctx.globals.concurrency),
+  };
   const guard = new ExportGuard();
   // The records as served, in JSON (NDJSON when asked): `api` is the raw way in, no table and no --fields.
   const output = { formats: ['json', 'ndjson'], fields: false } as const;

@@ -12,6 +12,8 @@ import { exchange, flattenHeaders } from './transport/exchange.js';
 import type { MultipartBody } from './transport/multipart.js';
 import { apiBase, type ApiBase, buildRequestUrl, type RequestUrl, sameOriginUrl } from './request-url.js';
 import { LocalPacer, type Pacer } from './pacers.js';
+import { anySignal } from './any-signal.js';
+import { mayStart } from './in-flight.js';
 import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
@@ -34,6 +36,11 @@ export interface ApiRequest {
   maxBytes?: number;
   /** Aborts this request alone, in flight or waiting (the client's own signal still applies). */
   signal?: AbortSignal;
+  /**
+   * Told once the request is on its way: handed to the system whole, or known not to go at once (a wait for the
+   * rate-limit window or before a retry, a failure). A caller may then write while the request travels.
+   */
+  onSent?: () => void;
 }
 
 export interface ApiResponse {
@@ -161,6 +168,14 @@ export class HttpClient {
     return (await this.exchange(request, false)) as ApiResponse;
   }
 
+  /**
+   * How many more requests a run (--all, bulk) may start now, with `inFlight` started and `wanted` (--concurrency)
+   * at most: the rate-limit budget this client has learnt has the last word (see in-flight.ts).
+   */
+  mayStart(wanted: number, inFlight: number): number {
+    return mayStart(wanted, inFlight, this.pacer.room?.());
+  }
+
   /** Like request, but a 2xx body is handed over unread (a download); error answers are read and thrown. */
   async stream(request: ApiRequest): Promise<StreamedResponse> {
     return (await this.exchange(request, true)) as StreamedResponse;
@@ -168,20 +183,38 @@ export class HttpClient {
 
   private async exchange(request: ApiRequest, stream: boolean): Promise<ApiResponse | StreamedResponse> {
     const prepared = this.prepare(request);
+    const linked = anySignal([this.options.signal, request.signal]);
+    try {
+      return await this.attempts(prepared, stream, linked.signal, request.onSent);
+    } catch (error) {
+      request.onSent?.();
+      throw error;
+    } finally {
+      // A streamed body still listens to the signal after the answer came (Ctrl-C during a download).
+      if (!stream) linked.release();
+    }
+  }
+
+  private async attempts(
+    prepared: PreparedRequest,
+    stream: boolean,
+    signal: AbortSignal | undefined,
+    onSent: (() => void) | undefined,
+  ): Promise<ApiResponse | StreamedResponse> {
     const { clock, maxRetries } = this.options;
-    const signal = eitherSignal(this.options.signal, request.signal);
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
     let renewed = false;
 
     for (let attempt = 0; ; attempt++) {
-      await this.waitForSlot(signal);
+      await this.waitForSlot(signal, onSent);
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
-        answer = await this.send(prepared, headers, stream, signal);
+        answer = await this.send(prepared, headers, stream, signal, onSent);
       } catch (error) {
         if (signal?.aborted) throw new CancelledError('interrupted');
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
+          onSent?.();
           await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt, signal);
           continue;
         }
@@ -207,6 +240,7 @@ export class HttpClient {
         !waitTooLong
       ) {
         const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
+        onSent?.();
         await this.wait(waitMs, `HTTP ${answer.status}`, attempt, signal);
         continue;
       }
@@ -223,10 +257,11 @@ export class HttpClient {
   }
 
   /** Waits until the rate-limit budget (this process's, or the profile's shared one) has room for a request. */
-  private async waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+  private async waitForSlot(signal: AbortSignal | undefined, onSent?: () => void): Promise<void> {
     for (let told = false; ;) {
       const pause = await this.pacer.slot();
       if (pause <= 0) return;
+      onSent?.(); // not going at once: whoever waits for it to leave need not
       if (pause > MAX_RETRY_AFTER_S * 1000) {
         const at = new Date(this.options.clock.now() + pause).toISOString();
         throw new RateLimitedError(
@@ -261,6 +296,7 @@ export class HttpClient {
     headers: Record<string, string>,
     stream: boolean,
     signal: AbortSignal | undefined,
+    onSent: (() => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, transport, timeoutMs = 60_000 } = this.options;
     const token = headers.authorization?.replace(/^Bearer\s+/i, '');
@@ -283,6 +319,7 @@ export class HttpClient {
         trace,
         secrets: token ? [token] : [],
         now: () => clock.now(),
+        onSent,
       },
     );
     const responseHeaders = flattenHeaders(answer.headers);
@@ -307,11 +344,6 @@ export class HttpClient {
       },
     };
   }
-}
-
-/** The client's signal and a request's own, as one (either aborts). */
-function eitherSignal(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
-  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /** How deeply a JSON text nests arrays and objects, found in one pass without recursion. */

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js';
 import { lazyRequire } from '../lazy-require.js';
 import { withLock } from '../lock.js';
-import { type BudgetState, combine, hasRateHeaders, learn, takeSlot } from './rate-budget.js';
+import { type BudgetState, combine, hasRateHeaders, learn, roomIn, takeSlot } from './rate-budget.js';
 
 type Headers = Record<string, string | undefined>;
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
@@ -16,6 +16,8 @@ export interface Pacer {
   slot(): Promise<number>;
   /** Learns from an answer's headers. */
   observe(headers: Headers): Promise<void>;
+  /** Requests the budget still allows in this window, as far as this process knows; undefined = unknown. */
+  room?(): number | undefined;
 }
 
 export class LocalPacer implements Pacer {
@@ -31,6 +33,10 @@ export class LocalPacer implements Pacer {
 
   async observe(headers: Headers): Promise<void> {
     this.state = learn(this.state, headers, this.clock.now());
+  }
+
+  room(): number | undefined {
+    return roomIn(this.state, this.clock.now());
   }
 }
 
@@ -58,6 +64,11 @@ export class SharedPacer implements Pacer {
     // The answer to a first request stays here: if a second follows, its slot hands what was learnt to the file.
     if (this.sent > 1)
       await this.update((state, now) => ({ state: combine(state, this.view, now), wait: 0 }));
+  }
+
+  /** What the file said at this process's last update, less what it has learnt since. */
+  room(): number | undefined {
+    return this.told ? roomIn(this.view, this.clock.now()) : undefined;
   }
 
   private update(

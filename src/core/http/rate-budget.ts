@@ -105,3 +105,10 @@ function toNumber(value: string | undefined): number | undefined {
   const n = Number(value);
   return Number.isFinite(n) ? n : undefined;
 }
+
+/** Requests the budget still allows in the current window (a window over allows its fresh limit); undefined = unknown. */
+export function roomIn(state: BudgetState, now: number): number | undefined {
+  const known = believable(state, now);
+  if (known.resetAtMs !== undefined && now >= known.resetAtMs) return known.limit;
+  return known.remaining;
+}

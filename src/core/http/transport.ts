@@ -19,6 +19,8 @@ export interface TransportRequest {
   headersTimeout?: number;
   bodyTimeout?: number;
   signal?: AbortSignal;
+  /** Told once the whole request has been handed to the system (node:http writes it a turn or more later). */
+  onSent?: () => void;
 }
 
 export interface TransportResponse {
@@ -55,6 +57,8 @@ export async function requestFunction(origin: string): Promise<Send> {
 export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent(AGENT_OPTIONS);
   private https?: HttpAgent;
+  /** Each origin parsed once (a long export sends thousands of requests to one). */
+  private readonly origins = new Map<string, URL>();
 
   async request(options: TransportRequest): Promise<TransportResponse> {
     const secure = options.origin.startsWith('https:');
@@ -71,7 +75,9 @@ export class NodeTransport implements HttpTransport {
       : options.headers;
     return new Promise<TransportResponse>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const req = send(new URL(options.origin), {
+      let origin = this.origins.get(options.origin);
+      if (!origin) this.origins.set(options.origin, (origin = new URL(options.origin)));
+      const req = send(origin, {
         path: checkedPath(options.path),
         method: options.method,
         headers,
@@ -85,6 +91,7 @@ export class NodeTransport implements HttpTransport {
       const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
       req.setTimeout(headersTimeout, () => fail(timedOut('waiting for the answer')));
+      if (options.onSent) req.once('finish', options.onSent);
       req.once('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
         reject(error);

@@ -141,6 +141,7 @@ describe('the signal reaches each request', () => {
           const text = JSON.stringify({ data: records(1), meta: { current_page: 1, last_page: 5 } });
           return Promise.resolve({ status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T });
         }
+        request.onSent?.(); // on the wire, never answered
         return new Promise((_, reject) =>
           request.signal?.addEventListener('abort', () => reject(new Error('aborted in flight'))),
         );

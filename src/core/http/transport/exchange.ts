@@ -5,6 +5,7 @@ import type { HttpTransport, TransportRequest, TransportResponse } from '../tran
 import { NetworkError } from '../../errors.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
 import { refuseEncodedAnswer } from '../answer-encoding.js';
+import { anySignal } from '../any-signal.js';
 
 export interface ExchangeOptions {
   /** Deadline of the whole exchange, body included, in ms; none for a streamed body (only silence ends it). */
@@ -22,6 +23,8 @@ export interface ExchangeOptions {
   secrets?: string[];
   /** The clock the trace times the answer by. */
   now?: () => number;
+  /** Told when the request has been handed to the system, all of it (see TransportRequest.onSent). */
+  onSent?: () => void;
 }
 
 export interface Exchanged {
@@ -49,14 +52,15 @@ export async function exchange(
   // One deadline for the whole exchange (a body trickling a byte a second must not hang forever).
   const deadline = options.stream || deadlineMs === undefined ? undefined : new AbortController();
   const timer = deadline && setTimeout(() => deadline.abort(), deadlineMs);
-  const signals = [cancel, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
+  const linked = anySignal([cancel, deadline?.signal]);
   try {
-    return await within(transport, request, options, signals.length ? AbortSignal.any(signals) : undefined);
+    return await within(transport, request, options, linked.signal);
   } catch (error) {
     if (deadline?.signal.aborted && !cancel?.aborted) throw new DeadlineError(deadlineMs!);
     throw error;
   } finally {
     clearTimeout(timer);
+    linked.release();
   }
 }
 
@@ -83,6 +87,7 @@ async function within(
     headersTimeout: idleMs,
     bodyTimeout: idleMs,
     signal,
+    onSent: options.onSent,
   });
   if (trace) {
     trace(`< ${response.statusCode} (${Math.round(now() - started)} ms)`);
