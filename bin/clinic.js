@@ -8,7 +8,9 @@ const { dirname, join } = require('node:path');
 
 const argv = process.argv.slice(2);
 
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+// Required (by scripts/compile-cache.mjs, by tests) for its compile cache alone; run as the CLI otherwise.
+if (require.main !== module) module.exports = { compileBundle, loadWithVmCache };
+else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   writeAll(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else if (!answerHelp(argv)) {
   run();
@@ -69,11 +71,12 @@ function run() {
     },
   };
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
-    // A failed run (a usage error, an unreachable server) ran too little of its command to be worth keeping.
-    if (code === 0) bundle.saveCache();
     // Leave once stdout has drained, so piped output is never cut short.
     process.stdout.write('', (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
+      // The cache is written once the output is out. A failed run (a usage error, an unreachable server) ran too
+      // little of its command to be worth keeping.
+      if (code === 0) bundle.saveCache();
       process.exit(code);
     });
   });
@@ -117,10 +120,11 @@ function cacheDir() {
 
 /**
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
- * Node version and build) saves the compiled code, the functions it ran included; its later runs skip most of the
- * compiling. One cache per command (`customers-get`), so each holds what its command runs and no more (a cache
- * written by `config set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or
- * damaged cache is rejected by V8 and rewritten.
+ * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
+ * and saves its own, the functions it ran included; its later runs skip most of the compiling. One cache per command
+ * (`customers-get`), so each holds what its command runs and no more (a cache written by `config set` lacks the HTTP
+ * client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the build's, made by
+ * another Node version, included) is rejected by V8, which then compiles from the source: the user's is rewritten.
  */
 function loadWithVmCache(file) {
   const fs = require('node:fs');
@@ -128,26 +132,21 @@ function loadWithVmCache(file) {
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
   const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
-  const source = fs.readFileSync(file, 'utf8');
-  const vm = require('node:vm');
-  const wrapper = `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
-  const script = new vm.Script(wrapper, { filename: file, cachedData });
-  // The bundle's dynamic imports (scripts/bundle.mjs), made from here, where import() works: packages resolve from
-  // this package's node_modules as from the bundle's; a relative path is the bundle's.
-  const { pathToFileURL } = require('node:url');
-  const dynamicImport = (id) => import(id.startsWith('.') ? pathToFileURL(join(dirname(file), id)).href : id);
-  const module = { exports: {} };
-  // The bundle requires only Node's built-ins (scripts/bundle.mjs checks), so this file's require serves it.
-  script.runInThisContext()(module.exports, require, module, file, dirname(file), dynamicImport);
-  const fresh = cachedData === undefined || script.cachedDataRejected;
+  const readOrNone = (path) => {
+    try {
+      return fs.readFileSync(path);
+    } catch {
+      return undefined;
+    }
+  };
+  const userCache = readOrNone(cacheFile);
+  const buildCache = userCache === undefined ? readOrNone(`${file}.cache`) : undefined;
+  const { script, main } = compileBundle(file, userCache ?? buildCache);
+  const fresh = userCache === undefined || script.cachedDataRejected;
   return {
-    main: module.exports.main,
+    main,
+    // Which cache V8 took, if any (for the tests): `user`, `build` or `none`.
+    cacheUsed: script.cachedDataRejected !== false ? 'none' : userCache ? 'user' : 'build',
     saveCache() {
       if (!fresh) return;
       try {
@@ -161,6 +160,25 @@ function loadWithVmCache(file) {
       }
     },
   };
+}
+
+/**
+ * Compiles and runs the bundle through vm.Script with V8 cache data (V8 checks that it fits this V8, its flags and
+ * this source; `script.cachedDataRejected` says it did not): the script and the bundle's `main`.
+ */
+function compileBundle(file, cachedData) {
+  const source = require('node:fs').readFileSync(file, 'utf8');
+  const vm = require('node:vm');
+  const wrapper = `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
+  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  // The bundle's dynamic imports (scripts/bundle.mjs), made from here, where import() works: packages resolve from
+  // this package's node_modules as from the bundle's; a relative path is the bundle's.
+  const { pathToFileURL } = require('node:url');
+  const dynamicImport = (id) => import(id.startsWith('.') ? pathToFileURL(join(dirname(file), id)).href : id);
+  const bundle = { exports: {} };
+  // The bundle requires only Node's built-ins (scripts/bundle.mjs checks), so this file's require serves it.
+  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file), dynamicImport);
+  return { script, main: bundle.exports.main };
 }
 
 /**

@@ -51,7 +51,7 @@ export async function listTenants(options: { offline: boolean }, ctx: Context): 
   await showItems(
     ctx,
     tenants.map((tenant) => listedTenant(tenant, current)),
-    { columns: TENANT_COLUMNS },
+    { columns: TENANT_COLUMNS, output: { declared } },
   );
 }
 

@@ -398,7 +398,7 @@ describe('clinic doctor output formats', () => {
     expect(csv.stdout.split('\r\n')).toContain('base-url,401');
     const table = await world.clinic(['doctor', '--fields', 'name,status', '-o', 'table']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/name +│ status/);
+    expect(table.stdout).toMatch(/NAME +│ STATUS/);
     expect(table.stdout).toMatch(/tenant-setup +│ ok/);
     expect(table.stdout).not.toContain('setup complete');
   });
