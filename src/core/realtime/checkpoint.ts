@@ -17,6 +17,13 @@ export interface CheckpointOwner {
   base_url: string;
 }
 
+export interface CheckpointOptions {
+  /** Conversations kept (default MAX_CHECKPOINT_CONVERSATIONS). */
+  limit?: number;
+  /** Replaces the file atomically (default replaceFile); tests count the writes. */
+  write?: (path: string, text: string) => Promise<void>;
+}
+
 interface CheckpointFile extends CheckpointOwner {
   version: number;
   /** Least recently delivered first. */
@@ -63,6 +70,7 @@ export class Checkpoint {
     private readonly owner: CheckpointOwner,
     after: Map<number, number>,
     private readonly limit: number,
+    private readonly write: (path: string, text: string) => Promise<void>,
   ) {
     this.after = after;
   }
@@ -72,7 +80,7 @@ export class Checkpoint {
    * checkpoint, or another tenant's or server's. Folders missing on the way are made (0700); existing ones are left
    * as they are.
    */
-  static open(path: string, owner: CheckpointOwner, limit = MAX_CHECKPOINT_CONVERSATIONS): Checkpoint {
+  static open(path: string, owner: CheckpointOwner, options: CheckpointOptions = {}): Checkpoint {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const text = readCheckpointText(path);
     const after = new Map<number, number>();
@@ -85,7 +93,8 @@ export class Checkpoint {
         );
       for (const { id, after: last } of file.conversations) after.set(id, last);
     }
-    return new Checkpoint(path, owner, after, limit);
+    const { limit = MAX_CHECKPOINT_CONVERSATIONS, write = replaceFile } = options;
+    return new Checkpoint(path, owner, after, limit, write);
   }
 
   /** Where each conversation resumes now: fill after this id (a copy). */
@@ -131,7 +140,7 @@ export class Checkpoint {
     try {
       while (this.dirty && !this.failure) {
         this.dirty = false;
-        await replaceFile(this.path, this.text());
+        await this.write(this.path, this.text());
       }
     } catch (error) {
       this.failure = new Error(`cannot write the checkpoint ${this.path}: ${(error as Error).message}`);

@@ -9,16 +9,15 @@ import { conversationOf, shortName, type TailEvent } from './events.js';
  * own, and two reads with no message between them say the same thing.
  */
 export function eventId(event: TailEvent, tenant: string, lastMessageId?: number): string {
-  const conversation = conversationOf(event) ?? 'unknown';
   const { data } = event;
   const subject =
     event.kind === 'created' ? data.id : event.kind === 'deleted' ? data.chatLogId : (lastMessageId ?? 0);
-  return [shortName(event.kind), tenant, conversation, idText(subject)].join('.');
+  return [shortName(event.kind), tenant, idText(conversationOf(event)), idText(subject)].join('.');
 }
 
 /** An id as it may stand in a header: digits as they are, anything else (a hostile payload) made harmless. */
 function idText(value: unknown): string {
-  return typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : 'unknown';
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : 'unknown';
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as Stripe signs its webhooks. */

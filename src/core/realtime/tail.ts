@@ -52,8 +52,8 @@ export interface TailOptions {
 }
 
 /**
- * Events waiting to be delivered; past it new messages are let go and fetched again over REST once delivery resumes,
- * and until the queue has emptied all are, so that none overtakes a message let go before it.
+ * Events waiting to be delivered; past it new messages are let go and fetched again over REST once delivery resumes.
+ * Order holds: a message let go queues its fill at once, so whatever arrives after it is delivered after that fill.
  */
 export const MAX_QUEUED = 1_000;
 
@@ -80,8 +80,6 @@ export function runChatTail(options: TailOptions): Promise<void> {
   let draining: Promise<void> | undefined;
   let queuedFill: FillWork | undefined;
   let ending = false;
-  /** The queue filled up: everything is let go (or dropped) until it has emptied, fills included. */
-  let overflowing = false;
   let droppedOthers = 0;
   // Aborts a fill or a delivery in flight when the tail ends (--timeout, Ctrl-C, a failure), the request included.
   const ended = new AbortController();
@@ -126,7 +124,6 @@ export function runChatTail(options: TailOptions): Promise<void> {
       } catch (error) {
         if (!(ending && error instanceof CancelledError)) fail(error);
       }
-      if (queue.length === 0) overflowing = false;
     }
     draining = undefined; // in the same turn as the empty shift: a push after it starts a new drain
   }
@@ -153,12 +150,11 @@ export function runChatTail(options: TailOptions): Promise<void> {
     push(queuedFill);
   }
   /**
-   * A live event: queued while there is room; past the limit, and until the queue has emptied, a message is let go
-   * (to be fetched by REST later, in order) and another event dropped (said: REST cannot fetch it again).
+   * A live event: queued while there is room; past the limit a message is let go (to be fetched by REST later, in
+   * order) and another event dropped (and said: REST cannot fetch it again).
    */
   function arrive(work: Work) {
-    if (!overflowing && queue.length < maxQueued) return push(work);
-    overflowing = true;
+    if (queue.length < maxQueued) return push(work);
     if (work.kind === 'created') return once.letGo(work.data);
     if (work.kind !== 'event') return;
     droppedOthers++;
