@@ -46,7 +46,7 @@ export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailComma
   };
 }
 
-type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped'>;
+type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped' | 'seen'>;
 
 export async function tailChat(options: TailCommandOptions, ctx: Context): Promise<void> {
   const settings = await ctx.settings();
@@ -87,6 +87,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
       for (const id of options.conversations ?? [])
         if (!checkpoint.positions().has(id)) checkpoint.delivered(id, options.since);
     const resume = checkpoint?.positions();
+    const seen = checkpoint && ((conversation: number, id: number) => checkpoint.seen(conversation, id));
     if (options.forwardTo) {
       const { startForwarding } = await import('./forwarding.js');
       const forwarding = await startForwarding(ctx, {
@@ -99,6 +100,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
         await runChatTail({
           ...tail,
           resume,
+          seen,
           dropped: (event) => forwarding.dropped(event),
           print: async (event, ending) => {
             await forwarding.deliver(event, ending);
@@ -114,6 +116,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
       runChatTail({
         ...tail,
         resume,
+        seen,
         print: async (event) => {
           await writer.write(event);
           delivered(event);

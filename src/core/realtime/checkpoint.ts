@@ -119,6 +119,17 @@ export class Checkpoint {
     this.schedule();
   }
 
+  /**
+   * A message of a conversation the file does not hold yet arrived (not delivered yet, maybe never in this run: an
+   * endpoint down, a kill): from now on a restart fills that conversation from just before it.
+   */
+  seen(conversationId: number, messageId: number): void {
+    if (this.after.has(conversationId)) return;
+    this.after.set(conversationId, messageId - 1);
+    if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
+    this.schedule();
+  }
+
   /** Writes now (the start: the file exists and is writable before anything connects), and waits for it. */
   async save(): Promise<void> {
     this.schedule();

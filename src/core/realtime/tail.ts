@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
-import { type ChatEventKind, type ChatLog, conversationOf, type TailEvent } from './events.js';
+import { type ChatEventKind, type ChatLog, conversationOf, isChatLog, type TailEvent } from './events.js';
 import { ExactlyOnce, type ExactlyOnceLimits } from './exactly-once.js';
 import { channelAuthorizer, chatChannel } from './target.js';
 
@@ -25,6 +25,8 @@ export interface TailOptions {
   since?: number;
   /** `--checkpoint`: each conversation's last delivered id; what follows is filled before live events. */
   resume?: ReadonlyMap<number, number>;
+  /** Told of each live message as it arrives, before it is queued (or let go): the checkpoint learns the conversation. */
+  seen?(conversationId: number, messageId: number): void;
   timeoutMs?: number;
   /** How long the connection may stay down before the tail gives up (exit 1). */
   reconnectTimeoutMs: number;
@@ -260,7 +262,11 @@ export function runChatTail(options: TailOptions): Promise<void> {
         else if (starts.size > 0) fill('from the checkpoint');
       },
       event: (kind, data) => {
-        if (kind === 'created') return arrive({ kind: 'created', data });
+        if (kind === 'created') {
+          if (isChatLog(data) && (!options.conversations || options.conversations.has(data.conversation_id)))
+            options.seen?.(data.conversation_id, data.id);
+          return arrive({ kind: 'created', data });
+        }
         const event: TailEvent = { kind, source: 'realtime', data: (data ?? {}) as Record<string, unknown> };
         const conversation = conversationOf(event);
         if (options.conversations && (conversation === undefined || !options.conversations.has(conversation)))

@@ -103,6 +103,17 @@ describe('Checkpoint', () => {
     ]);
   });
 
+  it('a conversation first seen (not yet delivered) resumes from just before that message; a delivery moves it on', async () => {
+    const checkpoint = Checkpoint.open(fileIn(), OWNER);
+    checkpoint.seen(7, 100);
+    checkpoint.seen(7, 105); // already held: unchanged
+    expect(checkpoint.positions().get(7)).toBe(99);
+    checkpoint.delivered(7, 100);
+    checkpoint.seen(7, 101);
+    await checkpoint.flush();
+    expect((await read(fileIn())).conversations).toEqual([{ id: 7, after: 100 }]);
+  });
+
   it('holds at most its limit of conversations, forgetting the least recently delivered', async () => {
     const checkpoint = Checkpoint.open(fileIn(), OWNER, { limit: 3 });
     for (const conversation of [1, 2, 3, 1, 4]) checkpoint.delivered(conversation, conversation * 10);

@@ -75,6 +75,22 @@ describe('chat tail resumed from a checkpoint', () => {
     expect(tail.status).toContain('filled 3 missed messages (from the checkpoint)');
   });
 
+  it('tells of each live message as it arrives, before its delivery: the checkpoint learns the conversation', async () => {
+    const seen: [number, number][] = [];
+    const tail = start({
+      print: () => new Promise<void>(() => undefined), // an endpoint that never answers
+      seen: (conversation, id) => seen.push([conversation, id]),
+    });
+    await tail.subscribed();
+    tail.send(1);
+    tail.send(2);
+    expect(seen).toEqual([
+      [CONVERSATION, 1],
+      [CONVERSATION, 2],
+    ]);
+    tail.stop();
+  });
+
   it('a conversation outside --conversation is not resumed', async () => {
     const printed: TailEvent[] = [];
     const tail = start({
