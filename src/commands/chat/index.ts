@@ -49,10 +49,10 @@ const tail = defineCommand({
     'As a service (systemd, cron): --checkpoint FILE keeps, after each delivery, the last message id delivered\n' +
     'in each conversation; started again (after a crash, a kill, a reboot), the tail first delivers what those\n' +
     'conversations received meanwhile, over REST, then live events. At least once: only messages delivered after\n' +
-    "the file's last write can come twice. A conversation is recovered once the file holds it (its first\n" +
-    'delivered message, or --since with --conversation): the API has no tenant-wide message list, so messages\n' +
-    'of conversations this tail never saw nor was given with --conversation cannot be recovered, and deleted\n' +
-    'and read events never are.\n' +
+    "the file's last write can come twice. A conversation is in the file from the first message the tail sees\n" +
+    'of it (delivered or not), or from the start with --conversation ID --since MESSAGE_ID. The API has no\n' +
+    'tenant-wide message list: messages of conversations this tail never saw nor was given that way cannot be\n' +
+    'recovered, and deleted and read events never are.\n' +
     '--forward-to URL POSTs each event (the NDJSON object) to URL, one at a time, in order per conversation,\n' +
     'with Clinic-Event-Id (the same on every retry and after a restart) and Clinic-Signature:\n' +
     't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. The secret: CLINIC_FORWARD_SECRET (recommended),\n' +
