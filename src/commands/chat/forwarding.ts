@@ -2,8 +2,8 @@
 // delivery on a terminal, and at the end what was not forwarded.
 import type { Context } from '../../cli/context.js';
 import { CancelledError } from '../../core/errors.js';
-import { conversationOf, eventRecord, type TailEvent } from '../../core/realtime/events.js';
-import { eventId } from '../../core/realtime/forward-signature.js';
+import { conversationOf, type TailEvent } from '../../core/realtime/events.js';
+import { eventBody, eventId } from '../../core/realtime/forward-signature.js';
 import { forwardSecret } from '../../core/realtime/forward-secret.js';
 import { Forwarder } from '../../core/realtime/forwarder.js';
 import { registerSecret } from '../../core/redact.js';
@@ -74,7 +74,7 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
     async deliver(event, ending) {
       const id = idOf(event);
       try {
-        await forwarder.forward(id, JSON.stringify(eventRecord(event)), ending);
+        await forwarder.forward(id, eventBody(event), ending);
       } catch (error) {
         if (error instanceof CancelledError) notForwarded++;
         throw error;

@@ -66,7 +66,7 @@ const tail = defineCommand({
     'clinic chat tail --conversation 2 --since 8 -o ndjson | jq .data.body',
     'clinic chat tail --events created,deleted,read --timeout 600',
     'clinic chat tail --checkpoint ~/.local/state/clinic/chat.checkpoint -o ndjson >> chat.ndjson',
-    'CLINIC_FORWARD_SECRET=whsec_test clinic chat tail --forward-to http://127.0.0.1:8080/clinic --checkpoint chat.checkpoint',
+    'clinic chat tail --forward-to http://127.0.0.1:8080/clinic --checkpoint chat.checkpoint',
   ],
   noJq: 'chat tail prints events as they happen, so there is no whole output to filter: pipe -o ndjson into jq',
   load: async () => (await import('./tail.js')).run,

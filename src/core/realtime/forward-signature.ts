@@ -1,7 +1,7 @@
 // What identifies and authenticates a forwarded event: its Clinic-Event-Id, made from what the event is (so the same
 // on every retry and after a restart), and its Clinic-Signature, an HMAC-SHA256 of "<t>.<body>" with the secret.
 import { createHmac } from 'node:crypto';
-import { conversationOf, shortName, type TailEvent } from './events.js';
+import { conversationOf, eventRecord, shortName, type TailEvent } from './events.js';
 
 /**
  * `ChatLogCreated.<tenant>.<conversation>.<message>`, `ChatLogDeleted.<tenant>.<conversation>.<message>`, or
@@ -19,6 +19,9 @@ export function eventId(event: TailEvent, tenant: string, lastMessageId?: number
 function idText(value: unknown): string {
   return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : 'unknown';
 }
+
+/** The body POSTed: the event's NDJSON object, as its line would print it. */
+export const eventBody = (event: TailEvent): string => JSON.stringify(eventRecord(event));
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, as Stripe signs its webhooks. */
 export function signature(secret: string, unixSeconds: number, body: string): string {
