@@ -42,7 +42,7 @@ __clinic_options() {
     'appointments list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
     'leads notes add') __clinic_words=('--content' '--user-id' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
     'conversations messages') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter' '--after') ;;
-    'chat tail') __clinic_words=('--conversation' '--since' '--events' '--timeout' '--reconnect-timeout') ;;
+    'chat tail') __clinic_words=('--conversation' '--since' '--events' '--timeout' '--reconnect-timeout' '--checkpoint' '--forward-to' '--forward-secret') ;;
     'channels list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
     'form-templates update') __clinic_words=('--name' '--description' '--active' '--inactive') ;;
     'ai-reports pdf') __clinic_words=('-O' '--output-file' '--force') ;;
@@ -82,6 +82,9 @@ __clinic_option() {
     'chat tail|--since') __clinic_kind=none ;;
     'chat tail|--events') __clinic_kind=list __clinic_values=('created' 'deleted' 'read') ;;
     'chat tail|--reconnect-timeout') __clinic_kind=none ;;
+    'chat tail|--checkpoint') __clinic_kind=file ;;
+    'chat tail|--forward-to') __clinic_kind=none ;;
+    'chat tail|--forward-secret') __clinic_kind=none ;;
     'form-templates update|--name') __clinic_kind=none ;;
     'form-templates update|--description') __clinic_kind=none ;;
     'ai-reports pdf|-O' | 'ai-reports pdf|--output-file' | 'erasure certificate|-O' | 'erasure certificate|--output-file') __clinic_kind=file ;;

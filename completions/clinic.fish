@@ -62,7 +62,7 @@ function __clinic_takes_value
             return 0
         case 'clinic conversations messages|--page' 'clinic conversations messages|--per-page' 'clinic conversations messages|--limit' 'clinic conversations messages|--filter' 'clinic conversations messages|--after'
             return 0
-        case 'clinic chat tail|--conversation' 'clinic chat tail|--since' 'clinic chat tail|--events' 'clinic chat tail|--timeout' 'clinic chat tail|--reconnect-timeout'
+        case 'clinic chat tail|--conversation' 'clinic chat tail|--since' 'clinic chat tail|--events' 'clinic chat tail|--timeout' 'clinic chat tail|--reconnect-timeout' 'clinic chat tail|--checkpoint' 'clinic chat tail|--forward-to' 'clinic chat tail|--forward-secret'
             return 0
         case 'clinic channels list|--page' 'clinic channels list|--per-page' 'clinic channels list|--limit' 'clinic channels list|--filter'
             return 0
@@ -290,6 +290,9 @@ complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l since -x -d 'fir
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l events -x -a '(__clinic_comma_list created deleted read)' -d 'which events to print (default created)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l timeout -x -d 'stop after this long (exit 0)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l reconnect-timeout -x -d 'give up after the connection is down this long (default 120; exit 1)'
+complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l checkpoint -r -F -d 'keep the last delivered message id of each conversation in FILE (0600, one tail per file); started again, the tail first delivers what came after (at least once)'
+complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l forward-to -x -d 'POST each event as JSON to URL, signed (https, or http to 127.0.0.1, localhost or [::1]); nothing on stdout'
+complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l forward-secret -x -d 'the signing secret of --forward-to; prefer CLINIC_FORWARD_SECRET (a command line shows in ps)'
 complete -c clinic -n '__clinic_at_any \'clinic form-templates update\'' -l name -x -d 'new name'
 complete -c clinic -n '__clinic_at_any \'clinic form-templates update\'' -l description -x -d 'new description'
 complete -c clinic -n '__clinic_at_any \'clinic form-templates update\'' -l active -d 'make the template active'

@@ -55,6 +55,10 @@ export interface Context {
   session(): Promise<Session>;
   store(kind: StoreKind): CredentialStore;
   http(options?: HttpOptions): Promise<HttpClient>;
+  /** The run's one transport, for a request that is not the API's (`chat tail --forward-to`'s POSTs). */
+  transport(): Promise<HttpTransport>;
+  /** --debug trace lines (redacted where they are made), or undefined without --debug. */
+  readonly trace?: (line: string) => void;
   /** The OAuth/OpenID server of the selected profile (discovered once per run), or of the given settings. */
   authServer(settings?: Settings): Promise<Configuration>;
   readonly browser: BrowserOpener;
@@ -268,6 +272,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       authServer ??= ctx.settings().then(load);
       return authServer;
     },
+    transport: wire,
+    trace,
     http(options = {}) {
       // One client per run (and per auth mode), so rate-limit pacing carries from request to request.
       const key = JSON.stringify([options.auth ?? true, options.maxRetries, options.timeoutMs]);

@@ -1,9 +1,18 @@
-// `clinic chat tail`: live chat events, printed line by line as they arrive (NDJSON, or one human line each).
+// `clinic chat tail`: live chat events, delivered one by one as they arrive: printed (NDJSON, or one human line
+// each), or POSTed to --forward-to; with --checkpoint, each conversation's last delivered id is kept for a restart.
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
 import { realtimeTarget } from '../../core/realtime/target.js';
-import { type ChatEventKind, shortName, type TailEvent } from '../../core/realtime/events.js';
+import {
+  type ChatEventKind,
+  conversationOf,
+  eventRecord,
+  type TailEvent,
+} from '../../core/realtime/events.js';
+import { forwardUrl } from '../../core/realtime/forward-url.js';
+import type { Checkpoint } from '../../core/realtime/checkpoint.js';
+import type { TailOptions } from '../../core/realtime/tail.js';
 import { type ListShape, showStream } from '../../cli/present.js';
 import { humanLine } from './human-line.js';
 import type { TAIL_OPTIONS } from './index.js';
@@ -14,19 +23,30 @@ export interface TailCommandOptions {
   kinds: ChatEventKind[];
   timeoutMs?: number;
   reconnectTimeoutMs: number;
+  checkpoint?: string;
+  forwardTo?: URL;
+  forwardSecret?: string;
 }
 
 export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailCommandOptions {
   if (options.since !== undefined && !options.conversation?.length)
     throw new UsageError('--since needs --conversation ID: the conversations to print from');
+  if (options.forwardSecret !== undefined && options.forwardTo === undefined)
+    throw new UsageError('--forward-secret goes with --forward-to URL: the endpoint it signs for');
   return {
     conversations: options.conversation?.length ? new Set(options.conversation) : undefined,
     since: options.since,
     kinds: options.events ?? ['created'],
     timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
     reconnectTimeoutMs: (options.reconnectTimeout ?? 120) * 1000,
+    checkpoint: options.checkpoint,
+    // Checked here, before anything is read or connected: exit 2 in one line.
+    forwardTo: options.forwardTo === undefined ? undefined : forwardUrl(options.forwardTo),
+    forwardSecret: options.forwardSecret,
   };
 }
+
+type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped' | 'seen'>;
 
 export async function tailChat(options: TailCommandOptions, ctx: Context): Promise<void> {
   const settings = await ctx.settings();
@@ -38,24 +58,76 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
     );
   const client = await ctx.http();
   const { runChatTail } = await import('../../core/realtime/tail.js');
-  await showStream(ctx, TAIL_LIST(ctx), (writer) =>
-    runChatTail({
-      client,
-      clock: ctx.clock,
-      signal: ctx.signal,
-      realtime,
-      authEndpoint,
-      tenant,
-      kinds: options.kinds,
-      conversations: options.conversations,
-      since: options.since,
-      timeoutMs: options.timeoutMs,
-      reconnectTimeoutMs: options.reconnectTimeoutMs,
-      status: (line) => ctx.io.err(line),
-      lost: (line) => ctx.io.alert(line),
-      print: (event) => writer.write(event),
-    }),
-  );
+  const tail: TailRun = {
+    client,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    realtime,
+    authEndpoint,
+    tenant,
+    kinds: options.kinds,
+    conversations: options.conversations,
+    since: options.since,
+    timeoutMs: options.timeoutMs,
+    reconnectTimeoutMs: options.reconnectTimeoutMs,
+    status: (line) => ctx.io.err(line),
+    lost: (line) => ctx.io.alert(line),
+  };
+  const deliverWith = async (checkpoint?: Checkpoint) => {
+    /** After a delivery (printed, or accepted or refused for good by the endpoint): the checkpoint moves on. */
+    const delivered = (event: TailEvent) => {
+      if (checkpoint?.error) throw checkpoint.error;
+      const conversation = conversationOf(event);
+      if (checkpoint && event.kind === 'created' && conversation !== undefined)
+        checkpoint.delivered(conversation, event.data.id as number);
+    };
+    // A conversation named with --since is in the checkpoint from the start: a crash before its first delivery
+    // still resumes from there.
+    if (checkpoint && options.since !== undefined)
+      for (const id of options.conversations ?? [])
+        if (!checkpoint.positions().has(id)) checkpoint.delivered(id, options.since);
+    const resume = checkpoint?.positions();
+    const seen = checkpoint && ((conversation: number, id: number) => checkpoint.seen(conversation, id));
+    if (options.forwardTo) {
+      const { startForwarding } = await import('./forwarding.js');
+      const forwarding = await startForwarding(ctx, {
+        url: options.forwardTo,
+        secret: options.forwardSecret,
+        tenant,
+        checkpoint: checkpoint && resume && { path: checkpoint.path, start: resume },
+      });
+      try {
+        await runChatTail({
+          ...tail,
+          resume,
+          seen,
+          dropped: (event) => forwarding.dropped(event),
+          print: async (event, ending) => {
+            await forwarding.deliver(event, ending);
+            delivered(event);
+          },
+        });
+      } finally {
+        forwarding.report();
+      }
+      return;
+    }
+    await showStream(ctx, TAIL_LIST(ctx), (writer) =>
+      runChatTail({
+        ...tail,
+        resume,
+        seen,
+        print: async (event) => {
+          await writer.write(event);
+          delivered(event);
+        },
+      }),
+    );
+  };
+  if (options.checkpoint === undefined) return deliverWith();
+  const { withCheckpoint } = await import('../../core/realtime/checkpoint.js');
+  const owner = { tenant, base_url: settings.get('base_url') as string };
+  await withCheckpoint(options.checkpoint, owner, deliverWith);
 }
 
 /** A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). */
@@ -64,7 +136,7 @@ const TAIL_LIST = (ctx: Context): ListShape<TailEvent> => ({
   output: { formats: ['ndjson', 'table'], fields: false },
   live: {
     line: (event, view) => humanLine(event, { ...view, now: ctx.clock.now() }),
-    record: (event) => ({ event: shortName(event.kind), source: event.source, data: event.data }),
+    record: eventRecord,
   },
 });
 

@@ -58,8 +58,16 @@ export async function readPrivateFile(path: string, notice?: ModeNotice): Promis
 
 /** Writes through a 0600 temporary file and a rename, so readers never see half a file. */
 export async function writePrivateFile(path: string, text: string): Promise<void> {
+  await ensurePrivateDir(dirname(path));
+  await replaceFile(path, text);
+}
+
+/**
+ * Replaces a file by a 0600 one through a temporary file and a rename, leaving its folder's modes as they are (a
+ * file the user names, e.g. a chat checkpoint, may live in a folder others read: that is the user's to decide).
+ */
+export async function replaceFile(path: string, text: string): Promise<void> {
   const dir = dirname(path);
-  await ensurePrivateDir(dir);
   const existing = await fsp()
     .lstat(path)
     .catch(() => undefined);

@@ -43,3 +43,10 @@ export function isChatLog(value: unknown): value is ChatLog {
     Number.isSafeInteger(log.conversation_id)
   );
 }
+
+/** The object an event is written as: an NDJSON line, and the body POSTed by --forward-to. */
+export const eventRecord = (event: TailEvent) => ({
+  event: shortName(event.kind),
+  source: event.source,
+  data: event.data,
+});

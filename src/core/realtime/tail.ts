@@ -1,13 +1,14 @@
 // `chat tail` as a process: a realtime connection, gap fills over REST after every (re)subscription and after a
 // wake from sleep, every message exactly once; ends on --timeout, Ctrl-C, a refusal or a connection lost for good.
-// Printing waits for the output to drain; while it is not read, the queue stays bounded and REST recovers the rest.
+// Delivery (a print that waits for the output to drain, or a POST the endpoint must accept) is one event at a time,
+// in order; while it is slow the queue stays bounded, and the messages let go are fetched again over REST.
 import { paths } from '../api/resources.js';
 import { CancelledError, NetworkError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
-import { type ChatEventKind, type ChatLog, conversationOf, type TailEvent } from './events.js';
+import { type ChatEventKind, type ChatLog, conversationOf, isChatLog, type TailEvent } from './events.js';
 import { ExactlyOnce, type ExactlyOnceLimits } from './exactly-once.js';
 import { channelAuthorizer, chatChannel } from './target.js';
 
@@ -22,13 +23,26 @@ export interface TailOptions {
   conversations?: ReadonlySet<number>;
   /** `--since`: print what follows this message in each named conversation first. */
   since?: number;
+  /** `--checkpoint`: each conversation's last delivered id; what follows is filled before live events. */
+  resume?: ReadonlyMap<number, number>;
+  /** Told of each live message as it arrives, before it is queued (or let go): the checkpoint learns the conversation. */
+  seen?(conversationId: number, messageId: number): void;
   timeoutMs?: number;
   /** How long the connection may stay down before the tail gives up (exit 1). */
   reconnectTimeoutMs: number;
-  print(event: TailEvent): Promise<void>;
+  /**
+   * Delivers one event (prints it, or forwards it). `ending` aborts when the tail ends: a delivery that cannot finish
+   * at once then throws CancelledError (a forward given up), and the event counts as not delivered.
+   */
+  print(event: TailEvent, ending: AbortSignal): Promise<void>;
   status(line: string): void;
   /** Lines saying the output misses events (default `status`): the CLI prints them even with --quiet. */
   lost?(line: string): void;
+  /**
+   * Told of each deleted or read event dropped while the queue is full (REST cannot fetch those again); when given,
+   * it says so itself, instead of the `lost` lines about an output not being read.
+   */
+  dropped?(event: TailEvent): void;
   /** Events waiting to be printed (default MAX_QUEUED); tests make it small. */
   maxQueued?: number;
   /** The de-duplication's memory limits (tests make them small). */
@@ -39,7 +53,10 @@ export interface TailOptions {
   watchQueue?: (length: number) => void;
 }
 
-/** Events waiting to be printed; past it new messages are let go and fetched again over REST once printing resumes. */
+/**
+ * Events waiting to be delivered; past it new messages are let go and fetched again over REST once delivery resumes.
+ * Order holds: a message let go queues its fill at once, so whatever arrives after it is delivered after that fill.
+ */
 export const MAX_QUEUED = 1_000;
 
 type Work = { kind: 'created'; data: unknown } | { kind: 'event'; event: TailEvent } | FillWork;
@@ -66,27 +83,36 @@ export function runChatTail(options: TailOptions): Promise<void> {
   let queuedFill: FillWork | undefined;
   let ending = false;
   let droppedOthers = 0;
-  // Aborts a fill in flight when the tail ends (--timeout, Ctrl-C, a failure), the request included.
-  const fills = new AbortController();
-  const fillSignal = AbortSignal.any([options.signal, fills.signal]);
+  // Aborts a fill or a delivery in flight when the tail ends (--timeout, Ctrl-C, a failure), the request included.
+  const ended = new AbortController();
+  const fillSignal = AbortSignal.any([options.signal, ended.signal]);
 
   // The first fill of a --since tail prints history; every later one fills a gap.
   let historyDue = options.since !== undefined;
   let fillingHistory = false;
   const deliver = (log: ChatLog, source: 'realtime' | 'rest') =>
-    options.print({
-      kind: 'created',
-      source,
-      data: log,
-      ...(source === 'rest' && fillingHistory && { history: true }),
-    });
+    options.print(
+      {
+        kind: 'created',
+        source,
+        data: log,
+        ...(source === 'rest' && fillingHistory && { history: true }),
+      },
+      ended.signal,
+    );
   const once = new ExactlyOnce(deliver, {
     wanted: options.conversations,
     fillDue: () => requestFill('catching up', true),
     limits: options.limits,
   });
+  // Where each conversation starts: after --since, or after its checkpoint when that is later.
+  const starts = new Map<number, number>();
+  for (const [id, after] of options.resume ?? [])
+    if (!options.conversations || options.conversations.has(id)) starts.set(id, after);
   if (options.since !== undefined)
-    for (const id of options.conversations ?? []) once.startAfter(id, options.since);
+    for (const id of options.conversations ?? [])
+      starts.set(id, Math.max(starts.get(id) ?? 0, options.since));
+  for (const [id, after] of starts) once.startAfter(id, after);
 
   function push(work: Work) {
     queue.push(work);
@@ -105,7 +131,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
   }
   async function perform(work: Work) {
     if (work.kind === 'created') return once.live(work.data);
-    if (work.kind === 'event') return options.print(work.event);
+    if (work.kind === 'event') return options.print(work.event, ended.signal);
     if (queuedFill === work) queuedFill = undefined;
     if (ending) return; // the tail is over: what the queue holds is printed, no new request is made
     const history = historyDue;
@@ -125,16 +151,20 @@ export function runChatTail(options: TailOptions): Promise<void> {
     queuedFill = { kind: 'fill', why, quiet };
     push(queuedFill);
   }
-  /** A live event: queued while there is room; a message past the limit is let go, to be fetched by REST later. */
+  /**
+   * A live event: queued while there is room; past the limit a message is let go (to be fetched by REST later, in
+   * order) and another event dropped (and said: REST cannot fetch it again).
+   */
   function arrive(work: Work) {
     if (queue.length < maxQueued) return push(work);
-    if (work.kind === 'created') {
-      once.letGo(work.data);
-    } else if (work.kind === 'event' && droppedOthers++ === 0) {
+    if (work.kind === 'created') return once.letGo(work.data);
+    if (work.kind !== 'event') return;
+    droppedOthers++;
+    if (options.dropped) options.dropped(work.event);
+    else if (droppedOthers === 1)
       lost(
         'the output is not being read: deleted and read events are dropped until it is (REST cannot fetch them)',
       );
-    }
   }
 
   let connection: ChatConnection | undefined;
@@ -172,8 +202,8 @@ export function runChatTail(options: TailOptions): Promise<void> {
     options.signal.removeEventListener('abort', onAbort);
     connection?.disconnect();
     ending = true;
-    fills.abort();
-    if (droppedOthers > 1)
+    ended.abort();
+    if (droppedOthers > 1 && !options.dropped)
       lost(`${droppedOthers} deleted and read events were dropped: the output was not read`);
     // Whatever was accepted before the end is printed before the end.
     void (async () => {
@@ -229,9 +259,14 @@ export function runChatTail(options: TailOptions): Promise<void> {
         status(subscriptions === 1 ? `connected; listening on ${channelName}` : 'reconnected');
         if (subscriptions > 1) fill('after a reconnect');
         else if (options.since !== undefined) fill('start');
+        else if (starts.size > 0) fill('from the checkpoint');
       },
       event: (kind, data) => {
-        if (kind === 'created') return arrive({ kind: 'created', data });
+        if (kind === 'created') {
+          if (isChatLog(data) && (!options.conversations || options.conversations.has(data.conversation_id)))
+            options.seen?.(data.conversation_id, data.id);
+          return arrive({ kind: 'created', data });
+        }
         const event: TailEvent = { kind, source: 'realtime', data: (data ?? {}) as Record<string, unknown> };
         const conversation = conversationOf(event);
         if (options.conversations && (conversation === undefined || !options.conversations.has(conversation)))

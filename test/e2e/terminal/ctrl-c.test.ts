@@ -8,6 +8,7 @@ import { customersOnServer, lines } from '../../helpers/cli.js';
 import { plain } from '../../helpers/pty.js';
 import { usePtyClinic, type WatchedPty } from '../../helpers/pty-modes.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
+import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { oauthWorld, realtimeWorld, useWorld } from '../../helpers/world.js';
 
 // Many customers and a rate limit of a few requests per 2-second window: an export or a bulk run takes minutes.
@@ -97,6 +98,36 @@ describe('Ctrl-C on a terminal', () => {
     await expectSignalsOn(t);
     expect(await interrupt(t), plain(t.output)).toBe(130);
     await expectTerminalRestored(t);
+  });
+
+  it('ends chat tail --forward-to while it retries a down endpoint: exit 130 at once, saying what was not forwarded', async () => {
+    const endpoint = await startWebhookReceiver('whsec_pty');
+    try {
+      const conversation = world.sandbox.fixtures.tenants[1]!.conversations[1]!;
+      const post = (body: string) =>
+        world.sandbox.postMessage({ tenantId: 1, conversationId: conversation, body, senderType: 'customer' })
+          .id;
+      const t = startOnPty(['chat', 'tail', '--forward-to', endpoint.url], {
+        env: { CLINIC_FORWARD_SECRET: 'whsec_pty' },
+      });
+      await t.waitFor('listening on');
+      // On a terminal, a line per delivery.
+      const accepted = post('accepted');
+      await t.waitFor(`ChatLogCreated.1.${conversation}.${accepted}  -> 204`);
+      endpoint.answer = 503;
+      const waiting = post('waiting');
+      await t.waitFor(
+        `ChatLogCreated.1.${conversation}.${waiting}: the endpoint answered 503; trying again in`,
+      );
+      await expectSignalsOn(t);
+      expect(await interrupt(t), plain(t.output)).toBe(130);
+      expect(plain(t.output)).toContain(
+        '1 event was not forwarded: the tail ended before the endpoint accepted it',
+      );
+      await expectTerminalRestored(t);
+    } finally {
+      await endpoint.close();
+    }
   });
 });
 

@@ -1,0 +1,212 @@
+// `chat tail --checkpoint FILE`: the last delivered message id of each conversation, kept across restarts so that a
+// tail started again fills from there. Written after deliveries, atomically (a 0600 temporary file renamed over the
+// old one), one write at a time: deliveries made while a write runs are written together by the next one.
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { replaceFile } from '../config/private-file.js';
+import { UsageError } from '../errors.js';
+import { withRunLock } from '../lock.js';
+
+/** Conversations kept in the file, least recently delivered forgotten first (the tail's own memory holds as many). */
+export const MAX_CHECKPOINT_CONVERSATIONS = 10_000;
+const VERSION = 1;
+
+/** Whose messages the ids are: a checkpoint of another tenant or server means nothing here. */
+export interface CheckpointOwner {
+  tenant: string;
+  base_url: string;
+}
+
+export interface CheckpointOptions {
+  /** Conversations kept (default MAX_CHECKPOINT_CONVERSATIONS). */
+  limit?: number;
+  /** Replaces the file atomically (default replaceFile); tests count the writes. */
+  write?: (path: string, text: string) => Promise<void>;
+}
+
+interface CheckpointFile extends CheckpointOwner {
+  version: number;
+  /** Least recently delivered first. */
+  conversations: { id: number; after: number }[];
+}
+
+/**
+ * Runs `section` with the checkpoint at `path` opened and held: a second tail on the same file is refused (exit 2,
+ * naming it) before it connects; a lock left by a killed tail goes stale within seconds, so a restart right after a
+ * SIGKILL waits for that instead. What was delivered is on disk before this returns.
+ */
+export async function withCheckpoint<T>(
+  path: string,
+  owner: CheckpointOwner,
+  section: (checkpoint: Checkpoint) => Promise<T>,
+): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const busy = () =>
+    new UsageError(`${path} is in use by another chat tail; each tail needs a --checkpoint file of its own`);
+  return withRunLock(path, busy, async () => {
+    const checkpoint = Checkpoint.open(path, owner);
+    await checkpoint.save();
+    let result: T;
+    try {
+      result = await section(checkpoint);
+    } catch (error) {
+      await checkpoint.flush().catch(() => undefined); // the run's own error is the one to tell
+      throw error;
+    }
+    await checkpoint.flush();
+    return result;
+  });
+}
+
+export class Checkpoint {
+  /** Conversation → last delivered message id; a Map's order is the delivery order (least recent first). */
+  private readonly after: Map<number, number>;
+  private writing?: Promise<void>;
+  private dirty = false;
+  private failure?: Error;
+
+  private constructor(
+    readonly path: string,
+    private readonly owner: CheckpointOwner,
+    after: Map<number, number>,
+    private readonly limit: number,
+    private readonly write: (path: string, text: string) => Promise<void>,
+  ) {
+    this.after = after;
+  }
+
+  /**
+   * The checkpoint at `path` (a new one when there is no file, or an empty one); a usage error when it is not a
+   * checkpoint, or another tenant's or server's. Folders missing on the way are made (0700); existing ones are left
+   * as they are.
+   */
+  static open(path: string, owner: CheckpointOwner, options: CheckpointOptions = {}): Checkpoint {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    const text = readCheckpointText(path);
+    const after = new Map<number, number>();
+    if (text !== undefined && text.trim() !== '') {
+      const file = parseCheckpoint(text, path);
+      if (file.tenant !== owner.tenant || file.base_url !== owner.base_url)
+        throw new UsageError(
+          `${path} is the checkpoint of tenant ${file.tenant} at ${file.base_url}, not of tenant ${owner.tenant} ` +
+            `at ${owner.base_url}: give this tail a --checkpoint file of its own`,
+        );
+      for (const { id, after: last } of file.conversations) after.set(id, last);
+    }
+    const { limit = MAX_CHECKPOINT_CONVERSATIONS, write = replaceFile } = options;
+    return new Checkpoint(path, owner, after, limit, write);
+  }
+
+  /** Where each conversation resumes now: fill after this id (a copy). */
+  positions(): Map<number, number> {
+    return new Map(this.after);
+  }
+
+  /** A failed write (a full disk, a folder made read-only): the tail ends with it rather than go on unrecorded. */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /**
+   * A message delivered (printed, or accepted by the endpoint): its id becomes the conversation's resume point, unless
+   * a later one was delivered already (a late live event). Written soon; `flush` waits for it.
+   */
+  delivered(conversationId: number, messageId: number): void {
+    const last = this.after.get(conversationId);
+    this.after.delete(conversationId);
+    this.after.set(conversationId, last === undefined ? messageId : Math.max(last, messageId));
+    if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
+    this.schedule();
+  }
+
+  /**
+   * A message of a conversation the file does not hold yet arrived (not delivered yet, maybe never in this run: an
+   * endpoint down, a kill): from now on a restart fills that conversation from just before it.
+   */
+  seen(conversationId: number, messageId: number): void {
+    if (this.after.has(conversationId)) return;
+    this.after.set(conversationId, messageId - 1);
+    if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
+    this.schedule();
+  }
+
+  /** Writes now (the start: the file exists and is writable before anything connects), and waits for it. */
+  async save(): Promise<void> {
+    this.schedule();
+    await this.flush();
+  }
+
+  /** Waits until what was delivered so far is on disk; throws the write's error, if any. */
+  async flush(): Promise<void> {
+    while (this.writing) await this.writing;
+    if (this.failure) throw this.failure;
+  }
+
+  private schedule(): void {
+    this.dirty = true;
+    this.writing ??= this.writeWhileDirty();
+  }
+
+  private async writeWhileDirty(): Promise<void> {
+    try {
+      while (this.dirty && !this.failure) {
+        this.dirty = false;
+        await this.write(this.path, this.text());
+      }
+    } catch (error) {
+      this.failure = new Error(`cannot write the checkpoint ${this.path}: ${(error as Error).message}`);
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  private text(): string {
+    const file: CheckpointFile = {
+      version: VERSION,
+      tenant: this.owner.tenant,
+      base_url: this.owner.base_url,
+      conversations: [...this.after].map(([id, after]) => ({ id, after })),
+    };
+    return `${JSON.stringify(file)}\n`;
+  }
+}
+
+/** The file's text, or undefined when there is none; never through a symbolic link. */
+function readCheckpointText(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new UsageError(`${path} is a symbolic link; give the checkpoint file itself`);
+    throw new UsageError(`cannot read the checkpoint ${path}: ${(error as Error).message}`);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new UsageError(`${path} is not a file; --checkpoint needs a file`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseCheckpoint(text: string, path: string): CheckpointFile {
+  const refused = () =>
+    new UsageError(`${path} is not a clinic chat checkpoint; give another --checkpoint file`);
+  let file: Partial<CheckpointFile>;
+  try {
+    file = JSON.parse(text) as Partial<CheckpointFile>;
+  } catch {
+    throw refused();
+  }
+  const entries = file?.conversations;
+  if (
+    file?.version !== VERSION ||
+    typeof file.tenant !== 'string' ||
+    typeof file.base_url !== 'string' ||
+    !Array.isArray(entries) ||
+    !entries.every((entry) => Number.isSafeInteger(entry?.id) && Number.isSafeInteger(entry?.after))
+  )
+    throw refused();
+  return file as CheckpointFile;
+}

@@ -1,0 +1,73 @@
+// The secret --forward-to signs with: --forward-secret, else CLINIC_FORWARD_SECRET, else the one kept beside the
+// checkpoint by an earlier run, else a new one (kept there when there is a checkpoint, so a restarted service signs
+// as before and its receiver goes on verifying).
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { replaceFile } from '../config/private-file.js';
+import { UsageError } from '../errors.js';
+
+export interface ForwardSecret {
+  value: string;
+  /** Where it came from; `generated` is new in this run (and says so once). */
+  from: 'flag' | 'env' | 'kept' | 'generated';
+  /** The file it is kept in (`kept`, or `generated` beside a checkpoint). */
+  file?: string;
+}
+
+/** The file a generated secret is kept in, beside the checkpoint. */
+export const secretFileOf = (checkpoint: string) => `${checkpoint}.secret`;
+
+export function newForwardSecret(): string {
+  return `whsec_${randomBytes(32).toString('hex')}`;
+}
+
+export async function forwardSecret(options: {
+  flag?: string;
+  env?: string;
+  /** The checkpoint file, when there is one: a generated secret is kept beside it. */
+  checkpoint?: string;
+  /** Says that a file holding the secret was readable by others and has been made 0600. */
+  notice(line: string): void;
+}): Promise<ForwardSecret> {
+  if (options.flag !== undefined) return { value: nonBlank(options.flag, '--forward-secret'), from: 'flag' };
+  if (options.env !== undefined)
+    return { value: nonBlank(options.env, 'CLINIC_FORWARD_SECRET'), from: 'env' };
+  if (options.checkpoint === undefined) return { value: newForwardSecret(), from: 'generated' };
+  const file = secretFileOf(options.checkpoint);
+  const kept = readKept(file, options.notice);
+  if (kept !== undefined) return { value: kept, from: 'kept', file };
+  const value = newForwardSecret();
+  await replaceFile(file, `${value}\n`);
+  return { value, from: 'generated', file };
+}
+
+/** Set but blank is a mistake to say, never a reason to sign with something else (as for CLINIC_TOKEN). */
+function nonBlank(value: string, name: string): string {
+  if (value.trim() === '') throw new UsageError(`${name} is set but empty; give the endpoint's secret`);
+  return value;
+}
+
+/** The kept secret, or undefined when there is none yet; never through a symbolic link; 0600 made sure of. */
+function readKept(file: string, notice: (line: string) => void): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP')
+      throw new UsageError(`${file} is a symbolic link; refusing to read a secret through it`);
+    throw new UsageError(`cannot read the forward secret ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const mode = fstatSync(fd).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      fchmodSync(fd, 0o600);
+      notice(`warning: ${file} was ${mode.toString(8)}, readable by others; now 0600`);
+    }
+    const value = readFileSync(fd, 'utf8').trim();
+    return value === '' ? undefined : value;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,174 @@
+// The checkpoint file: the last delivered id per conversation, written atomically (no half file, no temporary file
+// left), 0600, after every delivery (writes coalesced), read back on start; refused when it is another tenant's,
+// not a checkpoint, or a symbolic link.
+import { chmod, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { replaceFile } from '../../../src/core/config/private-file.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { Checkpoint } from '../../../src/core/realtime/checkpoint.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+
+const dir = useTempDir('clinic-checkpoint-');
+const OWNER = { tenant: '1', base_url: 'http://127.0.0.1:4000/api' };
+const fileIn = () => join(dir.path, 'chat.checkpoint');
+const read = async (path: string) => JSON.parse(await readFile(path, 'utf8'));
+
+describe('Checkpoint', () => {
+  it('a new one is written at once, 0600, empty; delivered ids are on disk after flush', async () => {
+    const path = fileIn();
+    const checkpoint = Checkpoint.open(path, OWNER);
+    await checkpoint.save();
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await read(path)).toEqual({ version: 1, ...OWNER, conversations: [] });
+    checkpoint.delivered(12, 345);
+    checkpoint.delivered(14, 350);
+    checkpoint.delivered(12, 351);
+    await checkpoint.flush();
+    expect((await read(path)).conversations).toEqual([
+      { id: 14, after: 350 },
+      { id: 12, after: 351 },
+    ]);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await readdir(dir.path)).toEqual(['chat.checkpoint']); // no temporary file left
+  });
+
+  it('opened again, it resumes where the last run delivered', async () => {
+    const path = fileIn();
+    const first = Checkpoint.open(path, OWNER);
+    first.delivered(3, 30);
+    first.delivered(4, 41);
+    await first.flush();
+    expect([...Checkpoint.open(path, OWNER).positions()]).toEqual([
+      [3, 30],
+      [4, 41],
+    ]);
+  });
+
+  it('keeps the highest id delivered: a late live event does not move it back', async () => {
+    const checkpoint = Checkpoint.open(fileIn(), OWNER);
+    checkpoint.delivered(1, 10);
+    checkpoint.delivered(1, 9);
+    await checkpoint.flush();
+    expect(checkpoint.positions().get(1)).toBe(10);
+  });
+
+  it('whatever the deliveries, the file always parses and ends equal to the highest id per conversation', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 1000 })), {
+          maxLength: 60,
+        }),
+        async (deliveries) => {
+          const path = join(dir.path, `p-${Math.random().toString(36).slice(2)}`);
+          const checkpoint = Checkpoint.open(path, OWNER);
+          await checkpoint.save(); // as a tail does before it connects
+          const expected = new Map<number, number>();
+          const reads: Promise<void>[] = [];
+          for (const [conversation, id] of deliveries) {
+            checkpoint.delivered(conversation, id);
+            expected.set(conversation, Math.max(expected.get(conversation) ?? 0, id));
+            // A reader at any moment (a restart) sees a whole file or none, never half of one.
+            reads.push(readFile(path, 'utf8').then((text) => void JSON.parse(text)));
+          }
+          await checkpoint.flush();
+          await Promise.all(reads);
+          const written = new Map(
+            ((await read(path)).conversations as { id: number; after: number }[]).map((c) => [c.id, c.after]),
+          );
+          expect(written).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect((await readdir(dir.path)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('deliveries made while a write runs are written together by the next one, the newest state', async () => {
+    const written: string[] = [];
+    const checkpoint = Checkpoint.open(fileIn(), OWNER, {
+      write: async (path, text) => {
+        await new Promise((resolve) => setTimeout(resolve, 5)); // a disk that takes its time
+        written.push(text);
+        await replaceFile(path, text);
+      },
+    });
+    for (let id = 1; id <= 500; id++) checkpoint.delivered(1, id);
+    await checkpoint.flush();
+    // The first write took the first delivery; the other 499 came while it ran, and are written once, together.
+    expect(written.map((text) => JSON.parse(text).conversations)).toEqual([
+      [{ id: 1, after: 1 }],
+      [{ id: 1, after: 500 }],
+    ]);
+  });
+
+  it('a conversation first seen (not yet delivered) resumes from just before that message; a delivery moves it on', async () => {
+    const checkpoint = Checkpoint.open(fileIn(), OWNER);
+    checkpoint.seen(7, 100);
+    checkpoint.seen(7, 105); // already held: unchanged
+    expect(checkpoint.positions().get(7)).toBe(99);
+    checkpoint.delivered(7, 100);
+    checkpoint.seen(7, 101);
+    await checkpoint.flush();
+    expect((await read(fileIn())).conversations).toEqual([{ id: 7, after: 100 }]);
+  });
+
+  it('holds at most its limit of conversations, forgetting the least recently delivered', async () => {
+    const checkpoint = Checkpoint.open(fileIn(), OWNER, { limit: 3 });
+    for (const conversation of [1, 2, 3, 1, 4]) checkpoint.delivered(conversation, conversation * 10);
+    await checkpoint.flush();
+    expect([...checkpoint.positions().keys()]).toEqual([3, 1, 4]);
+  });
+
+  it('an empty file is a new checkpoint; a missing folder is made', async () => {
+    await writeFile(fileIn(), '');
+    expect(Checkpoint.open(fileIn(), OWNER).positions().size).toBe(0);
+    const nested = join(dir.path, 'state', 'clinic', 'chat.checkpoint');
+    await Checkpoint.open(nested, OWNER).save();
+    expect((await stat(join(dir.path, 'state', 'clinic'))).mode & 0o777).toBe(0o700);
+  });
+
+  it("the folder's modes are the user's: a readable folder is not changed", async () => {
+    await chmod(dir.path, 0o755);
+    await Checkpoint.open(fileIn(), OWNER).save();
+    expect((await stat(dir.path)).mode & 0o777).toBe(0o755);
+  });
+
+  it.each([
+    ['another tenant', { ...OWNER, tenant: '2' }, /is the checkpoint of tenant 2 at .*, not of tenant 1/],
+    ['another server', { ...OWNER, base_url: 'https://api.example.com/api' }, /not of tenant 1 at http/],
+  ])("refuses %s's checkpoint (exit 2)", async (_why, other, message) => {
+    const path = fileIn();
+    await Checkpoint.open(path, other).save();
+    expect(() => Checkpoint.open(path, OWNER)).toThrow(UsageError);
+    expect(() => Checkpoint.open(path, OWNER)).toThrow(message);
+  });
+
+  it.each([
+    'not json',
+    '{"version":2}',
+    '{"version":1,"tenant":"1","base_url":"x","conversations":[{"id":"a"}]}',
+  ])('refuses a file that is not a checkpoint: %s', async (text) => {
+    await writeFile(fileIn(), text);
+    expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/is not a clinic chat checkpoint/);
+  });
+
+  it('refuses a symbolic link, reading and writing', async () => {
+    const target = join(dir.path, 'elsewhere');
+    await writeFile(target, '');
+    await symlink(target, fileIn());
+    expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/symbolic link/);
+  });
+
+  it('a write that fails is kept as the error the tail ends with', async () => {
+    const path = join(dir.path, 'sub', 'chat.checkpoint');
+    const checkpoint = Checkpoint.open(path, OWNER);
+    // Its folder gone, a file in its place (as root, a read-only mode would not stop the write).
+    await rm(join(dir.path, 'sub'), { recursive: true });
+    await writeFile(join(dir.path, 'sub'), '');
+    checkpoint.delivered(1, 1);
+    await expect(checkpoint.flush()).rejects.toThrow(/cannot write the checkpoint .*chat.checkpoint/);
+    expect(checkpoint.error?.message).toMatch(/cannot write the checkpoint/);
+  });
+});
