@@ -69,5 +69,6 @@ export async function startupBench(runs) {
     ];
   } finally {
     sandbox.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 }
