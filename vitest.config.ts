@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/faults/**', '**/node_modules/**'],
+    // test/faults: npm run test:faults; test/release: npm run test:release, after npm run package.
+    exclude: ['test/faults/**', 'test/release/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -8,12 +8,23 @@ const { dirname, join } = require('node:path');
 
 const argv = process.argv.slice(2);
 
-// Required (by scripts/compile-cache.mjs, by tests) for its compile cache alone; run as the CLI otherwise.
-if (require.main !== module) module.exports = { compileBundle, loadWithVmCache };
-else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  writeAll(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
-} else if (!answerHelp(argv)) {
-  run();
+/** Where this installation's files are: the npm package's, beside this file. */
+const npmPackage = {
+  version: () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version,
+  helpTexts: () => JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'help.json'), 'utf8')),
+  loadBundle,
+};
+
+// Required (by scripts/compile-cache.mjs, by tests) for its compile cache alone, and by the single executable
+// (src/executable/, which hands startCli its own files); run as the CLI otherwise.
+if (require.main !== module) module.exports = { compileBundle, loadWithVmCache, startCli };
+else startCli(npmPackage);
+
+/** The CLI, its files read through `installation` (`version()`, `helpTexts()`, `loadBundle(useCache)`). */
+function startCli(installation) {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
+    writeAll(`${installation.version()}\n`);
+  else if (!answerHelp(argv, installation)) run(installation);
 }
 
 /**
@@ -21,7 +32,7 @@ else if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
  * against the live rendering by test/e2e/cli/startup.test.ts). Help is 80 columns wide; a narrower terminal, or
  * anything but plain command words before the flag, takes the live path.
  */
-function answerHelp(args) {
+function answerHelp(args, installation) {
   const last = args[args.length - 1];
   // `clinic help erasure list` is `clinic erasure list --help`.
   const words = args[0] === 'help' ? args.slice(1) : args.slice(0, -1);
@@ -30,7 +41,7 @@ function answerHelp(args) {
   if (require('node:tty').isatty(1) && (process.stdout.columns || 80) < 80) return false;
   let texts;
   try {
-    texts = JSON.parse(readFileSync(join(__dirname, '..', 'dist', 'help.json'), 'utf8'));
+    texts = installation.helpTexts();
   } catch {
     return false;
   }
@@ -40,10 +51,10 @@ function answerHelp(args) {
   return true;
 }
 
-function run() {
+function run(installation) {
   const debug = argv.includes('--debug') || Boolean(process.env.CLINIC_DEBUG);
   if (debug) process.setSourceMapsEnabled(true);
-  const bundle = loadBundle(!debug);
+  const bundle = installation.loadBundle(!debug);
   const interrupt = new AbortController();
   const stop = () => {
     // First Ctrl-C: let the command flush its partial output (it stops at once; a run still busy after a second is

@@ -5,7 +5,7 @@
 # The verbs (or nouns) under a command path: sets the array __clinic_words; fails for a command that runs.
 __clinic_subcommands() {
   case $1 in
-    '') __clinic_words=('login' 'logout' 'auth' 'account' 'tenants' 'config' 'customers' 'users' 'appointments' 'leads' 'conversations' 'chat' 'channels' 'form-templates' 'announcements' 'ai-reports' 'sales' 'transaction-types' 'erasure' 'api' 'doctor' 'completion' 'sandbox' 'help') ;;
+    '') __clinic_words=('login' 'logout' 'auth' 'account' 'tenants' 'config' 'customers' 'users' 'appointments' 'leads' 'conversations' 'chat' 'channels' 'form-templates' 'announcements' 'ai-reports' 'sales' 'transaction-types' 'erasure' 'api' 'doctor' 'completion' 'man' 'sandbox' 'help') ;;
     'auth') __clinic_words=('status' 'token' 'refresh') ;;
     'tenants') __clinic_words=('list' 'use') ;;
     'config') __clinic_words=('get' 'set' 'unset' 'list' 'use-profile' 'profiles') ;;

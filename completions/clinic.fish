@@ -5,7 +5,7 @@
 function __clinic_subcommands
     switch $argv[1]
         case 'clinic'
-            printf '%s\n' login logout auth account tenants config customers users appointments leads conversations chat channels form-templates announcements ai-reports sales transaction-types erasure api doctor completion sandbox help
+            printf '%s\n' login logout auth account tenants config customers users appointments leads conversations chat channels form-templates announcements ai-reports sales transaction-types erasure api doctor completion man sandbox help
         case 'clinic auth'
             printf '%s\n' status token refresh
         case 'clinic tenants'
@@ -206,6 +206,7 @@ complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'erasure' -d 'data-erasure r
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'api' -d 'make any API request and print the body'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'doctor' -d 'check why this machine cannot talk to the API, one line per check with the fix'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
+complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'man' -d 'print the manual page (roff), for man or to install where man finds it'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'sandbox' -d 'a local Clinic API to try everything on'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'help' -d 'show a command\'s help: clinic help erasure list'
 complete -c clinic -n '__clinic_at \'clinic auth\' 0' -a 'status' -d 'show the signed-in user, tenant, scopes, expiry and where the token is stored'

@@ -27,6 +27,7 @@ const TREE: readonly (readonly [string, () => Promise<Declared>])[] = [
   ['api', async () => (await import('./api/index.js')).default],
   ['doctor', async () => (await import('./doctor/index.js')).default],
   ['completion', async () => (await import('./completion/index.js')).default],
+  ['man', async () => (await import('./man/index.js')).default],
   ['sandbox', async () => (await import('./sandbox/index.js')).default],
 ];
 

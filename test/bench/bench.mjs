@@ -27,6 +27,9 @@ const NOTES = `## How it is measured
   command reads the profile and a file-stored token under that HOME and asks a
   local sandbox over HTTP; the sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer
   carries the X-RateLimit headers, no run comes near the limit), so the figure includes what the CLI does with them.
+  The single executable's row runs \`release/clinic-<version>-<platform>\` (made first by \`scripts/package.mjs\` when
+  missing or older than the bundle) with the same arguments and HOME, in the same rounds; it keeps no compile cache
+  of the user's, every run starts from the code cache its build made, so it has no cold row of its own.
 - **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off (no X-RateLimit headers,
   so automatic concurrency is not cut by a budget). The baseline, the floor, is test/bench/floor.mjs: a minimal
   sequential client in its own Node process (node:http, keep-alive, per_page 100, JSON.parse of each page, one

@@ -26,24 +26,24 @@ export function cleanEnv(home, extra = {}) {
   return { HOME: home, PATH: '/usr/bin:/bin', ...extra };
 }
 
-/** Wall time of one run, in ms. */
-export function wallMs(args, env) {
+/** Wall time of one run (of Node, or of another `file`), in ms. */
+export function wallMs(args, env, file = process.execPath) {
   const start = process.hrtime.bigint();
-  execFileSync(process.execPath, args, { env, stdio: 'ignore' });
+  execFileSync(file, args, { env, stdio: 'ignore' });
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 /**
  * Alternating runs, so drift in the machine's load hits every candidate alike: each candidate's median time (and all
  * its times), and its median ratio to `baseline` taken round by round (a paired comparison: a slow
- * moment slows both sides of a ratio). A candidate is its arguments, or `{ args, before }` where `before()` runs
- * ahead of each of its runs, untimed (e.g. emptying a cache).
+ * moment slows both sides of a ratio). A candidate is Node's arguments, or `{ args, before, file }` where `before()`
+ * runs ahead of each of its runs, untimed (e.g. emptying a cache), and `file` is run instead of Node.
  */
 export function alternate(candidates, runs, env) {
   const list = Object.entries(candidates).map(([name, c]) => [name, Array.isArray(c) ? { args: c } : c]);
-  const timed = ({ args, before }) => {
+  const timed = ({ args, before, file }) => {
     before?.();
-    return wallMs(args, env);
+    return wallMs(args, env, file);
   };
   const times = Object.fromEntries(list.map(([name]) => [name, []]));
   for (let i = 0; i < 3; i++) for (const [, c] of list) timed(c); // warm the caches

@@ -1,10 +1,29 @@
 // Start-up: --version, --help, a noun's and a verb's help, and a real command warm and cold, against `node -e 0`.
 // Cold is the first run after an install: the compile cache (under $HOME/.cache/clinic) emptied before each run.
-import { rmSync } from 'node:fs';
+// Then the same real command from the single executable (release/, built here by scripts/package.mjs when missing or
+// older than the bundle).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { alternate, BIN, cleanEnv, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The single executable of this build, made first when release/ has none as new as dist/bundle/main.cjs. */
+function executable() {
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const file = join(ROOT, 'release', `clinic-${version}-${process.platform}-${process.arch}`);
+  const bundle = statSync(join(ROOT, 'dist/bundle/main.cjs')).mtimeMs;
+  if (!existsSync(file) || statSync(file).mtimeMs < bundle)
+    execFileSync(process.execPath, [join(ROOT, 'scripts/package.mjs')], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  return file;
+}
+
 export async function startupBench(runs) {
+  const file = executable();
   const home = tempDir('clinic-bench-home-');
   // Rate limiting on, as the API has it (every answer carries X-RateLimit-* headers), at a limit no run reaches.
   const sandbox = await sandboxProcess(['--rate-limit', '1000000'], cleanEnv(home));
@@ -21,6 +40,7 @@ export async function startupBench(runs) {
         verbHelp: [BIN, 'customers', 'list', '--help'],
         real,
         cold: { args: real, before: emptyCache },
+        executable: { args: real.slice(1), file },
       },
       runs,
       env,
@@ -45,8 +65,10 @@ export async function startupBench(runs) {
         1.6,
       ),
       row('the same, first run after an install (compile cache emptied before each run)', 'cold', 2),
+      row('the same from the single executable (release/; no Node installed needed)', 'executable', 1.5),
     ];
   } finally {
     sandbox.stop();
+    rmSync(home, { recursive: true, force: true });
   }
 }

@@ -189,3 +189,12 @@ describe('clinic completion', () => {
     expect(() => parseShell(['tcsh'])).toThrow(/unknown shell 'tcsh'; use one of bash, zsh, fish/);
   });
 });
+
+describe('clinic man', () => {
+  it('prints the shipped man page', async () => {
+    const result = await runCli(await tempConfigDir(), ['man']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(await read('man/clinic.1'));
+  });
+});

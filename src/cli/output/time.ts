@@ -45,17 +45,20 @@ function knownZone(zone: string | undefined): string | undefined {
 
 /** How times read in one run's human views: local time or UTC, and which offsets were shown (to say the zone). */
 export class HumanTimes {
-  private readonly format: Intl.DateTimeFormat;
+  private made?: Intl.DateTimeFormat;
   private readonly offsets = new Set<string>();
   private said = false;
 
   /** `zone`: the local zone (TZ of the command's environment; default the system's). */
   constructor(
     readonly utc: boolean,
-    zone?: string,
-  ) {
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone: utc ? 'UTC' : knownZone(zone),
+    private readonly zone?: string,
+  ) {}
+
+  /** Made on first use: ICU's zone data costs a start-up several milliseconds, and JSON or CSV never shows a time. */
+  private get format(): Intl.DateTimeFormat {
+    this.made ??= new Intl.DateTimeFormat('en-US', {
+      timeZone: this.utc ? 'UTC' : knownZone(this.zone),
       year: 'numeric',
       month: '2-digit',
       day: '2-digit',
@@ -64,6 +67,7 @@ export class HumanTimes {
       hourCycle: 'h23',
       timeZoneName: 'longOffset',
     });
+    return this.made;
   }
 
   private parts(ms: number): Record<string, string> {

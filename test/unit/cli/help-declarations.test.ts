@@ -73,6 +73,7 @@ const CONTRACT = [
   'api',
   'sandbox start',
   'completion',
+  'man',
   'doctor',
 ];
 

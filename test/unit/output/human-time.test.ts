@@ -42,6 +42,24 @@ describe('HumanTimes', () => {
     expect(times.zoneNote()).toBe('times in UTC');
   });
 
+  it('makes its formatter only when a time is shown: ICU zone data is costly, and JSON or CSV shows none', () => {
+    const real = Intl.DateTimeFormat;
+    let made = 0;
+    Intl.DateTimeFormat = new Proxy(real, {
+      construct: (target, args: ConstructorParameters<typeof real>) => (made++, new target(...args)),
+    });
+    try {
+      const times = berlin();
+      expect(made).toBe(0);
+      expect(times.of('2025-12-12T11:45:30Z')?.text).toBe('2025-12-12 12:45');
+      expect(times.of('2025-12-12T11:46:30Z')?.text).toBe('2025-12-12 12:46');
+      // Once to check the zone name, once to format.
+      expect(made).toBe(2);
+    } finally {
+      Intl.DateTimeFormat = real;
+    }
+  });
+
   it('a value that is no date-time is not a time', () => {
     expect(new HumanTimes(false).of(20260102)).toBeUndefined();
     expect(new HumanTimes(false).of('2026-01-02')).toBeUndefined();

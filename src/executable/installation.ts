@@ -1,0 +1,60 @@
+// The single executable's installation, handed to bin/clinic.js's startCli (the executable's main script is both,
+// bundled by scripts/package.mjs): the files bin reads from the npm package come from the executable's assets, and
+// the bundled CLI is compiled from the code cache the build made for it, so nothing is compiled at start-up that
+// a command's usual run needs.
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import type { Executable } from '../core/executable.js';
+import { assetBytes, assetText } from './assets.js';
+import { builtinRequire, importPackage, requirePackage } from './packages.js';
+
+declare const __CLINIC_VERSION__: string;
+
+/** The assets of the bundled CLI (dist/bundle/main.cjs, as npm ships it) and of its code cache. */
+export const BUNDLE_ASSET = 'dist/bundle/main.cjs';
+export const BUNDLE_CACHE_ASSET = 'dist/bundle/main.cjs.executable-cache';
+
+/**
+ * The bundle as one function of what it is handed: a module's five, `__dyni` (its dynamic import, see
+ * scripts/bundle.mjs) and `__executable` (src/core/executable.ts). The code cache is made of this very text
+ * (scripts/package/bundle-cache.mjs).
+ */
+export const wrapBundle = (source: string): string =>
+  `(function (exports, require, module, __filename, __dirname, __dyni, __executable) {${source}\n})`;
+
+export const executableHooks: Executable = {
+  loadPackage: requirePackage,
+  shippedFile: assetText,
+};
+
+type Main = (argv: string[], deps: unknown) => Promise<number>;
+
+/** Compiles and runs the bundle (from `cachedData` when V8 takes it): its `main`, and the script. */
+export function runBundle(source: string, filename: string, cachedData?: Uint8Array) {
+  const script = new Script(wrapBundle(source), { filename, cachedData });
+  const bundle = { exports: {} as { main: Main } };
+  const dynamicImport = (id: string) => Promise.resolve().then(() => importPackage(id));
+  script.runInThisContext()(
+    bundle.exports,
+    builtinRequire,
+    bundle,
+    filename,
+    dirname(filename),
+    dynamicImport,
+    executableHooks,
+  );
+  return { main: bundle.exports.main, script };
+}
+
+export const installation = {
+  version: (): string => __CLINIC_VERSION__,
+  helpTexts: (): unknown => JSON.parse(assetText('dist/help.json')),
+  /** The CLI; without `useCache` (--debug, CLINIC_NO_COMPILE_CACHE) compiled from the source alone. */
+  loadBundle(useCache: boolean): { main: Main; saveCache(): void } {
+    const cachedData =
+      useCache && !process.env.CLINIC_NO_COMPILE_CACHE ? assetBytes(BUNDLE_CACHE_ASSET) : undefined;
+    const { main } = runBundle(assetText(BUNDLE_ASSET), join(process.execPath, BUNDLE_ASSET), cachedData);
+    // The build's cache holds what commands run; the executable writes none of its own.
+    return { main, saveCache() {} };
+  },
+};
