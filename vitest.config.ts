@@ -9,7 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     // A temporary folder per run and per test file, which must be empty at the end: tests leave no files behind.
-    globalSetup: ['test/helpers/temp-folder-global.ts'],
+    globalSetup: ['test/helpers/temp-folder-global.ts', 'test/helpers/lean-node-env.ts'],
     setupFiles: ['test/helpers/temp-folder-setup.ts'],
   },
 });

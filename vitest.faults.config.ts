@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['test/helpers/lean-node-env.ts'],
     // The runs mostly wait (retries, pacing, a minute of chat): side by side even on 2 cores.
     maxWorkers: 3,
   },

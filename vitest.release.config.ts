@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/helpers/temp-folder-global.ts'],
+    globalSetup: ['test/helpers/temp-folder-global.ts', 'test/helpers/lean-node-env.ts'],
     setupFiles: ['test/helpers/temp-folder-setup.ts'],
   },
 });

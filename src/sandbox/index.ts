@@ -11,9 +11,9 @@ import type { ChatLogRecord } from './data/chat-types.js';
 import type { SandboxFixtures } from './data/fixtures.js';
 import { buildSeedStore, DEFAULT_ERASURE_STEP_SECONDS } from './data/seed.js';
 import { createDispatcher, createUpgradeDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
-import { createOAuthServer, type OAuthCounters } from './oauth/oauth-server.js';
+import { mountOAuthServer } from './oauth/oauth-mount.js';
+import type { OAuthCounters } from './oauth/oauth-server.js';
 import { DEFAULT_TTL } from './oauth/scopes.js';
-import { generateSigningKeys } from './oauth/signing-keys.js';
 import { ChannelAuthority } from './realtime/channel-auth.js';
 import type { RealtimeClient } from './realtime/pusher-server.js';
 import { SandboxRealtime } from './realtime/realtime.js';
@@ -159,7 +159,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   faults.set(faultSpec);
   const lifetime = new AbortController();
   const requests: RequestLogEntry[] = [];
-  const keys = await generateSigningKeys();
   // Mounted once the port is known (issuer, audience and links hold it). This runs in the same tick as listen's
   // callback, so no request can arrive while the list is still empty.
   const mounts: Mount[] = [];
@@ -174,7 +173,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const origin = `http://${urlHost}:${listening.port}`;
   const baseUrl = `${origin}${API_PREFIX}`;
 
-  const oauth = createOAuthServer({
+  const oauth = mountOAuthServer({
     issuer: origin,
     clientId: SANDBOX_CLIENT_ID,
     apiResource: baseUrl,
@@ -182,7 +181,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     refreshTokenTtl,
     now,
     store,
-    keys,
   });
   const api = createApiHandler({
     store,
@@ -194,7 +192,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     lifetime: lifetime.signal,
     routes: [...API_ROUTES, broadcastingAuthRoute(channelAuthority)],
     jwtAccess: createJwtAccessVerifier({
-      jwks: keys.publicJwks,
+      jwks: oauth.publicJwks,
       issuer: origin,
       audience: baseUrl,
       now,

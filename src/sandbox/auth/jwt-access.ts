@@ -1,10 +1,11 @@
-// Access tokens issued by the sandbox's OpenID provider: RS256 `at+jwt` JWTs, verified in-process with jose.
-import { createLocalJWKSet, type JSONWebKeySet, jwtVerify } from 'jose';
+// Access tokens issued by the sandbox's OpenID provider: RS256 `at+jwt` JWTs, verified in-process with jose (loaded
+// with the first such token: personal access tokens never need it).
+import type { createLocalJWKSet, JSONWebKeySet } from 'jose';
 import type { AccessToken } from './tokens.js';
 
 export interface JwtAccessOptions {
-  /** The provider's public keys (no HTTP fetch of /oauth/jwks). */
-  jwks: JSONWebKeySet;
+  /** The provider's public keys (no HTTP fetch of /oauth/jwks); undefined until it has made them. */
+  jwks(): JSONWebKeySet | undefined;
   issuer: string;
   /** The API resource identifier the provider puts in `aud`. */
   audience: string;
@@ -18,9 +19,12 @@ export type JwtAccessVerifier = (token: string) => Promise<AccessToken | undefin
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 export function createJwtAccessVerifier(options: JwtAccessOptions): JwtAccessVerifier {
-  const keys = createLocalJWKSet(options.jwks);
+  let keys: ReturnType<typeof createLocalJWKSet> | undefined;
   return async (token) => {
-    if (!JWT_SHAPE.test(token)) return undefined;
+    const jwks = options.jwks();
+    if (!JWT_SHAPE.test(token) || jwks === undefined) return undefined;
+    const { createLocalJWKSet, jwtVerify } = await import('jose');
+    keys ??= createLocalJWKSet(jwks);
     try {
       const { payload } = await jwtVerify(token, keys, {
         issuer: options.issuer,

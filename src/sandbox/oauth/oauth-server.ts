@@ -15,6 +15,9 @@ export interface OAuthCounters {
 
 export interface OAuthServerOptions extends ProviderSettings {
   issuer: string;
+  /** Kept by the caller, so they can be read before the provider is first loaded (oauth-mount.ts). */
+  counters: OAuthCounters;
+  revokedGrants: Set<string>;
 }
 
 export interface OAuthServer {
@@ -33,12 +36,11 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
   provider.app.silent = true;
   allowLoopbackLogoutPorts(provider);
 
-  const counters: OAuthCounters = { grants: { authorization_code: 0, refresh_token: 0 }, revocations: 0 };
+  const { counters, revokedGrants } = options;
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
     const type = ctx.oidc.params?.grant_type;
     if (type === 'authorization_code' || type === 'refresh_token') counters.grants[type]++;
   });
-  const revokedGrants = new Set<string>();
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => revokedGrants.add(grantId));
   // oidc-provider 8 emits no event for a successful revocation, so count the answers instead.
   provider.use(async (ctx, next) => {

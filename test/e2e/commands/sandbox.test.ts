@@ -3,8 +3,38 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, runCli, tempConfigDir } from '../../helpers/cli.js';
+import { BIN, baseEnv, lines, runCli, tempConfigDir, tempDir } from '../../helpers/cli.js';
+
+const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
+
+/** `clinic sandbox start` with its loaded modules recorded: its ready line, and a stop that says what it loaded. */
+async function recordedSandbox(): Promise<{
+  ready: { base_url: string; token: string };
+  stop(): Promise<string>;
+}> {
+  const file = join(await tempDir(), 'modules.txt');
+  const child = spawn(
+    process.execPath,
+    ['--import', RECORDER, BIN, 'sandbox', 'start', '--no-write-profile'],
+    {
+      env: { ...baseEnv(await tempConfigDir()), RECORD_IMPORTS_FILE: file } as NodeJS.ProcessEnv,
+    },
+  );
+  const ready = JSON.parse(
+    await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+  );
+  return {
+    ready,
+    async stop() {
+      const exited = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      return readFile(file, 'utf8');
+    },
+  };
+}
 
 describe('clinic sandbox start', () => {
   it('prints one ready line, writes the profile, serves it, and stops on SIGTERM', async () => {
@@ -63,6 +93,26 @@ describe('clinic sandbox start', () => {
     const exited = new Promise((resolve) => child.on('close', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);
+  });
+
+  it('loads the OpenID provider and makes its keys only when a request needs them', async () => {
+    // oidc-provider and an RSA key pair were most of every start (about a second of CPU).
+    const idle = await recordedSandbox();
+    const account = await fetch(`${idle.ready.base_url}/v1/account`, {
+      headers: { authorization: `Bearer ${idle.ready.token}` },
+    });
+    expect(account.status).toBe(200);
+    const idleModules = await idle.stop();
+    expect(idleModules).toContain('/dist/sandbox/index.js');
+    expect(idleModules).not.toMatch(/oidc-provider|\/jose\//);
+
+    const signingIn = await recordedSandbox();
+    const origin = new URL(signingIn.ready.base_url).origin;
+    const discovery = await fetch(`${origin}/.well-known/openid-configuration`);
+    expect(((await discovery.json()) as { issuer: string }).issuer).toBe(origin);
+    const jwks = (await (await fetch(`${origin}/oauth/jwks`)).json()) as { keys: unknown[] };
+    expect(jwks.keys).toHaveLength(1);
+    expect(await signingIn.stop()).toMatch(/oidc-provider/);
   });
 
   it('says clearly when the port is taken', async () => {
