@@ -17,7 +17,7 @@ import {
 } from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
-import { Settings, selectProfile } from '../core/config/settings.js';
+import { profileCommand, Settings, selectProfile } from '../core/config/settings.js';
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
@@ -121,12 +121,13 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     if (!baseUrl) {
       throw new UsageError(
         `no API address for profile '${settings.profile.name}': start one with 'clinic sandbox start' and use ` +
-          `--profile sandbox, or run 'clinic config set base_url URL'`,
+          `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,
       );
     }
     return new HttpClient({
       baseUrl,
       tenant: settings.get('tenant'),
+      noTenant: `run '${profileCommand(settings.profile, 'tenants use ID')}'`,
       userAgent: `clinic/${ctx.version}`,
       tokens: auth ? await ctx.session() : undefined,
       transport: await wire(),

@@ -4,6 +4,7 @@ import { toStoredCredentials } from '../../core/auth/oauth/token-response.js';
 import type { StoredCredentials } from '../../core/auth/credential-store.js';
 import type { Context } from '../../cli/context.js';
 import { oauthClientSettings } from '../../core/auth/oauth/client-settings.js';
+import { loginCommand } from '../../core/auth/session.js';
 import { DEFAULTS } from '../../core/config/keys.js';
 import { CancelledError } from '../../core/errors.js';
 import { answered } from '../../cli/prompter.js';
@@ -55,7 +56,7 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
   const prompting = !options.openBrowser && ctx.io.canPrompt;
   const tokens = await browserLogin(
     server,
-    { ...options, scopes },
+    { ...options, scopes, loginCommand: loginCommand(settings.profile) },
     {
       browser: ctx.browser,
       // What to do to sign in is no note: --quiet keeps it.
