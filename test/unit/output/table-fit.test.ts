@@ -355,6 +355,26 @@ describe('erasure list on a terminal of 100 columns', () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('stdout a pipe, stderr the terminal (-o table | less): fitted to the terminal, the zone said', async () => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { data: [completed], meta: { current_page: 1, last_page: 1, total: 1 } } },
+    ]);
+    // The terminal on stdin and stderr is 100 columns wide; stdout goes into a pipe.
+    const piped = await cli.run(['erasure', 'list', '-o', 'table'], {
+      terminal: true,
+      env: { TZ: 'Europe/Berlin' },
+    });
+    expect(piped.code).toBe(0);
+    const widest = Math.max(
+      ...piped.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => [...line].length),
+    );
+    expect(widest).toBeLessThanOrEqual(100);
+    expect(piped.stderr).toContain('times in Europe/Berlin (UTC+01:00)\n');
+  });
+
   it('--wide leaves nothing out; --utc shows UTC and says so', async () => {
     const wide = await list('--wide');
     expect(wide.stdout).toContain('│ customer is a lead, customer read-only: CUSTOMER_ERASED │');
