@@ -28,10 +28,12 @@ async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | un
           { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
           { signal, input: streams.stdin, output: streams.stderr },
         ),
+        undefined,
+        streams.stdin,
       );
     } catch (error) {
       if (error instanceof CancelledError) throw error; // Ctrl-C at the prompt
-      return undefined; // aborted: the loopback listener got the answer first
+      return undefined; // aborted (the loopback listener got the answer first), or Ctrl-D: wait for the browser
     }
   }
   if (ctx.io.stdinIsTTY) return undefined;
