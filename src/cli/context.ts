@@ -17,12 +17,12 @@ import {
 } from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
 import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
-import { Settings, selectProfile } from '../core/config/settings.js';
+import { profileCommand, Settings, selectProfile } from '../core/config/settings.js';
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
 import type { GlobalOptions } from './globals.js';
-import { IO, type Streams } from './io.js';
+import { DEFAULT_WIDTH, IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
 import { decideFormat, knownFormat, type OutputRequest } from './output/format.js';
 import type { OutputSpec } from './output/render.js';
@@ -125,12 +125,13 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     if (!baseUrl) {
       throw new UsageError(
         `no API address for profile '${settings.profile.name}': start one with 'clinic sandbox start' and use ` +
-          `--profile sandbox, or run 'clinic config set base_url URL'`,
+          `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,
       );
     }
     return new HttpClient({
       baseUrl,
       tenant: settings.get('tenant'),
+      noTenant: `run '${profileCommand(settings.profile, 'tenants use ID')}'`,
       userAgent: `clinic/${ctx.version}`,
       tokens: auth ? await ctx.session() : undefined,
       transport: await wire(),
@@ -288,16 +289,21 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       const chosen = await chosenFormat(request);
       // --jq filters what -o json would print (output/jq.ts): JSON whatever the profile says.
       const jq = globals.jq !== undefined;
+      const format = decideFormat(jq ? 'json' : chosen, io.stdoutIsTTY, request);
+      // Only a human view asks how wide the terminal is and whether one watches stderr: asking may make the stderr
+      // stream, which a run that never writes to it must not pay for.
+      const human = format === 'table';
       return {
-        format: decideFormat(jq ? 'json' : chosen, io.stdoutIsTTY, request),
+        format,
         chosen: chosen !== undefined && (!jq || chosen === 'json'),
         fields: request.fields === false ? undefined : globals.fields,
         declared: request.declared,
         warn: (line) => io.err(line),
         csvRaw: globals.csvRaw,
         terminal: io.stdoutIsTTY,
+        watched: human && io.stderrIsTTY,
         colour: io.colour,
-        width: io.columns,
+        width: human ? io.columns : DEFAULT_WIDTH,
         wide: globals.wide,
         times: (times ??= new HumanTimes(globals.utc, deps.env.TZ)),
         // Notes after a human view (columns not shown, the time zone): io.err, which --quiet silences.

@@ -72,7 +72,8 @@ const GLOBAL = {
   dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
   quiet: option.flag(
     '-q, --quiet',
-    'nothing on stderr but errors: no progress, retries, waits, notes or warnings',
+    'nothing on stderr but errors: no progress, retries, waits, notes or warnings, except one that output may ' +
+      'be incomplete (an export whose collection changed while it was read, chat events dropped)',
   ),
   jq: option.text(
     '--jq <expr>',

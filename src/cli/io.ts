@@ -27,6 +27,9 @@ export interface Progress {
 
 const NO_PROGRESS: Progress = { update() {}, stop() {} };
 
+/** The width assumed where no terminal says its own: a file, a pipe with no terminal behind it. */
+export const DEFAULT_WIDTH = 120;
+
 export class IO implements Sink {
   /** --jq: data is collected here instead of going to stdout (output/jq.ts filters it at the end). */
   private collector?: Sink;
@@ -62,10 +65,16 @@ export class IO implements Sink {
     return this.options.inputAllowed && this.stdinIsTTY && this.stderrIsTTY;
   }
 
-  /** The terminal's width; 120 where it reports none (a pipe, a pty made without a size). */
+  /**
+   * The terminal's width: stdout's, or stderr's when stdout goes into a pipe a person reads on that terminal
+   * (`clinic erasure list -o table | less`); 120 where neither reports one (a file, a pty made without a size).
+   */
   get columns(): number {
-    const columns = this.streams.stdout.columns;
-    return columns !== undefined && columns > 0 ? columns : 120;
+    const width = (stream: { isTTY?: boolean; columns?: number }) =>
+      stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
+    // stderr only when stdout is no terminal (the stream is made when first touched).
+    const { stdout } = this.streams;
+    return width(stdout) ?? (stdout.isTTY === true ? undefined : width(this.streams.stderr)) ?? DEFAULT_WIDTH;
   }
 
   /** Data goes to `collector` from now on instead of stdout; undefined: to stdout again. */

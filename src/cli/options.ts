@@ -117,11 +117,14 @@ export const option = {
   },
 
   /**
-   * One end of a date window: an ISO 8601 date-time, or a day meaning the whole day in the local time zone; parsed
-   * into the full UTC date-time sent (see parseDateBound).
+   * One end of a date window: an ISO 8601 date-time, or a day meaning the whole day. Checked here, kept as typed:
+   * which zone a day is in depends on --utc, so the verb makes it the UTC date-time sent (see parseDateBound).
    */
   dateTime<F extends string>(flags: F, description: string, bound: DateBound) {
-    return define<string, F>(flags, description, (text, flag) => parseDateBound(text, flag, bound));
+    return define<string, F>(flags, description, (text, flag) => {
+      parseDateBound(text, flag, bound);
+      return text.trim();
+    });
   },
 
   /** Repeatable text, collected in order (e.g. `--set key=value`). */

@@ -44,11 +44,11 @@ export type DateBound = 'start' | 'end';
 
 /**
  * An ISO 8601 day or date-time (2026-01-31, 2026-01-31T08:00, 2026-01-31T08:00:00Z, 2026-01-31T08:00+02:00), checked
- * for real, as the full UTC date-time to send. A day is the whole day in the local time zone (TZ): its start for the
- * `start` bound, its last microsecond for the `end` bound; a date-time without an offset is local time too; one
- * with an offset is sent as typed.
+ * for real, as the full UTC date-time to send. A day is the whole day in the local time zone (TZ), or in UTC with
+ * `utc` (--utc, as the run shows times): its start for the `start` bound, its last microsecond for the `end` bound;
+ * a date-time without an offset is in that zone too; one with an offset is sent as typed.
  */
-export function parseDateBound(value: string, name: string, bound: DateBound): string {
+export function parseDateBound(value: string, name: string, bound: DateBound, utc = false): string {
   const text = value.trim();
   const match = ISO_DATE_TIME.exec(text);
   const [, y, mo, d, h, mi, s = '00', fraction, zone] = match ?? [];
@@ -66,13 +66,16 @@ export function parseDateBound(value: string, name: string, bound: DateBound): s
       `${name} must be an ISO 8601 date-time such as 2026-01-31T08:00:00Z or a day such as 2026-01-31, got '${value}'`,
     );
   if (zone !== undefined) return text.replace(' ', 'T');
+  // new Date(y, m, d) is local midnight, or the first instant after it where the zone skips midnight.
+  const at = (day: number, hour = 0, minute = 0, second = 0) =>
+    utc
+      ? Date.UTC(Number(y), Number(mo) - 1, day, hour, minute, second)
+      : new Date(Number(y), Number(mo) - 1, day, hour, minute, second).getTime();
   if (h === undefined) {
-    // new Date(y, m, d) is local midnight, or the first instant after it where the zone skips midnight.
-    if (bound === 'start') return utcText(new Date(Number(y), Number(mo) - 1, Number(d)).getTime());
-    return utcText(new Date(Number(y), Number(mo) - 1, Number(d) + 1).getTime() - 1000, '999999');
+    if (bound === 'start') return utcText(at(Number(d)));
+    return utcText(at(Number(d) + 1) - 1000, '999999');
   }
-  const local = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  return utcText(local.getTime(), fraction?.slice(0, 6));
+  return utcText(at(Number(d), Number(h), Number(mi), Number(s)), fraction?.slice(0, 6));
 }
 
 /** `2026-01-30T23:00:00Z`, or with a fraction of a second (`…:59.999999Z`), for a whole-second instant. */

@@ -1,5 +1,5 @@
 // Builds the commander tree from the command declarations; only parses, then hands over to each command's run.
-import { Argument, Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Help, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { CommandDef, NounDef, OptionDef, ParsedInput } from './command.js';
 import { isNoun } from './command.js';
@@ -28,8 +28,39 @@ export const helpParagraphs = (text: string): string =>
 
 /** A verb's help names the options every command takes, without listing them all again (as gh's inherited flags). */
 const GLOBALS_LINE =
-  '\nGlobal options (see clinic --help): --profile, --tenant, -o/--output, --json,\n' +
-  '--fields, --debug, --dry-run, -y/--yes, --no-input, --max-retries and more.\n';
+  'Global options (see clinic --help): --profile, --tenant, -o/--output, --json, --fields, --debug, --dry-run, ' +
+  '-y/--yes, --no-input, --max-retries and more.';
+
+/** Text broken at spaces into lines of at most `width` characters (a longer word stays whole on its line). */
+function wrapWords(text: string, width: number): string {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 1 + word.length <= width)
+      lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
+
+/** Narrower than this, an option's description goes under it rather than into a column too thin to read. */
+const NARROWEST_DESCRIPTION = 24;
+const UNDER_INDENT = 6;
+
+/**
+ * Commander's help, fitted to narrow terminals too: a description wraps beside its option while that leaves it
+ * room (commander gives up wrapping below 40 columns of it), else on lines of its own under the option.
+ */
+const FITTED_HELP: Partial<Help> = {
+  minWidthToWrap: NARROWEST_DESCRIPTION,
+  formatItem(term, termWidth, description, helper) {
+    const width = helper.helpWidth ?? 80;
+    if (!description || width - termWidth - 4 >= NARROWEST_DESCRIPTION)
+      return Help.prototype.formatItem.call(helper, term, termWidth, description, helper);
+    const under = helper.boxWrap(description, Math.max(NARROWEST_DESCRIPTION, width - UNDER_INDENT));
+    return `  ${term}\n${under.replace(/^/gm, ' '.repeat(UNDER_INDENT))}`;
+  },
+};
 
 const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
 
@@ -73,7 +104,7 @@ function toOption(def: OptionDef): Option {
 }
 
 /** A command's summary, arguments, typed options and examples, as commander knows them. */
-function declare(parent: Command, def: CommandDef): Command {
+function declare(parent: Command, def: CommandDef, helpWidth: () => number = () => 80): Command {
   const command = parent
     .command(def.name)
     .summary(def.summary)
@@ -92,14 +123,17 @@ function declare(parent: Command, def: CommandDef): Command {
     command.addArgument(argument);
   }
   for (const option of def.options ?? []) command.addOption(toOption(option));
-  command.addHelpText('after', `${GLOBALS_LINE}${examplesText(def.examples)}`);
+  command.addHelpText(
+    'after',
+    () => `\n${wrapWords(GLOBALS_LINE, helpWidth())}\n${examplesText(def.examples)}`,
+  );
   return command;
 }
 
 const inputOf = (command: Command): ParsedInput => ({ args: [...command.args], options: command.opts() });
 
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
-  const command = declare(parent, def);
+  const command = declare(parent, def, () => hooks.helpWidth?.() ?? 80);
   command.action(async () => {
     const ctx = await hooks.context(command.optsWithGlobals(), def);
     const run = await def.load();
@@ -154,7 +188,8 @@ export function buildProgram(
       getOutHelpWidth: () => hooks.helpWidth?.() ?? 80,
       getErrHelpWidth: () => hooks.helpWidth?.() ?? 80,
     })
-    .exitOverride();
+    .exitOverride()
+    .configureHelp(FITTED_HELP);
   addGlobalOptions(program);
   program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
   const at = argv && firstWordAt(argv);

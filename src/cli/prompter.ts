@@ -1,5 +1,6 @@
 // Questions on the terminal through @inquirer/prompts (loaded only when asked), behind a small seam for tests.
-import { CancelledError } from '../core/errors.js';
+import { CancelledError, DeclinedError } from '../core/errors.js';
+import type { Readable } from 'node:stream';
 import type { Streams } from './io.js';
 
 export interface Prompter {
@@ -11,16 +12,39 @@ export interface Prompter {
 /**
  * The answer to a question asked with @inquirer/prompts. While it asks, the terminal is in raw mode, so Ctrl-C is a
  * key it reads, not SIGINT: it ends the question with ExitPromptError, made here an interruption like any other
- * (exit 130), not a failure; so is the end of a question by `interrupt` (SIGINT or SIGTERM from elsewhere). Every
- * inquirer question is awaited through this.
+ * (exit 130), not a failure; so is the end of a question by `interrupt` (SIGINT or SIGTERM from elsewhere). Ctrl-D
+ * on an empty answer ends the input: inquirer's line reader stops reading (pausing `input`) and leaves the question
+ * open with nothing left to wait for, so the run would end with exit 0. That is a question left unanswered: a "no"
+ * (exit 2, nothing sent). Every inquirer question is awaited through this.
  */
-export async function answered<T>(question: Promise<T>, interrupt?: AbortSignal): Promise<T> {
+export async function answered<T>(
+  question: Promise<T>,
+  interrupt?: AbortSignal,
+  input?: Pick<Readable, 'on' | 'off' | 'isPaused' | 'resume'> & { isRaw?: boolean },
+): Promise<T> {
+  let stopWatching = () => {};
+  const inputEnded = new Promise<never>((_, reject) => {
+    if (!input) return;
+    // The reader pauses its input once the question is settled too: a pause is the end only if no answer follows.
+    // Back from Ctrl-Z (fg), the reader pauses its input again but keeps the terminal raw, to read on: it is resumed
+    // here (the reader would not), so the question goes on. Ended by Ctrl-D, it has left raw mode.
+    const ended = () => {
+      if (!input.isPaused()) return;
+      if (input.isRaw === true) input.resume();
+      else reject(new DeclinedError('cancelled: the input ended before an answer; nothing was sent'));
+    };
+    const paused = () => setImmediate(() => setImmediate(ended));
+    input.on('pause', paused);
+    stopWatching = () => input.off('pause', paused);
+  });
   try {
-    return await question;
+    return await Promise.race([question, inputEnded]);
   } catch (error) {
     if ((error as Error).name === 'ExitPromptError' || interrupt?.aborted)
       throw new CancelledError('interrupted');
     throw error;
+  } finally {
+    stopWatching();
   }
 }
 
@@ -35,11 +59,11 @@ export function terminalPrompter(streams: Streams, signal?: AbortSignal): Prompt
   return {
     async confirm(message) {
       const { confirm } = await import('@inquirer/prompts');
-      return answered(confirm({ message, default: false }, context()), signal);
+      return answered(confirm({ message, default: false }, context()), signal, streams.stdin);
     },
     async input(message) {
       const { input } = await import('@inquirer/prompts');
-      return answered(input({ message }, context()), signal);
+      return answered(input({ message }, context()), signal, streams.stdin);
     },
   };
 }

@@ -1,5 +1,6 @@
 // How a table's columns share the terminal's width: identifying and state columns are never cut; the others give way
-// by priority, the lowest first: it shrinks to its minimum, then is dropped, before a higher one is touched.
+// by priority, the lowest first: it shrinks to its minimum, then is dropped, before a higher one is touched. A column
+// whose cells wrap loses nothing by narrowing, so it narrows (to its minimum) before any column is dropped.
 
 export interface ColumnNeeds {
   /** Cells of the widest value (or of the header). */
@@ -10,6 +11,8 @@ export interface ColumnNeeds {
   priority: number;
   /** The narrowest it shrinks to before it is dropped instead. */
   min: number;
+  /** Its cells wrap onto more lines instead of being cut: narrowing it first costs nothing. */
+  wrap?: boolean;
 }
 
 /** As a column's minimum: shown whole or not at all (a cut phone number or mark says nothing). */
@@ -30,6 +33,12 @@ export function fitColumns(columns: readonly ColumnNeeds[], width: number): (num
   const levels = [...new Set(others.map((i) => (columns[i] as ColumnNeeds).priority))].sort((a, b) => a - b);
   const dropped: number[] = [];
 
+  shrink(
+    widths,
+    others.filter((i) => (columns[i] as ColumnNeeds).wrap === true),
+    floor,
+    sum() - width,
+  );
   for (const priority of levels) {
     if (sum() <= width) break;
     const level = others.filter((i) => (columns[i] as ColumnNeeds).priority === priority);

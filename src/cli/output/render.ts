@@ -21,6 +21,8 @@ export interface OutputSpec {
   csvRaw?: boolean;
   /** stdout is a terminal: CSV is made safe to show, like a table (JSON and NDJSON stay exact data). */
   terminal?: boolean;
+  /** stderr is a terminal: a person reads the notes, whatever stdout goes into. */
+  watched?: boolean;
   /** The resource's declared fields (core/api/declared-fields.ts): CSV's first columns, also with no record. */
   declared?: readonly string[];
   /** A warning for stderr (a field the CSV leaves out, a --fields path no record has). */
@@ -67,10 +69,13 @@ function shape(record: unknown, spec: OutputSpec): unknown {
 /** The run's times (a spec made without them, in a test, gets its own). */
 const timesOf = (spec: OutputSpec) => spec.times ?? new HumanTimes(false);
 
-/** What people are told after a human view: the columns left out, and (on a terminal) the zone of the times shown. */
+/**
+ * What people are told after a human view: the columns left out, and (when a person watches stdout or stderr on a
+ * terminal, even through `| less`) the zone of the times shown.
+ */
 function sayNotes(spec: OutputSpec, times: HumanTimes, notShown: string[] = []): void {
   if (notShown.length > 0) spec.note?.(`not shown: ${notShown.join(', ')} (use --wide)`);
-  const zone = spec.terminal ? times.zoneNote() : undefined;
+  const zone = spec.terminal || spec.watched ? times.zoneNote() : undefined;
   if (zone !== undefined) spec.note?.(zone);
 }
 

@@ -1,9 +1,9 @@
 // Human tables through cli-table3 (loaded only when a table is printed), fitted to the terminal's width (fit.ts).
 import { cellText, valueAt } from './fields.js';
-import { type ColumnNeeds, fitColumns, WHOLE } from './fit.js';
+import { type ColumnNeeds, fitColumns } from './fit.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { displayWidth } from './text.js';
+import { displayWidth, wrapText } from './text.js';
 import { HumanTimes } from './time.js';
 
 export interface Column {
@@ -19,6 +19,8 @@ export interface Column {
   min?: number;
   /** Named by --fields: shown even when empty in every row. */
   asked?: boolean;
+  /** Long cells wrap onto more lines inside the column instead of being cut (a note, a setting's value). */
+  wrap?: boolean;
 }
 
 export interface TableStyle {
@@ -37,8 +39,18 @@ export interface TableText {
 }
 
 const DEFAULT_MIN = 8;
-/** Marks matter, but they run long: shown whole, dropped before the customer and the date but after later dates. */
-const NOTE_COLUMN: Column = { header: 'NOTE', path: '', text: recordMarks, priority: 5, min: WHOLE };
+/**
+ * Marks matter, but they run long: wrapped rather than cut (as narrow as a reason code), dropped before the customer
+ * and the date but after later dates.
+ */
+const NOTE_COLUMN: Column = {
+  header: 'NOTE',
+  path: '',
+  text: recordMarks,
+  priority: 5,
+  min: 'CUSTOMER_ERASED'.length,
+  wrap: true,
+};
 
 export async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
   const { default: Table } = await import('cli-table3');
@@ -90,6 +102,7 @@ export async function renderTable(
       keep: column.keep === true,
       priority: column.priority ?? 0,
       min: allTimes ? natural : (column.min ?? DEFAULT_MIN),
+      wrap: column.wrap === true && !allTimes,
     };
   });
   const widths = style.wide ? needs.map((need) => need.natural) : fitColumns(needs, style.width);
@@ -102,12 +115,15 @@ export async function renderTable(
   const colWidths = widths.filter((w): w is number => w !== undefined).map((w) => w + 2);
   const head = shown.map(({ column }) => column.header.toUpperCase());
   const table = await newTable(head, style, style.wide ? undefined : colWidths);
+  const shownWidths = widths.filter((w): w is number => w !== undefined);
   records.forEach((_, row) => {
     table.push(
-      shown.map(({ column, cells }) => {
+      shown.map(({ column, cells }, i) => {
         const cell = cells[row] as Cell;
         if (cell.ms !== undefined) times.shown(cell.ms);
-        return column === NOTE_COLUMN ? paint(style.colour, cell.text) : cell.text;
+        const width = shownWidths[i] as number;
+        const lines = column.wrap && !style.wide ? wrapText(cell.text, width) : [cell.text];
+        return lines.map((line) => (column === NOTE_COLUMN ? paint(style.colour, line) : line)).join('\n');
       }),
     );
   });

@@ -62,6 +62,24 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** At most `max` cells of a terminal: longer text is cut with `…`, never inside a character or before its marks. */
+export function clipCells(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  let kept = '';
+  let used = 0;
+  for (const char of text) {
+    const cells = cellsOf(char);
+    if (used + cells > max - 1) break;
+    kept += char;
+    used += cells;
+  }
+  return `${kept}…`;
+}
+
+/** Text padded with spaces to `width` cells (wide characters count two). */
+export const padCells = (text: string, width: number): string =>
+  text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+
 /**
  * Lines of at most `width` cells, broken at spaces where it can (a field name: after its dots, then underscores) and
  * inside a word that is longer than a line; a leading indent is kept on every line.

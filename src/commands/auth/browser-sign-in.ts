@@ -4,6 +4,7 @@ import { toStoredCredentials } from '../../core/auth/oauth/token-response.js';
 import type { StoredCredentials } from '../../core/auth/credential-store.js';
 import type { Context } from '../../cli/context.js';
 import { oauthClientSettings } from '../../core/auth/oauth/client-settings.js';
+import { loginCommand } from '../../core/auth/session.js';
 import { DEFAULTS } from '../../core/config/keys.js';
 import { CancelledError } from '../../core/errors.js';
 import { answered } from '../../cli/prompter.js';
@@ -27,10 +28,12 @@ async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | un
           { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
           { signal, input: streams.stdin, output: streams.stderr },
         ),
+        undefined,
+        streams.stdin,
       );
     } catch (error) {
       if (error instanceof CancelledError) throw error; // Ctrl-C at the prompt
-      return undefined; // aborted: the loopback listener got the answer first
+      return undefined; // aborted (the loopback listener got the answer first), or Ctrl-D: wait for the browser
     }
   }
   if (ctx.io.stdinIsTTY) return undefined;
@@ -55,7 +58,7 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
   const prompting = !options.openBrowser && ctx.io.canPrompt;
   const tokens = await browserLogin(
     server,
-    { ...options, scopes },
+    { ...options, scopes, loginCommand: loginCommand(settings.profile) },
     {
       browser: ctx.browser,
       // What to do to sign in is no note: --quiet keeps it.

@@ -80,6 +80,7 @@ async function readToken(ctx: Context): Promise<string> {
     text = await answered(
       password({ message: 'Paste a personal access token:', mask: true }, where),
       ctx.signal,
+      io.streams.stdin,
     );
   } else {
     text = await io.readStdin();

@@ -1,10 +1,12 @@
 // The human view of `chat tail`: one terminal-safe line per event in aligned columns (time, conversation, sender,
-// status, body), cut to the terminal's width. The time is local `HH:MM`, with its date when it is not today; history
-// asked for with --since and gap fills are labelled. Any payload prints: every field may be null, an object or hostile.
+// status, body), cut to the terminal's width in cells (a wide character takes two). On a narrow terminal the status,
+// then the sender, make way for the body, the same for every line of that width, so the columns stay aligned. The
+// time is local `HH:MM`, with its date when it is not today; history asked for with --since and gap fills are labelled.
+// Any payload prints: every field may be null, an object or hostile.
 import { ownField } from '../../cli/output/fields.js';
 import type { LineView } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { clip, textOf } from '../../cli/output/text.js';
+import { clipCells, displayWidth, padCells, textOf } from '../../cli/output/text.js';
 import { parseDateTime } from '../../cli/output/time.js';
 import type { TailEvent } from '../../core/realtime/events.js';
 
@@ -13,6 +15,10 @@ const TIME = 'YYYY-MM-DD HH:MM'.length;
 const CONVERSATION = 5;
 const SENDER = 12;
 const STATUS = 8;
+const GAP = '  ';
+/** The body keeps at least this many cells while the status can make way, and this many while the sender can. */
+const BODY_BEFORE_STATUS = 30;
+const BODY_BEFORE_SENDER = 20;
 
 export interface ChatLineView extends LineView {
   /** Now, to leave out the date of today's messages. */
@@ -28,21 +34,33 @@ function timeText(event: TailEvent, view: ChatLineView): string {
   return (today ? view.times.clock(ms) : view.times.at(ms)).padStart(TIME);
 }
 
+/** Which of the sender and status columns a line of this width shows: those that leave the body its room. */
+function shownColumns(width: number): { sender: boolean; status: boolean } {
+  const fixed = TIME + GAP.length + CONVERSATION + GAP.length;
+  const withSender = fixed + SENDER + GAP.length;
+  if (width - withSender - STATUS - GAP.length >= BODY_BEFORE_STATUS) return { sender: true, status: true };
+  return { sender: width - withSender >= BODY_BEFORE_SENDER, status: false };
+}
+
 /** One human line: time, conversation, sender, status, body, cut to the terminal's width. */
 export function humanLine(event: TailEvent, view: ChatLineView): string {
   const text = (key: string) => sanitize(textOf(ownField(event.data, key)));
   const conversation = text('conversation_id') || text('conversationId');
-  const columns = [timeText(event, view), `#${conversation}`.padEnd(CONVERSATION)];
+  const columns = [timeText(event, view), padCells(`#${conversation}`, CONVERSATION)];
   if (event.kind === 'created') {
+    const shown = shownColumns(view.width);
     const sender = [text('sender_type'), text('sender_id')].filter((part) => part !== '').join(' ');
     const label = event.history ? '(history) ' : event.source === 'rest' ? '(missed) ' : '';
     const media = text('media_type') ? `[${text('media_type')}] ` : '';
-    columns.push(sender.padEnd(SENDER), text('status').padEnd(STATUS), `${label}${media}${text('body')}`);
+    if (shown.sender) columns.push(padCells(sender, SENDER));
+    if (shown.status) columns.push(padCells(text('status'), STATUS));
+    columns.push(`${label}${media}${text('body')}`);
   } else if (event.kind === 'deleted') {
     const by = text('deletedByUserName') ? ` by ${text('deletedByUserName')}` : '';
     columns.push(`message ${text('chatLogId')} deleted${by}`);
   } else {
     columns.push('read');
   }
-  return clip(columns.join('  '), view.width);
+  const line = columns.join(GAP);
+  return displayWidth(line) <= view.width ? line : clipCells(line, view.width);
 }

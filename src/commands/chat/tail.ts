@@ -3,6 +3,7 @@
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { UsageError } from '../../core/errors.js';
+import { profileCommand } from '../../core/config/settings.js';
 import { realtimeTarget } from '../../core/realtime/target.js';
 import {
   type ChatEventKind,
@@ -54,7 +55,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
   const tenant = settings.get('tenant');
   if (!tenant)
     throw new UsageError(
-      "chat tail needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'",
+      `chat tail needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run '${profileCommand(settings.profile, 'tenants use ID')}'`,
     );
   const client = await ctx.http();
   const { runChatTail } = await import('../../core/realtime/tail.js');

@@ -5,17 +5,18 @@ import { showItems } from '../../cli/present.js';
 import { own, profileOf } from '../../core/config/config-file.js';
 import { keySpec } from '../../core/config/keys.js';
 
-const SETTING_COLUMNS: Column[] = [
+/** A setting's value is what people look for: wrapped, never cut, and the last to go; where it comes from goes first. */
+export const SETTING_COLUMNS: Column[] = [
   { header: 'KEY', path: 'key', keep: true },
-  { header: 'VALUE', path: 'value' },
-  { header: 'SOURCE', path: 'source' },
+  { header: 'VALUE', path: 'value', priority: 9, wrap: true },
+  { header: 'SOURCE', path: 'source', priority: 1 },
 ];
 
 const PROFILE_COLUMNS: Column[] = [
   { header: 'PROFILE', path: 'name', keep: true },
-  { header: 'SELECTED', path: 'selected' },
-  { header: 'BASE URL', path: 'base_url' },
-  { header: 'TENANT', path: 'tenant' },
+  { header: 'SELECTED', path: 'selected', priority: 2 },
+  { header: 'BASE URL', path: 'base_url', priority: 9, wrap: true },
+  { header: 'TENANT', path: 'tenant', priority: 5 },
 ];
 
 export const get: CommandRun = async ({ args: [key = ''] }, ctx) => {

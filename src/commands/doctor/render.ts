@@ -3,6 +3,7 @@
 import { pickFields } from '../../cli/output/fields.js';
 import { createListWriter, type OutputSpec, type Sink, writeResource } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
+import { displayWidth, wrapText } from '../../cli/output/text.js';
 import type { CheckResult, CheckStatus } from '../../core/doctor/check.js';
 import type { DoctorReport } from '../../core/doctor/run-checks.js';
 import { redactSecrets, redactSecretsDeep } from '../../core/redact.js';
@@ -21,9 +22,19 @@ export interface LineStyle {
   colour: boolean;
   /** The home directory, shown as `~`. */
   home?: string;
+  /** The terminal's width: a longer line wraps inside it. None (a pipe): one line per check. */
+  width?: number;
 }
 
-/** `fail  token         expired 3 h ago → run: clinic --profile sandbox login`; server text made terminal-safe. */
+/** Cells before the detail: the status and the name. */
+const DETAIL_AT = 6 + NAME_WIDTH + 1;
+/** Narrower than this, the detail goes under the name, indented a little, rather than in a thin column. */
+const NARROW = DETAIL_AT + 24;
+
+/**
+ * `fail  token         expired 3 h ago → run: clinic --profile sandbox login`; server text made terminal-safe. With a
+ * width, a long detail wraps under its column (or, on a narrow terminal, on lines of its own under the name).
+ */
 export function humanLine(result: CheckResult, style: LineStyle): string {
   const tilde = (text: string) =>
     style.home && style.home.length > 1 ? text.split(`${style.home}/`).join('~/') : text;
@@ -31,7 +42,15 @@ export function humanLine(result: CheckResult, style: LineStyle): string {
   const painted = style.colour ? `${COLOURS[result.status][0]}${status}${COLOURS[result.status][1]}` : status;
   const fix = result.fix && result.status !== 'ok' ? ` → ${result.fix}` : '';
   // Doctor's report is what people paste into a ticket: no token a server echoed goes with it.
-  return `${painted}${result.name.padEnd(NAME_WIDTH)} ${sanitize(redactSecrets(tilde(result.detail + fix)))}`;
+  const detail = sanitize(redactSecrets(tilde(result.detail + fix)));
+  const head = `${painted}${result.name.padEnd(NAME_WIDTH)}`;
+  const { width } = style;
+  if (width === undefined || DETAIL_AT + displayWidth(detail) <= width) return `${head} ${detail}`;
+  if (width < NARROW)
+    return [head.trimEnd(), ...wrapText(detail, width - 2).map((line) => `  ${line}`)].join('\n');
+  const indent = ' '.repeat(DETAIL_AT);
+  const [first, ...rest] = wrapText(detail, width - DETAIL_AT);
+  return [`${head} ${first ?? ''}`, ...rest.map((line) => indent + line)].join('\n');
 }
 
 /** The machine-readable form of one check: name, status, detail, fix when there is one, then its facts. */

@@ -27,7 +27,9 @@ export async function doctor(ctx: Context): Promise<void> {
         progress?.stop();
         // Asked after the first check, which has read the config file (reading it tightens loose modes).
         spec ??= await ctx.output({ configMayFail: true });
-        if (lineByLine(spec)) await ctx.io.write(`${humanLine(result, style)}\n`);
+        // On a terminal a long line wraps inside its width; into a pipe each check stays one line.
+        const width = spec.terminal ? spec.width : undefined;
+        if (lineByLine(spec)) await ctx.io.write(`${humanLine(result, { ...style, width })}\n`);
       },
     });
   } finally {

@@ -15,12 +15,12 @@ export const LIST_ERASURE_OPTIONS = [
   option.choice('--status <status>', 'only requests in this status', ERASURE_STATUSES),
   option.dateTime(
     '--created-from <date-time>',
-    'only requests created on or after this date-time, or from the start of this day (2026-01-31, local time)',
+    'only requests created on or after this date-time, or from the start of this day (2026-01-31, local time; UTC with --utc)',
     'start',
   ),
   option.dateTime(
     '--created-to <date-time>',
-    'only requests created on or before this date-time, or up to the end of this day (local time)',
+    'only requests created on or before this date-time, or up to the end of this day (local time; UTC with --utc)',
     'end',
   ),
   option.choice('--sort-by <field>', 'sort field', ERASURE_SORT_FIELDS),
@@ -66,7 +66,8 @@ const list = defineCommand({
     'document; give --sort-by for a stable order across pages. --all with no sort given asks for the oldest\n' +
     'first (created_at asc), so requests created during the export land on its last pages.\n' +
     'A day given to --created-from or --created-to means the whole day in your local time zone (TZ), and a\n' +
-    'date-time without an offset is local time too; both are sent to the server as full UTC date-times.',
+    'date-time without an offset is local time too (with --utc, both are UTC, as the times shown); both are\n' +
+    'sent to the server as full UTC date-times.',
   options: LIST_ERASURE_OPTIONS,
   examples: [
     'clinic erasure list --status pending_verification',

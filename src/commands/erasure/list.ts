@@ -2,7 +2,7 @@
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { type ListInput, parseListOptions } from '../../cli/list-options.js';
-import { dateTimeMs } from '../../cli/parse-args.js';
+import { type DateBound, dateTimeMs, parseDateBound } from '../../cli/parse-args.js';
 import { listPaged } from '../../cli/resource-verbs.js';
 import { paths } from '../../core/api/resources.js';
 import { UsageError } from '../../core/errors.js';
@@ -11,8 +11,12 @@ import type { LIST_ERASURE_OPTIONS } from './index.js';
 
 export interface ErasureListOptions {
   list: ListInput;
+  /** The filters; the date window as typed (a day, or a date-time without an offset, is made UTC when sent). */
   query: [string, string][];
 }
+
+/** The date window's ends: which bound a bare day stands for. */
+const BOUNDS: Record<string, DateBound> = { created_at_from: 'start', created_at_to: 'end' };
 
 /** Query parameter → the flag that sets it. */
 const FLAGS = {
@@ -31,8 +35,6 @@ const EXPORT_SORT: [string, string][] = [
 
 export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): ErasureListOptions {
   const { createdFrom, createdTo } = options;
-  if (createdFrom && createdTo && dateTimeMs(createdFrom) > dateTimeMs(createdTo))
-    throw new UsageError(`--created-from ${createdFrom} is after --created-to ${createdTo}`);
   const values: Record<keyof typeof FLAGS, string | undefined> = {
     status: options.status,
     created_at_from: createdFrom,
@@ -45,6 +47,21 @@ export function parse({ options }: CommandInput<typeof LIST_ERASURE_OPTIONS>): E
 }
 
 export async function listErasure(options: ErasureListOptions, ctx: Context): Promise<void> {
+  // A day is a day of the zone the run shows times in: local, or UTC with --utc.
+  const query = options.query.map(([key, value]): [string, string] => {
+    const bound = BOUNDS[key];
+    const flag = FLAGS[key as keyof typeof FLAGS];
+    return bound ? [key, parseDateBound(value, flag, bound, ctx.globals.utc)] : [key, value];
+  });
+  // The window's ends compared as the instants sent (a day given to --created-to ends at its end), before any request.
+  const sent = Object.fromEntries(query);
+  const [from, to] = [sent.created_at_from, sent.created_at_to];
+  if (from && to && dateTimeMs(from) > dateTimeMs(to)) {
+    const typed = Object.fromEntries(options.query);
+    throw new UsageError(
+      `--created-from ${typed.created_at_from ?? from} is after --created-to ${typed.created_at_to ?? to}`,
+    );
+  }
   const list = {
     noun: 'erasure requests',
     path: paths.erasureRequests,
@@ -52,7 +69,7 @@ export async function listErasure(options: ErasureListOptions, ctx: Context): Pr
     exportSort: EXPORT_SORT,
     createdTo: { param: 'created_at_to', flag: FLAGS.created_at_to },
   };
-  await listPaged(ctx, list, options.list, options.query);
+  await listPaged(ctx, list, options.list, query);
 }
 
 export const run = verb(parse, listErasure);

@@ -11,7 +11,7 @@ const stockDeduct = defineCommand({
     'deducted is refused by the server (409, exit 6). The request body and the answer are not shown in the API\n' +
     'document (assumed: no body; the answer is printed as sent).',
   args: idArg('sale'),
-  confirm: { action: 'stock-deduct' },
+  confirm: { action: 'sales stock-deduct' },
   examples: ['clinic sales stock-deduct 1', 'clinic sales stock-deduct 1 --yes -o json'],
   load: async () => (await import('./stock-deduct.js')).run,
 });

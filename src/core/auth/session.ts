@@ -1,6 +1,6 @@
 // The sign-in of the selected profile: which store holds it, and the token every request sends.
 import type { Clock } from '../clock.js';
-import type { ProfileChoice, Settings } from '../config/settings.js';
+import { type ProfileChoice, profileCommand, type Settings } from '../config/settings.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { TokenSource } from '../http/client.js';
 import {
@@ -20,8 +20,7 @@ export type Refresher = (seen: StoredCredentials, force: boolean) => Promise<Sto
 
 /** The login command for this profile: `--profile NAME` only when the profile was chosen by that flag. */
 export function loginCommand(profile: ProfileChoice, options = ''): string {
-  const profileFlag = profile.source === 'flag' ? ` --profile ${profile.name}` : '';
-  return `clinic${profileFlag}${options ? ` ${options}` : ''} login`;
+  return profileCommand(profile, `${options ? `${options} ` : ''}login`);
 }
 
 /** CLINIC_TOKEN when set: set but empty (an empty secret file in a cron job) is a mistake, never "use the store". */

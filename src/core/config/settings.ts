@@ -25,6 +25,14 @@ export interface ProfileChoice {
   source: 'flag' | 'env' | 'config' | 'default';
 }
 
+/**
+ * A clinic command to run for this profile, as advice: `--profile NAME` only when that flag chose it (run without it,
+ * the command would act on the profile the environment or the config file selects).
+ */
+export function profileCommand(profile: ProfileChoice, command: string): string {
+  return `clinic${profile.source === 'flag' ? ` --profile ${profile.name}` : ''} ${command}`;
+}
+
 /** `--profile` > `CLINIC_PROFILE` > `current_profile` in the file > `default`. */
 export function selectProfile(flag: string | undefined, env: Env, data: ConfigData): ProfileChoice {
   // `--profile ''` is refused, never taken for "no choice" (an empty variable is unset, as for every CLINIC_*).

@@ -1,9 +1,8 @@
 // The first two checks: the config file and its modes, then the selected profile and where each setting comes from.
 import { lstat, stat } from 'node:fs/promises';
-import { loginCommand } from '../auth/session.js';
 import { CONFIG_KEYS } from '../config/keys.js';
 import { configDir, configFile, credentialsFile } from '../config/paths.js';
-import type { Setting, Source } from '../config/settings.js';
+import { profileCommand, type Setting, type Source } from '../config/settings.js';
 import { type Check, fail, ok, reason, skip, warn } from './check.js';
 import { errorCode, notADirectoryFix, pathProblem } from './path-problems.js';
 
@@ -184,13 +183,12 @@ export const profileCheck: Check = {
       return fail(
         name,
         `${head}: ${bad.join('; ')}`,
-        'correct the value, or unset it (clinic config unset KEY)',
+        `correct the value, or unset it (${profileCommand(choice, 'config unset KEY')})`,
         facts,
       );
     }
     found.settings = settings; // also for a missing profile: the keychain check still runs
-    const login = loginCommand(choice);
-    const set = login.replace(/ login$/, ' config set');
+    const set = profileCommand(choice, 'config set');
     if (!settings.profileExists && choice.source !== 'default' && !settings.get('base_url')) {
       found.settingsBroken = `profile '${choice.name}' does not exist`;
       return fail(

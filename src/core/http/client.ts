@@ -84,6 +84,8 @@ export interface TokenSource {
 export interface HttpClientOptions {
   baseUrl: string;
   tenant?: string;
+  /** The last way out when a tenant is needed and none is set (default: `run 'clinic tenants use ID'`). */
+  noTenant?: string;
   userAgent: string;
   tokens?: TokenSource;
   transport: HttpTransport;
@@ -137,7 +139,7 @@ export class HttpClient {
     if (request.url === undefined && isTenantScoped(path) && headers['x-tenant'] === undefined) {
       if (!this.options.tenant) {
         throw new UsageError(
-          `${path} needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'`,
+          `${path} needs a tenant: pass --tenant ID, set CLINIC_TENANT, or ${this.options.noTenant ?? "run 'clinic tenants use ID'"}`,
         );
       }
       headers['x-tenant'] = this.options.tenant;

@@ -1,6 +1,6 @@
 // Where a profile's realtime connection goes (hosted Pusher or a self-hosted server), how its private channels are
 // authorized, and the channel name: shared by `chat tail` and `clinic doctor`.
-import type { Settings } from '../config/settings.js';
+import { profileCommand, type Settings } from '../config/settings.js';
 import { NetworkError, UsageError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
@@ -24,7 +24,7 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
   const host = settings.get('realtime.host');
   if (!key)
     throw new UsageError(
-      `no realtime.key for profile '${profile}': run 'clinic config set realtime.key KEY'`,
+      `no realtime.key for profile '${profile}': run '${profileCommand(settings.profile, 'config set realtime.key KEY')}'`,
     );
   if (!cluster && !host)
     throw new UsageError(

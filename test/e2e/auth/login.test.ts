@@ -248,6 +248,8 @@ describe('login edges', () => {
     ]);
     expect(code).toBe(3);
     expect(stderr).toMatch(/^error: no sign-in within 1s/m);
+    // The profile was chosen with --profile: the way to try again names it.
+    expect(stderr).toContain("run 'clinic --profile sandbox login' again");
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 

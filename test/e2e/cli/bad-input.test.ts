@@ -152,8 +152,9 @@ describe('refused before any request, exit 2', () => {
     try {
       const { code, stderr } = await world.clinic(['customers', 'list']);
       expect(code).toBe(2);
+      // The profile was chosen with --profile (as every command of this world is): the advice names it.
       expect(lines(stderr)).toEqual([
-        "error: /v1/customers needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic tenants use ID'",
+        "error: /v1/customers needs a tenant: pass --tenant ID, set CLINIC_TENANT, or run 'clinic --profile sandbox tenants use ID'",
       ]);
       expect(world.newRequests()).toEqual([]);
     } finally {

@@ -44,6 +44,17 @@ describe('erasure create --customer on a terminal', () => {
     expect(sent()).toEqual(['GET /api/v1/customers/1']);
   });
 
+  it('Ctrl-D (end of input) at the question: cancelled, exit 2, nothing sent (was exit 0 after "interrupted")', async () => {
+    world.newRequests();
+    const t = onTerminal(['erasure', 'create', '--customer', '1']);
+    await t.waitFor('Type 1 to confirm');
+    t.type('\x04');
+    const { code, output } = await t.exited;
+    expect(code, plain(output)).toBe(2);
+    expect(plain(output)).toContain('error: cancelled: the input ended before an answer; nothing was sent');
+    expect(sent()).toEqual(['GET /api/v1/customers/1']);
+  });
+
   it('--no-input: refused by name before any request, the read included (exit 2)', async () => {
     world.newRequests();
     const t = onTerminal(['erasure', 'create', '--customer', '1', '--no-input']);
@@ -66,6 +77,18 @@ describe('a yes/no confirmation on a terminal', () => {
     const { code, output } = await t.exited;
     expect(code, plain(output)).toBe(2);
     expect(plain(output)).toContain('error: cancelled: nothing was sent');
+    expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
+  });
+
+  it('Ctrl-D: cancelled as a no, exit 2, only the read', async () => {
+    const id = world.sandbox.fixtures.tenants[1]!.erasureRequests.verified;
+    world.newRequests();
+    const t = onTerminal(['erasure', 'cancel', String(id), '--reason', 'x']);
+    await t.waitFor(`Withdraw erasure request ${id}`);
+    t.type('\x04');
+    const { code, output } = await t.exited;
+    expect(code, plain(output)).toBe(2);
+    expect(plain(output)).toContain('error: cancelled: the input ended before an answer; nothing was sent');
     expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
   });
 });

@@ -1,6 +1,7 @@
 // The human view of chat tail: one safe line per event in aligned columns, cut to the terminal's width; local time with
 // its date when not today; history asked with --since and gap fills labelled apart.
 import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../../src/cli/output/text.js';
 import { HumanTimes } from '../../../src/cli/output/time.js';
 import { type ChatLineView, humanLine } from '../../../src/commands/chat/human-line.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
@@ -75,6 +76,35 @@ describe('humanLine', () => {
     expect(line).toContain('(missed)');
     // eslint-disable-next-line no-control-regex -- the point of the test
     expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+  });
+
+  it('on a narrow terminal the body keeps room: the status goes first, then the sender', () => {
+    const event = message(
+      { body: 'Can I move my appointment to Friday?' },
+      { source: 'rest', history: true },
+    );
+    // 80 columns hold every column and 31 cells of body.
+    expect(humanLine(event, view(80))).toBe(
+      '           10:59  #4     customer 12   received  (history) Can I move my appoin…',
+    );
+    expect(humanLine(event, view(60))).toBe('           10:59  #4     customer 12   (history) Can I move…');
+    expect(humanLine(event, view(48))).toBe('           10:59  #4     (history) Can I move m…');
+    // The same width, the same columns: lines stay aligned.
+    const other = humanLine(message({ sender_type: 'user', sender_id: 2, body: 'Yes' }), view(60));
+    expect(other).toBe('           10:59  #4     user 2        Yes');
+  });
+
+  it('wide characters count as the two cells they take: a line never outgrows the terminal', () => {
+    const body = '予約を金曜日に変更できますか🙂'.repeat(4);
+    for (const width of [40, 60, 80]) {
+      const line = humanLine(message({ body }), view(width));
+      expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      expect(line.endsWith('…'), line).toBe(true);
+    }
+    const japanese = message({ sender_type: '患者', sender_id: 3, body: 'はい' });
+    const plainLine = message({ sender_type: 'user', sender_id: 3, body: 'はい' });
+    const at = (line: string) => displayWidth(line.slice(0, line.indexOf('はい')));
+    expect(at(humanLine(japanese, view()))).toBe(at(humanLine(plainLine, view())));
   });
 
   it('deleted and read events, at the time they arrive', () => {

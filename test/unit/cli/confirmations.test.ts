@@ -83,8 +83,9 @@ describe('declared confirmations', () => {
     it('is refused without --yes and without a terminal, before any request', async () => {
       expect(argv.slice(0, path.length)).toEqual(path);
       const result = await run(argv);
+      // The refusal names the command as it is typed (`sales stock-deduct`, not `stock-deduct`).
       expect(result.stderr).toBe(
-        `error: ${def.confirm?.action} needs a confirmation and there is no terminal to ask on: pass --yes\n`,
+        `error: ${path.join(' ')} needs a confirmation and there is no terminal to ask on: pass --yes\n`,
       );
       expect(result.code).toBe(2);
       expect(seen).toEqual([]);

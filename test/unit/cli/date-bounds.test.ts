@@ -1,4 +1,4 @@
-// Date filters: a day means the whole day in the local time zone (TZ), sent as full UTC date-times.
+// Date filters: a day means the whole day in the local time zone (TZ; UTC with --utc), sent as full UTC date-times.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseDateBound } from '../../../src/cli/parse-args.js';
 import { UsageError } from '../../../src/core/errors.js';
@@ -40,6 +40,18 @@ describe('a day in Berlin (UTC+1 in winter, +2 in summer)', () => {
   it('sends a date-time with an offset as typed', () => {
     expect(parseDateBound('2026-01-31T08:00:00Z', '--created-from', 'start')).toBe('2026-01-31T08:00:00Z');
     expect(parseDateBound('2026-01-31 08:00+05:30', '--created-to', 'end')).toBe('2026-01-31T08:00+05:30');
+  });
+});
+
+describe('with --utc, wherever the machine is', () => {
+  inZone('America/New_York');
+
+  it('a day is the UTC day; a date-time without an offset is UTC', () => {
+    expect(parseDateBound('2026-01-31', '--created-from', 'start', true)).toBe('2026-01-31T00:00:00Z');
+    expect(parseDateBound('2026-01-31', '--created-to', 'end', true)).toBe('2026-01-31T23:59:59.999999Z');
+    expect(parseDateBound('2026-01-31T08:30:15.5', '--created-from', 'start', true)).toBe(
+      '2026-01-31T08:30:15.5Z',
+    );
   });
 });
 
@@ -97,6 +109,34 @@ describe('erasure list sends the whole day', () => {
     const query = new URL(`http://x${cli.seen[0]?.path}`).searchParams;
     expect(query.get('created_at_from')).toBe('2026-01-30T23:00:00Z');
     expect(query.get('created_at_to')).toBe('2026-01-31T22:59:59.999999Z');
+  });
+
+  it('--utc: a day and a date-time without an offset are UTC, as the times the run shows', async () => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
+      { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
+    ]);
+    const sent = async (...flags: string[]) => {
+      const result = await cli.run(['erasure', 'list', '--utc', ...flags, '-o', 'json']);
+      expect(result.code, result.stderr).toBe(0);
+      return new URL(`http://x${cli.seen.at(-1)?.path}`).searchParams;
+    };
+    const day = await sent('--created-from', '2026-01-31', '--created-to', '2026-01-31');
+    expect(day.get('created_at_from')).toBe('2026-01-31T00:00:00Z');
+    expect(day.get('created_at_to')).toBe('2026-01-31T23:59:59.999999Z');
+    const time = await sent('--created-from', '2026-01-31T08:30', '--created-to', '2026-01-31T10:00+01:00');
+    expect(time.get('created_at_from')).toBe('2026-01-31T08:30:00Z');
+    expect(time.get('created_at_to')).toBe('2026-01-31T10:00+01:00');
+  });
+
+  it('a time on a day before that whole day as --created-to is no inverted window', async () => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { success: true, data: [], meta: { current_page: 1, last_page: 1, total: 0 } } },
+    ]);
+    const argv = ['erasure', 'list', '--created-from', '2026-01-31T05:00', '--created-to', '2026-01-31'];
+    const result = await cli.run([...argv, '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
   });
 
   it('a later day before an earlier one is refused before anything is sent', async () => {

@@ -1,8 +1,10 @@
 // Help that teaches, checked on the declarations (not on --help text): every command has a summary and an example
 // of itself, every command of the contract exists, and the assumed endpoints say so.
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.js';
 import { commandNames, loadCommands } from '../../../src/commands/index.js';
+import { main } from '../../../src/main.js';
 import { runInProcess } from '../../helpers/in-process.js';
 
 const commands = await loadCommands();
@@ -159,5 +161,32 @@ describe('clinic help COMMAND', () => {
   it('is listed with the tools', async () => {
     const top = await runInProcess(['--help']);
     expect(top.stdout).toMatch(/Tools:\n(?:.*\n)*? {2}help \[command\.\.\.\] +show a command's help/);
+  });
+});
+
+describe('help on a narrow terminal', () => {
+  /** `argv`'s help as a terminal of `columns` shows it. */
+  async function helpAt(columns: number, argv: string[]): Promise<string> {
+    let text = '';
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns });
+    stdout.on('data', (chunk) => (text += String(chunk)));
+    const stderr = new PassThrough();
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    expect(await main(argv, { streams: { stdin, stdout, stderr }, env: { NO_COLOR: '1' } })).toBe(0);
+    return text;
+  }
+
+  it.each([60, 40])('at %i columns no line but an example runs past the edge', async (columns) => {
+    for (const argv of [['--help'], ['erasure', 'list', '--help'], ['customers', 'create', '--help']]) {
+      const help = await helpAt(columns, argv);
+      const wide = help.split('\n').filter((line) => line.length > columns && !line.startsWith('  $ '));
+      expect(wide, `${argv.join(' ')}:\n${help}`).toEqual([]);
+    }
+    const list = (await helpAt(columns, ['erasure', 'list', '--help'])).replace(/\s+/g, ' ');
+    expect(list).toContain(
+      'only requests in this status (pending_verification, verified, processing, completed, expired, cancelled, failed)',
+    );
+    // Nothing is lost in the wrapping.
+    expect(list).toContain('Global options (see clinic --help): --profile, --tenant, -o/--output, --json,');
   });
 });

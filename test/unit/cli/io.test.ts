@@ -34,6 +34,26 @@ describe('IO.progress', () => {
   });
 });
 
+describe('IO.columns', () => {
+  const io = (stdout: object, stderr: object) =>
+    new IO(
+      {
+        stdin: new PassThrough(),
+        stdout: Object.assign(new PassThrough(), stdout),
+        stderr: Object.assign(new PassThrough(), stderr),
+      },
+      { colourAllowed: false, inputAllowed: true },
+    );
+
+  it("is stdout's terminal width, else stderr's when stdout is a pipe (| less), else 120", () => {
+    expect(io({ isTTY: true, columns: 80 }, { isTTY: true, columns: 60 }).columns).toBe(80);
+    expect(io({ isTTY: false }, { isTTY: true, columns: 60 }).columns).toBe(60);
+    expect(io({ isTTY: false }, { isTTY: false }).columns).toBe(120);
+    // A terminal of no reported size (a pty made without one) is not a pipe: stderr's width is not its.
+    expect(io({ isTTY: true, columns: 0 }, { isTTY: true, columns: 60 }).columns).toBe(120);
+  });
+});
+
 describe('IO.canPrompt', () => {
   it('needs a terminal on stdin and stderr, and --no-input not given', () => {
     const tty = streams({ isTTY: true, columns: 80 }, true);

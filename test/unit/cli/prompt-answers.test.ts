@@ -4,8 +4,8 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { type Prompter, terminalPrompter } from '../../../src/cli/prompter.js';
-import { CancelledError } from '../../../src/core/errors.js';
+import { answered, type Prompter, terminalPrompter } from '../../../src/cli/prompter.js';
+import { CancelledError, DeclinedError } from '../../../src/core/errors.js';
 import { toExitCode } from '../../../src/core/exit-codes.js';
 import { useInProcess } from '../../helpers/in-process.js';
 import { queueReplies } from '../../helpers/mock-api.js';
@@ -59,6 +59,35 @@ describe('a question on the terminal (@inquirer/prompts)', () => {
     const error = await asking.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
     expect(terminal.rawModes).toEqual([true, false]);
+  });
+
+  it('Ctrl-D (the input ends) is a question left unanswered: a no, exit 2, the terminal back', async () => {
+    for (const ask of [
+      (prompter: Prompter) => prompter.input('Type 42 to confirm:'),
+      (prompter: Prompter) => prompter.confirm('Withdraw erasure request 12?'),
+    ]) {
+      const terminal = fakeTerminal();
+      const asking = ask(terminalPrompter(terminal.streams));
+      terminal.type('\x04');
+      const error = await asking.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DeclinedError);
+      expect((error as Error).message).toBe('cancelled: the input ended before an answer; nothing was sent');
+      expect(toExitCode(error)).toBe(2);
+      expect(terminal.rawModes.at(-1)).toBe(false);
+    }
+  });
+
+  it('back from Ctrl-Z (input paused, terminal still raw): the input is read again, the question goes on', async () => {
+    const input = Object.assign(new PassThrough(), { isRaw: true });
+    input.resume();
+    let answer!: (value: string) => void;
+    const asking = answered(new Promise<string>((resolve) => (answer = resolve)), undefined, input);
+    input.pause();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(input.isPaused()).toBe(false);
+    answer('42');
+    expect(await asking).toBe('42');
   });
 
   it('is not asked at all once the run was interrupted', async () => {

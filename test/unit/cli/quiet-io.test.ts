@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { IO } from '../../../src/cli/io.js';
-import { useInProcess } from '../../helpers/in-process.js';
+import { runInProcess, useInProcess } from '../../helpers/in-process.js';
 import { queueReplies, type Reply } from '../../helpers/mock-api.js';
 
 function terminalIo(quiet: boolean) {
@@ -44,6 +44,14 @@ describe('IO under --quiet', () => {
 });
 
 describe('clinic -q', () => {
+  it('its help says what still prints: a warning that the output may be incomplete', async () => {
+    const help = await runInProcess(['--help']);
+    const described = help.stdout.replace(/\s+/g, ' ');
+    expect(described).toMatch(
+      /-q, --quiet nothing on stderr but errors: [^-]*except one that output may be incomplete \(an export whose collection changed/,
+    );
+  });
+
   const cli = useInProcess();
   const page = { success: true, data: [{ id: 1 }], meta: { current_page: 1, last_page: 1, total: 1 } };
   /** The first page answered 503, then 429, then given. */

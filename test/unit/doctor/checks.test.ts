@@ -247,6 +247,31 @@ describe('presentation', () => {
     );
   });
 
+  it("a long detail wraps inside the terminal's width, under the detail column (under the name when narrow)", () => {
+    const result = {
+      name: 'keychain',
+      status: 'warn' as const,
+      detail: 'not available (cannot store a test entry in the keychain: access was denied)',
+      fix: 'use --insecure-storage or CLINIC_TOKEN when logging in on this machine',
+    };
+    expect(humanLine(result, { colour: true, width: 60 }).split('\n')).toEqual([
+      '\u001b[33mwarn  \u001b[39mkeychain      not available (cannot store a test entry',
+      '                    in the keychain: access was denied) →',
+      '                    use --insecure-storage or CLINIC_TOKEN',
+      '                    when logging in on this machine',
+    ]);
+    expect(humanLine(result, { colour: false, width: 36 }).split('\n')).toEqual([
+      'warn  keychain',
+      '  not available (cannot store a test',
+      '  entry in the keychain: access was',
+      '  denied) → use --insecure-storage',
+      '  or CLINIC_TOKEN when logging in on',
+      '  this machine',
+    ]);
+    // No width (a pipe): one line, as before.
+    expect(humanLine(result, { colour: false })).not.toContain('\n');
+  });
+
   it('server text reaches the terminal without control characters; colour only when allowed', () => {
     const hostile = {
       name: 'tenant-setup',

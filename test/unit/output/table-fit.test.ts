@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { type ColumnNeeds, fitColumns, frameWidth } from '../../../src/cli/output/fit.js';
 import { createListWriter, type OutputSpec } from '../../../src/cli/output/render.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
+import { SETTING_COLUMNS } from '../../../src/commands/config/show.js';
+import { CUSTOMER_COLUMNS } from '../../../src/commands/customers/columns.js';
 import { ERASURE_COLUMNS } from '../../../src/commands/erasure/columns.js';
 import { useInProcess } from '../../helpers/in-process.js';
 import { queueReplies } from '../../helpers/mock-api.js';
@@ -54,6 +56,16 @@ describe('fitColumns', () => {
     expect(widths).toEqual([20, 16, 16, undefined]);
   });
 
+  it('a column whose cells wrap shrinks to its minimum before any column is dropped, and is dropped last', () => {
+    const columns = [
+      need(10, { keep: true }),
+      need(40, { wrap: true, priority: 9, min: 8 }),
+      need(7, { priority: 1 }),
+    ];
+    expect(fitColumns(columns, 60)).toEqual([10, 60 - 10 - 7 - frameWidth(3), 7]);
+    expect(fitColumns(columns, 30)).toEqual([10, 30 - 10 - frameWidth(2), undefined]);
+  });
+
   it('keeps a kept column whole even when it alone is wider than the terminal', () => {
     expect(fitColumns([need(90, { keep: true }), need(10)], 40)).toEqual([90, undefined]);
   });
@@ -64,6 +76,7 @@ describe('fitColumns', () => {
       keep: fc.boolean(),
       priority: fc.integer({ min: -3, max: 9 }),
       min: fc.integer({ min: 1, max: 20 }),
+      wrap: fc.boolean(),
     });
     fc.assert(
       fc.property(
@@ -84,10 +97,11 @@ describe('fitColumns', () => {
             const w = widths[i];
             // Nothing was left out that would have fitted, at its minimum, beside what is shown.
             if (w === undefined) expect(total(widths) + floor(c) + 3).toBeGreaterThan(width);
-            // A column is cut only once every lower-priority one shown is at its minimum.
-            else if (!c.keep && w < c.natural && total(widths) <= width)
+            // A column is cut only once every lower-priority one shown is at its minimum (a column that wraps
+            // loses nothing by narrowing: it narrows first, whatever its priority).
+            else if (!c.keep && !c.wrap && w < c.natural && total(widths) <= width)
               columns.forEach((d, j) => {
-                if (!d.keep && d.priority < c.priority && widths[j] !== undefined)
+                if (!d.keep && !d.wrap && d.priority < c.priority && widths[j] !== undefined)
                   expect(widths[j]).toBe(floor(d));
               });
           });
@@ -107,7 +121,7 @@ describe('renderTable', () => {
       { header: 'ID', path: 'id', keep: true },
       { header: 'STATUS', path: 'status', keep: true },
       { header: 'NAME', path: 'name', priority: 5, min: 10 },
-      { header: 'NOTES', path: 'notes', priority: 1 },
+      { header: 'NOTES', path: 'notes', priority: 1, wrap: true },
       { header: 'CITY', path: 'city', priority: 3 },
     ];
     const record = fc.record({
@@ -162,6 +176,76 @@ describe('renderTable', () => {
       for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
       expect(notShown.length).toBeGreaterThan(0);
       for (const name of notShown) expect(table).not.toContain(name.toUpperCase());
+    }
+  });
+
+  it("a record's marks (masked, read-only) stay in view on 80 columns, wrapped inside their column", async () => {
+    const customers = [
+      {
+        id: 1,
+        first_name: 'Fatima',
+        last_name: 'Andersen',
+        email: 'fatima.andersen3@example.com',
+        phone_number: '+44 7700 942579',
+        created_at: '2026-06-26T14:09:00.000000Z',
+      },
+      {
+        id: 6,
+        first_name: null,
+        last_name: null,
+        email: null,
+        phone_number: null,
+        record_state: { is_read_only: true, reason_code: 'CUSTOMER_ERASED' },
+        created_at: '2026-02-24T10:15:00.000000Z',
+      },
+      {
+        id: 7,
+        first_name: 'J***',
+        last_name: 'D***',
+        email: 'j***@example.com',
+        is_masked: true,
+        phone_number: null,
+        created_at: '2026-02-24T10:15:00.000000Z',
+      },
+    ];
+    const { text: table, notShown } = await renderTable(customers, CUSTOMER_COLUMNS, {
+      colour: false,
+      width: 80,
+    });
+    for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(80);
+    expect(notShown).not.toContain('note');
+    const rowsOf = (id: number) => {
+      const all = lines(table);
+      const at = all.findIndex((line) => line.startsWith(`│ ${id} `));
+      const rows = [all[at] ?? ''];
+      for (const line of all.slice(at + 1))
+        if (line.startsWith('│    ')) rows.push(line);
+        else break;
+      return rows.map((line) => line.split('│').at(-2)?.trim()).join(' ');
+    };
+    expect(rowsOf(6)).toBe('read-only: CUSTOMER_ERASED');
+    expect(rowsOf(7)).toBe('masked');
+  });
+
+  it('config list: a value is never cut, it wraps; the source gives way first', async () => {
+    const settings = [
+      { key: 'base_url', value: 'http://127.0.0.1:44793/api', source: 'profile' },
+      {
+        key: 'realtime.auth_endpoint',
+        value: 'http://127.0.0.1:44793/api/broadcasting/auth',
+        source: 'profile',
+      },
+    ];
+    for (const width of [40, 60, 80]) {
+      const { text: table } = await renderTable(settings, SETTING_COLUMNS, { colour: false, width });
+      for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
+      expect(table).not.toContain('…');
+      const values = lines(table)
+        .slice(2)
+        .map((line) => line.split('│')[2]?.trim())
+        .join('');
+      expect(values).toContain(settings[1]!.value);
+      if (width >= 60) expect(table).toContain('SOURCE');
     }
   });
 
@@ -260,11 +344,35 @@ describe('erasure list on a terminal of 100 columns', () => {
   it('names what it left out and the zone, once each on stderr; --quiet says neither', async () => {
     const shown = await list();
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain('│ 2025-11-22 01:00 │ certificate │ 2025-11-22 04:00 │');
-    expect(shown.stderr).toBe('not shown: verified, note (use --wide)\ntimes in Europe/Berlin (UTC+01:00)\n');
+    // The note (a lead, erased) wraps in its column: it outranks the dates of later steps, which give way.
+    expect(shown.stdout).toContain('│ 2025-11-22 01:00 │ certificate │ customer is a lead,     │');
+    expect(shown.stdout).toContain('│ CUSTOMER_ERASED         │');
+    expect(shown.stderr).toBe(
+      'not shown: verified, executed (use --wide)\ntimes in Europe/Berlin (UTC+01:00)\n',
+    );
     const quiet = await list('--quiet');
     expect(quiet.stdout).toBe(shown.stdout);
     expect(quiet.stderr).toBe('');
+  });
+
+  it('stdout a pipe, stderr the terminal (-o table | less): fitted to the terminal, the zone said', async () => {
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/data-erasure-requests\?/, [
+      { status: 200, body: { data: [completed], meta: { current_page: 1, last_page: 1, total: 1 } } },
+    ]);
+    // The terminal on stdin and stderr is 100 columns wide; stdout goes into a pipe.
+    const piped = await cli.run(['erasure', 'list', '-o', 'table'], {
+      terminal: true,
+      env: { TZ: 'Europe/Berlin' },
+    });
+    expect(piped.code).toBe(0);
+    const widest = Math.max(
+      ...piped.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => [...line].length),
+    );
+    expect(widest).toBeLessThanOrEqual(100);
+    expect(piped.stderr).toContain('times in Europe/Berlin (UTC+01:00)\n');
   });
 
   it('--wide leaves nothing out; --utc shows UTC and says so', async () => {

@@ -1,5 +1,5 @@
 // Which OAuth server and client a profile signs in with.
-import type { Settings } from '../../config/settings.js';
+import { profileCommand, type Settings } from '../../config/settings.js';
 import { UsageError } from '../../errors.js';
 
 /** auth_url (default: the origin of base_url) and client_id of the profile, or a usage error saying what to set. */
@@ -10,9 +10,8 @@ export async function oauthClientSettings(
   const authUrl = settings.get('auth_url') ?? (baseUrl ? new URL(baseUrl).origin : undefined);
   const clientId = settings.get('client_id');
   const profile = settings.profile.name;
-  if (!authUrl)
-    throw new UsageError(`no auth_url for profile '${profile}': run 'clinic config set auth_url URL'`);
-  if (!clientId)
-    throw new UsageError(`no client_id for profile '${profile}': run 'clinic config set client_id ID'`);
+  const set = (what: string) => `run '${profileCommand(settings.profile, `config set ${what}`)}'`;
+  if (!authUrl) throw new UsageError(`no auth_url for profile '${profile}': ${set('auth_url URL')}`);
+  if (!clientId) throw new UsageError(`no client_id for profile '${profile}': ${set('client_id ID')}`);
   return { authUrl, clientId };
 }

@@ -11,6 +11,8 @@ export interface BrowserLoginOptions {
   port: number;
   timeoutSeconds: number;
   openBrowser: boolean;
+  /** How to sign in again after a time-out (default `clinic login`; with the profile when --profile chose it). */
+  loginCommand?: string;
 }
 
 export interface BrowserLoginHooks {
@@ -73,7 +75,7 @@ export async function browserLogin(
       pasted.catch((error) => {
         throw error instanceof TypeError ? new AuthError('that is not a URL') : error;
       }),
-      timeout(options.timeoutSeconds, stop.signal),
+      timeout(options.timeoutSeconds, options.loginCommand ?? 'clinic login', stop.signal),
       aborted(hooks.signal),
     ]);
     stop.abort();
@@ -97,12 +99,12 @@ export async function browserLogin(
   }
 }
 
-function timeout(seconds: number, signal: AbortSignal): Promise<never> {
+function timeout(seconds: number, login: string, signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {
     const timer = setTimeout(
       () =>
         reject(
-          new AuthError(`no sign-in within ${seconds}s; run 'clinic login' again (--timeout to wait longer)`),
+          new AuthError(`no sign-in within ${seconds}s; run '${login}' again (--timeout to wait longer)`),
         ),
       seconds * 1000,
     );
