@@ -102,7 +102,15 @@ export async function sandboxProcess(args, env) {
     child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
     createInterface({ input: child.stdout }).once('line', resolve);
   });
-  return { ready: JSON.parse(line), stop: () => child.kill('SIGTERM') };
+  // stop() resolves once the sandbox has exited: it writes its compile cache under HOME as it leaves.
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    ready: JSON.parse(line),
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
 }
 
 /**

@@ -68,7 +68,7 @@ export async function startupBench(runs) {
       row('the same from the single executable (release/; no Node installed needed)', 'executable', 1.5),
     ];
   } finally {
-    sandbox.stop();
+    await sandbox.stop();
     rmSync(home, { recursive: true, force: true });
   }
 }
