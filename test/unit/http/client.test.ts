@@ -1,7 +1,7 @@
 // HttpClient: pacing on X-RateLimit-*, 401 renewal, X-Tenant rules, User-Agent, redacted debug trace.
 import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError, UsageError } from '../../../src/core/errors.js';
-import { isTenantScoped } from '../../../src/core/http/client.js';
+import { isTenantScoped, nestedDeeperThan } from '../../../src/core/http/client.js';
 import { FAKE_START, type FakeClock, fakeClock } from '../../helpers/fake-clock.js';
 import { fakeReply, queueReplies, type Reply, testClient, type TestClient } from '../../helpers/mock-api.js';
 
@@ -308,5 +308,30 @@ describe('cancellation', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect(sleeps).toEqual([1000]);
     expect(t.seen).toHaveLength(1);
+  });
+});
+
+describe('nesting depth of an answer', () => {
+  /** `depth` arrays, one inside the other, around a number. */
+  const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown;
+
+  it('counts containers, not values: the limit itself passes, one more does not', () => {
+    expect(nestedDeeperThan(1, 0)).toBe(false);
+    expect(nestedDeeperThan(nested(3), 3)).toBe(false);
+    expect(nestedDeeperThan(nested(4), 3)).toBe(true);
+    expect(nestedDeeperThan({ a: [{ b: { c: 1 } }] }, 4)).toBe(false);
+    expect(nestedDeeperThan({ a: [{ b: { c: [] } }] }, 4)).toBe(true);
+  });
+
+  it('finds the one deep branch among wide shallow ones, objects and arrays alike', () => {
+    const wide = { records: Array.from({ length: 1000 }, (_, id) => ({ id, tags: ['a'], meta: { x: 1 } })) };
+    expect(nestedDeeperThan(wide, 4)).toBe(false);
+    wide.records[777]!.meta = { x: { y: { z: 1 } } } as never;
+    expect(nestedDeeperThan(wide, 4)).toBe(true);
+  });
+
+  it('walks 100,000 levels without running out of stack', () => {
+    expect(nestedDeeperThan(nested(100_000), 512)).toBe(true);
+    expect(nestedDeeperThan(nested(512), 512)).toBe(false);
   });
 });
