@@ -1,5 +1,6 @@
 // Appointments, channels, transaction types, form templates, announcements, AI report PDFs and stock deduction.
 import { describe, expect, it } from 'vitest';
+import { declaredKeys } from '../helpers/declared-keys.js';
 import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
 import { call, codedErrorBody, type Json, legacyErrorBody, sandboxForFile } from './client.js';
 import { expectValidPdf } from './pdf-check.js';
@@ -104,17 +105,7 @@ describe('PUT /v1/form-templates/{id}', () => {
       json: { description: 'Updated by a test.' },
     });
     expect(status).toBe(200);
-    expect(Object.keys(body.data)).toEqual([
-      'id',
-      'name',
-      'system_name',
-      'description',
-      'is_active',
-      'created_at',
-      'updated_at',
-      'deleted_at',
-      'questions',
-    ]);
+    expect(Object.keys(body.data)).toEqual(declaredKeys('FormTemplate'));
     expect(body.data).toMatchObject({ id: 1, name: 'Medical history', description: 'Updated by a test.' });
     const [first, second] = body.data.questions;
     expect(Object.keys(first)).toEqual([

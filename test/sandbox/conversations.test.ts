@@ -1,5 +1,6 @@
 // Conversation messages (list, `after`, one message), the AI assistant switch, and the store's chat event hook.
 import { describe, expect, it } from 'vitest';
+import { declaredKeys } from '../helpers/declared-keys.js';
 import { buildSeedStore } from '../../src/sandbox/data/seed.js';
 import { type ChatEvent, type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
 import { call, type Json, legacyErrorBody, sandboxForFile } from './client.js';
@@ -20,19 +21,7 @@ describe('GET /v1/conversations/{id}/messages', () => {
     expect(body.data.map((m: Json) => m.id)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(body.meta).toMatchObject({ total: 6, current_page: 1, last_page: 1 });
     for (const message of body.data) {
-      expect(Object.keys(message)).toEqual([
-        'id',
-        'tenant_id',
-        'conversation_id',
-        'sender_type',
-        'sender_id',
-        'body',
-        'media_type',
-        'status',
-        'read_at',
-        'created_at',
-        'updated_at',
-      ]);
+      expect(Object.keys(message)).toEqual(declaredKeys('ChatLog'));
       expect(message).toMatchObject({ tenant_id: 1, conversation_id: 1 });
       expect(['customer', 'user', 'assistant']).toContain(message.sender_type);
       expect(['received', 'sent', 'queued', 'read']).toContain(message.status);

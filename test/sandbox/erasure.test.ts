@@ -1,5 +1,6 @@
 // Data erasure requests: the record shape, the seeded matrix, list filters and sorting, reads and creation.
 import { describe, expect, it } from 'vitest';
+import { declaredKeys } from '../helpers/declared-keys.js';
 import { type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
 import { ERASURE_STATUSES as STATUSES } from '../../src/core/api/erasure-states.js';
 import { call, type Json, codedErrorBody, sandboxForFile } from './client.js';
@@ -38,41 +39,8 @@ describe('the seeded matrix', () => {
 
   it('serializes exactly the fields of the API document, in its order', async () => {
     const { body } = await call(sandbox, `/v1/data-erasure-requests/${tenantOne.erasureRequests.completed}`);
-    expect(Object.keys(body.data)).toEqual([
-      'id',
-      'tenant_id',
-      'customer_id',
-      'customer',
-      'requested_by',
-      'cancelled_by',
-      'status',
-      'request_reason',
-      'scope_summary',
-      'verification_channel',
-      'verification_expires_at',
-      'resend_count',
-      'last_sent_at',
-      'verified_at',
-      'executed_at',
-      'execution_report',
-      'certificate_code',
-      'cancelled_at',
-      'cancellation_reason',
-      'state_allows',
-      'created_at',
-      'updated_at',
-    ]);
-    expect(Object.keys(body.data.customer)).toEqual([
-      'id',
-      'record_state',
-      'first_name',
-      'last_name',
-      'phone_number',
-      'email',
-      'is_masked',
-      'is_lead_stage',
-      'lead_id',
-    ]);
+    expect(Object.keys(body.data)).toEqual(declaredKeys('DataErasureRequest'));
+    expect(Object.keys(body.data.customer)).toEqual(declaredKeys('DataErasureRequest', 'customer'));
     expect(body.data.requested_by).toEqual({ id: 1, name: 'Dana Admin', avatar_url: expect.any(String) });
     expect(body.data.certificate_code).toMatch(/^DER-\d{4}-000004$/);
     expect(body.data.execution_report.every((step: Json) => step.status === 'erased')).toBe(true);

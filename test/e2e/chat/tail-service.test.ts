@@ -1,27 +1,17 @@
 // `chat tail` as a service, end to end: the built CLI against the sandbox, a webhook endpoint written here that
 // verifies signatures and goes down on request, tails killed with SIGKILL and started again while messages are
 // created, and two tails on one checkpoint.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
+import { spawnTail, type Tail } from '../../helpers/tail-process.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 const dir = useTempDir('clinic-tail-service-');
 const SECRET = 'whsec_e2e_secret';
-
-interface Tail {
-  child: ChildProcess;
-  lines: string[];
-  stderr: () => string;
-  waitFor(predicate: () => boolean, what: string, ms?: number): Promise<void>;
-  exit: Promise<number | null>;
-}
 
 const running: Tail[] = [];
 const receivers: WebhookReceiver[] = [];
@@ -31,28 +21,7 @@ afterEach(async () => {
 });
 
 function tail(args: string[], env: Record<string, string> = {}): Tail {
-  const child = spawn(process.execPath, [BIN, '--profile', 'sandbox', 'chat', 'tail', ...args], {
-    env: { ...baseEnv(world.configDir), ...env } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let stderr = '';
-  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const t: Tail = {
-    child,
-    lines,
-    stderr: () => stderr,
-    exit,
-    async waitFor(predicate, what, ms = 20_000) {
-      const deadline = Date.now() + ms;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
+  const t = spawnTail(world.configDir, args, env);
   running.push(t);
   return t;
 }

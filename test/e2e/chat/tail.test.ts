@@ -1,44 +1,12 @@
 // `clinic chat tail` end to end: the built CLI with the real pusher-js against the sandbox's realtime server.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../../helpers/cli.js';
+import { spawnTail, type Tail } from '../../helpers/tail-process.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 
-interface Tail {
-  child: ChildProcess;
-  lines: string[];
-  stderr: () => string;
-  waitFor(predicate: () => boolean, what: string, ms?: number): Promise<void>;
-  exit: Promise<number | null>;
-}
-
-function tail(args: string[], env: Record<string, string> = {}): Tail {
-  const child = spawn(process.execPath, [BIN, '--profile', 'sandbox', 'chat', 'tail', ...args], {
-    env: { ...baseEnv(world.configDir), ...env } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: string[] = [];
-  let stderr = '';
-  createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    lines,
-    stderr: () => stderr,
-    exit,
-    async waitFor(predicate, what, ms = 15_000) {
-      const deadline = Date.now() + ms;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stderr: ${stderr}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
-  };
-}
+const tail = (args: string[], env: Record<string, string> = {}): Tail =>
+  spawnTail(world.configDir, args, env);
 
 const events = (t: Tail) => t.lines.map((line) => JSON.parse(line));
 // The second conversation: the first has the AI assistant on, which answers every patient message.
