@@ -24,7 +24,7 @@ import { HttpClient } from '../core/http/client.js';
 import type { GlobalOptions } from './globals.js';
 import { DEFAULT_WIDTH, IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
-import { decideFormat, knownFormat, type OutputRequest } from './output/format.js';
+import { decideFormat, knownFormat, type OutputRequest, refusedFormat } from './output/format.js';
 import type { OutputSpec } from './output/render.js';
 import { HumanTimes } from './output/time.js';
 import { cliVersion } from './version.js';
@@ -286,6 +286,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return client;
     },
     async output(request = {}) {
+      const refused = globals.jq === undefined ? refusedFormat(globals.output, request) : undefined;
+      if (refused) throw new UsageError(refused);
       const chosen = await chosenFormat(request);
       // --jq filters what -o json would print (output/jq.ts): JSON whatever the profile says.
       const jq = globals.jq !== undefined;

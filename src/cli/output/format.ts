@@ -27,6 +27,18 @@ export function decideFormat(
   return !formats || formats.includes(format) ? format : (formats[0] as OutputFormat);
 }
 
+/**
+ * A format typed on the command line that the command cannot write, said before anything is sent: a script asking
+ * for CSV must not be handed JSON without a word. JSON and NDJSON stand in for each other (both are JSON data); a
+ * format from CLINIC_OUTPUT or the profile is a default for every command, so there the fallback stays silent.
+ */
+export function refusedFormat(typed: OutputFormat | undefined, request: OutputRequest): string | undefined {
+  const { formats } = request;
+  if (typed === undefined || !formats || formats.includes(typed)) return undefined;
+  if (isJsonFormat(typed) && formats.some(isJsonFormat)) return undefined;
+  return `-o ${typed}: this command writes ${formats.join(' or ')}`;
+}
+
 /** A format's name as given somewhere unchecked (the environment, a command line that did not parse). */
 export const knownFormat = (name: string | undefined): OutputFormat | undefined =>
   (OUTPUT_FORMATS as readonly (string | undefined)[]).includes(name) ? (name as OutputFormat) : undefined;

@@ -122,6 +122,8 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   else if (sendsBody && options.fields.length > 0) body = Object.fromEntries(options.fields);
   if (!sendsBody) for (const [key, value] of options.fields) query.append(key, String(value));
 
+  // An -o it cannot write (csv, table) is refused before anything is sent.
+  await ctx.output(options.paginate ? PAGES_OUTPUT : BODY_OUTPUT);
   const client = await ctx.http();
   const request = { method: options.method, path: pathOnly, query, body, headers: options.headers };
   if (ctx.globals.dryRun && options.method !== 'GET' && options.method !== 'HEAD') {
@@ -138,6 +140,11 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   }
 }
 
+/** The body as the server sent it (pretty on a terminal): JSON, whatever -o json or -o ndjson says. */
+const BODY_OUTPUT = { formats: ['json'], fields: false } as const;
+/** --paginate: the records as served, in JSON (NDJSON when asked); `api` is the raw way in, no table, no --fields. */
+const PAGES_OUTPUT = { formats: ['json', 'ndjson'], fields: false } as const;
+
 async function paginateAll(path: string, query: URLSearchParams, ctx: Context): Promise<void> {
   const client = await ctx.http();
   const perPage = query.get('per_page');
@@ -147,9 +154,7 @@ async function paginateAll(path: string, query: URLSearchParams, ctx: Context): 
     concurrency: concurrencyOf(ctx.globals.concurrency),
   };
   const guard = new ExportGuard();
-  // The records as served, in JSON (NDJSON when asked): `api` is the raw way in, no table and no --fields.
-  const output = { formats: ['json', 'ndjson'], fields: false } as const;
-  await showStream(ctx, { columns: [], output }, async (writer) => {
+  await showStream(ctx, { columns: [], output: PAGES_OUTPUT }, async (writer) => {
     for await (const page of guardedPages(client, path, [...query], options, guard, ctx.signal)) {
       await writer.writeMany(page.records);
     }

@@ -49,7 +49,11 @@ export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailComma
 
 type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped' | 'seen'>;
 
+/** NDJSON, or a human line each on a terminal; whole events (no --fields). */
+const TAIL_OUTPUT = { formats: ['ndjson', 'table'], fields: false } as const;
+
 export async function tailChat(options: TailCommandOptions, ctx: Context): Promise<void> {
+  await ctx.output(TAIL_OUTPUT); // an -o it cannot write (csv) is refused before anything is read or connected
   const settings = await ctx.settings();
   const { realtime, authEndpoint } = realtimeTarget(settings);
   const tenant = settings.get('tenant');
@@ -134,7 +138,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
 /** A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). */
 const TAIL_LIST = (ctx: Context): ListShape<TailEvent> => ({
   columns: [],
-  output: { formats: ['ndjson', 'table'], fields: false },
+  output: TAIL_OUTPUT,
   live: {
     line: (event, view) => humanLine(event, { ...view, now: ctx.clock.now() }),
     record: eventRecord,

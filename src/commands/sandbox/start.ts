@@ -8,6 +8,9 @@ import { checkProfileName, setPath } from '../../core/config/config-file.js';
 import { parseChatterRate } from './chatter-rate.js';
 import type { START_OPTIONS } from './index.js';
 
+/** The handshake line scripts wait for: one JSON object (-o json or ndjson alike). */
+const READY_LINE = { formats: ['ndjson'], fields: false } as const;
+
 export interface SandboxStartOptions {
   port: number;
   seed: number;
@@ -63,6 +66,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
       throw new UsageError(`--faults: ${(error as Error).message}`);
     }
   }
+  await ctx.output(READY_LINE); // an -o it cannot write (csv, table) is refused before the sandbox starts
   const sandbox = await startSandbox({
     port: options.port,
     seed: options.seed,
@@ -97,8 +101,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
         for (const [key, value] of Object.entries(values)) setPath(profile, key, value);
       }, options.writeProfile);
     }
-    // The handshake line scripts wait for: one JSON object, whatever format is chosen.
-    await showRecord(ctx, info, { formats: ['ndjson'], fields: false });
+    await showRecord(ctx, info, READY_LINE);
     const where = options.writeProfile ? `; profile '${options.writeProfile}' points at it` : '';
     ctx.io.err(`sandbox ready at ${info.base_url}${where}. Ctrl-C to stop.`);
     await new Promise<void>((resolve) => {

@@ -82,6 +82,32 @@ describe('clinic api', () => {
     const body = lines(bad.stderr).find((line) => line.startsWith('{'));
     expect(JSON.parse(body as string).errors).toHaveProperty('last_name');
   });
+
+  it.each([
+    [['api', '/v1/account', '-o', 'csv'], '-o csv: this command writes json'],
+    [['api', '/v1/customers', '--paginate', '-o', 'table'], '-o table: this command writes json or ndjson'],
+    [['chat', 'tail', '-o', 'csv'], '-o csv: this command writes ndjson or table'],
+  ])('refuses an -o it cannot write before anything is sent: %j', async (args, refusal) => {
+    const sent = world.sandbox.requests.length;
+    const { code, stdout, stderr } = await world.clinic(args);
+    expect({ code, stdout, stderr: lines(stderr) }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: [`error: ${refusal}`],
+    });
+    expect(world.sandbox.requests.length).toBe(sent);
+  });
+
+  it('takes -o json and -o ndjson alike, and leaves a CLINIC_OUTPUT default it cannot write alone', async () => {
+    for (const args of [['-o', 'ndjson'], ['--json']]) {
+      const { code, stdout } = await world.clinic(['api', '/v1/account', ...args]);
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).data.id).toBe(1);
+    }
+    const byDefault = await world.clinic(['api', '/v1/account'], { env: { CLINIC_OUTPUT: 'csv' } });
+    expect(byDefault.code).toBe(0);
+    expect(JSON.parse(byDefault.stdout).data.id).toBe(1);
+  });
 });
 
 describe('errors and empty results keep stdout clean', () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { flatten, parseFields, pickFields } from '../../../src/cli/output/fields.js';
 import { recordMarks } from '../../../src/cli/output/marks.js';
-import { decideFormat, formatAsTyped } from '../../../src/cli/output/format.js';
+import { decideFormat, formatAsTyped, refusedFormat } from '../../../src/cli/output/format.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
 import { UsageError } from '../../../src/core/errors.js';
@@ -299,5 +299,24 @@ describe('the format decision', () => {
     expect(formatAsTyped(['-ondjson'], {})).toBe('ndjson');
     expect(formatAsTyped(['x'], { CLINIC_OUTPUT: 'csv' })).toBe('csv');
     expect(formatAsTyped(['-o', 'xml'], { CLINIC_OUTPUT: 'json' })).toBeUndefined();
+  });
+});
+
+describe('an -o the command cannot write', () => {
+  const pages = { formats: ['json', 'ndjson'] } as const;
+  const tail = { formats: ['ndjson', 'table'] } as const;
+
+  it('is refused when typed, naming what the command writes', () => {
+    expect(refusedFormat('csv', pages)).toBe('-o csv: this command writes json or ndjson');
+    expect(refusedFormat('table', pages)).toBe('-o table: this command writes json or ndjson');
+    expect(refusedFormat('csv', tail)).toBe('-o csv: this command writes ndjson or table');
+  });
+
+  it('lets JSON and NDJSON stand in for each other, and passes what the command writes or anything to one that writes all', () => {
+    expect(refusedFormat('json', tail)).toBeUndefined();
+    expect(refusedFormat('ndjson', { formats: ['json'] })).toBeUndefined();
+    expect(refusedFormat('table', tail)).toBeUndefined();
+    expect(refusedFormat('csv', {})).toBeUndefined();
+    expect(refusedFormat(undefined, pages)).toBeUndefined();
   });
 });
