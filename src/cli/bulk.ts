@@ -81,6 +81,7 @@ export async function runBulkCommand(
   set: string[],
 ): Promise<void> {
   const amend = (record: Record<string, unknown>) => {
+    if (set.length === 0) return record; // nothing to apply: no copy of every record, twice
     const amended = structuredClone(record);
     for (const assignment of set) applySet(amended, assignment);
     return amended;

@@ -73,9 +73,9 @@ export class Session implements TokenSource {
   }
 
   async stored(): Promise<StoredCredentials | undefined> {
+    if (this.cached) return this.cached; // before reading the settings: asked on every request of a long run
     const kind = this.storeKind();
     if (!kind) return undefined;
-    if (this.cached) return this.cached;
     let credentials;
     try {
       credentials = await this.stores(kind).get(this.profile);

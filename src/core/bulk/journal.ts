@@ -1,8 +1,10 @@
 // The journal of a bulk run: one JSON line per event, appended; "sending" reaches the disk (fdatasync) before the
 // request leaves, so after any crash a line is either done (ok/error), never sent, or possibly sent (unknown).
-// The "sending" lines of a batch share one write and one fdatasync; appends are queued, never interleaved.
-import { open, readFile, rm, truncate, type FileHandle } from 'node:fs/promises';
+// One write and one fdatasync per batch of "sending" lines, the outcomes answered since the last batch written with
+// it: a record costs one fdatasync, and its outcome is durable once the next record's "sending" line is.
+import { readFile, rm, truncate } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { type JournalFile, openJournalFile } from './journal-file.js';
 
 export interface JournalHeader {
   journal: 'clinic-bulk';
@@ -65,61 +67,129 @@ export async function readJournal(path: string): Promise<JournalContents | undef
 }
 
 export class Journal {
-  /** The last append queued: each waits for the one before, so lines never interleave. */
-  private tail: Promise<void> = Promise.resolve();
+  /** Outcomes not yet written: they go with the next write (a batch of "sending" lines, or a flush). */
+  private pending = '';
+  /** Writes so far, and how many of them an fdatasync has covered. */
+  private appended = 0;
+  private durable = 0;
+  /** The fdatasync running in the thread pool, if one is. */
+  private syncing?: Promise<void>;
+  /** A failed append or fdatasync: nothing after it is trusted to reach the disk, so no later request may leave. */
+  private broken?: unknown;
 
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly file: JournalFile,
     readonly path: string,
   ) {}
 
   /** A new journal (an existing one is replaced only when `replace`, i.e. --restart). */
-  static async create(path: string, header: JournalHeader, replace: boolean): Promise<Journal> {
+  static async create(
+    path: string,
+    header: JournalHeader,
+    replace: boolean,
+    open: typeof openJournalFile = openJournalFile,
+  ): Promise<Journal> {
     if (replace) await rm(path, { force: true });
-    let handle: FileHandle;
+    let file: JournalFile;
     try {
-      handle = await open(path, 'wx', 0o600);
+      file = open(path, 'wx');
     } catch (error) {
       throw new UsageError(`${path}: cannot create the journal (${(error as NodeJS.ErrnoException).code})`);
     }
-    const journal = new Journal(handle, path);
-    await journal.append([header], true);
+    const journal = new Journal(file, path);
+    await journal.durably([header], false);
     return journal;
   }
 
   /** Appends to an existing journal, first cutting off a torn last entry. */
-  static async reopen(path: string, validBytes: number): Promise<Journal> {
+  static async reopen(
+    path: string,
+    validBytes: number,
+    open: typeof openJournalFile = openJournalFile,
+  ): Promise<Journal> {
     await truncate(path, validBytes);
-    return new Journal(await open(path, 'a'), path);
+    return new Journal(open(path, 'a'), path);
   }
 
   /** Written and on disk (one write, one fdatasync for them all) before the request of any of `lines` is sent. */
-  async sending(...lines: number[]): Promise<void> {
+  sending(...lines: number[]): Promise<void> {
+    return this.sendingBatch(lines, false);
+  }
+
+  /**
+   * As `sending`. `inBackground` when other requests are in flight: the fdatasync then runs in the thread pool (their
+   * answers are read meanwhile), and the batches journaled while it runs share the next one. Otherwise it blocks:
+   * nothing else is waiting, and a thread to wake costs more than it saves.
+   */
+  sendingBatch(lines: readonly number[], inBackground: boolean): Promise<void> {
     const at = new Date().toISOString();
-    await this.append(
+    return this.durably(
       lines.map((line) => ({ line, state: 'sending', at })),
-      true,
+      inBackground,
     );
   }
 
-  /** The outcome; the next `sending` (or close) makes it durable. */
-  async outcome(line: number, outcome: Outcome): Promise<void> {
-    await this.append([{ line, ...outcome }], false);
+  /**
+   * The outcome, kept until the next write: the next batch of "sending" lines (one write and one fdatasync for them
+   * and it), or a `flush` before its result is shown.
+   */
+  outcome(line: number, outcome: Outcome): void {
+    this.pending += `${JSON.stringify({ line, ...outcome })}\n`;
+  }
+
+  /** Writes the outcomes kept (not durable yet: the next fdatasync makes them so); a kill -9 from here on keeps them. */
+  flush(): void {
+    if (this.pending !== '') this.append([]);
   }
 
   async close(): Promise<void> {
-    await this.tail.catch(() => undefined);
-    await this.handle.datasync().catch(() => undefined);
-    await this.handle.close();
+    try {
+      this.flush();
+      await this.syncing;
+      if (this.durable < this.appended && this.broken === undefined) this.file.datasync();
+    } catch {
+      // the run has already failed on it, or ends now: closing is all that is left
+    }
+    await this.file.close();
   }
 
-  private append(entries: object[], durable: boolean): Promise<void> {
-    const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
-    const done = this.tail.then(async () => {
-      await this.handle.write(text);
-      if (durable) await this.handle.datasync();
-    });
-    this.tail = done.catch(() => undefined); // a failed append fails its caller; later ones still run
-    return done;
+  /** Writes the outcomes kept and `entries` after them, in one write. */
+  private append(entries: object[]): void {
+    if (this.broken !== undefined) throw this.broken;
+    let text = this.pending;
+    for (const entry of entries) text += `${JSON.stringify(entry)}\n`;
+    this.pending = '';
+    try {
+      this.file.append(text);
+    } catch (error) {
+      this.broken = error; // a part of it may be in the file: a torn last entry, cut off by the next resume
+      throw error;
+    }
+    this.appended++;
+  }
+
+  /** Appends `entries` and returns once an fdatasync begun after the append has ended. */
+  private async durably(entries: object[], inBackground: boolean): Promise<void> {
+    this.append(entries);
+    const upTo = this.appended;
+    while (this.durable < upTo) {
+      if (this.broken !== undefined) throw this.broken;
+      // One fdatasync at a time: a batch appended while one runs waits for it, then shares the next.
+      if (this.syncing) {
+        await this.syncing.catch(() => undefined);
+        continue;
+      }
+      const covered = this.appended;
+      try {
+        if (inBackground) await (this.syncing = this.file.datasyncInBackground());
+        else this.file.datasync();
+      } catch (error) {
+        this.broken ??= error;
+        throw error;
+      } finally {
+        this.syncing = undefined;
+      }
+      this.durable = Math.max(this.durable, covered);
+    }
   }
 }

@@ -192,6 +192,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   let stoppedBy: unknown;
 
   const emit = async (row: ResultRow) => {
+    journal.flush(); // a result shown is in the journal: a kill -9 now never makes it unknown on --resume
     counts.done++;
     if (row.status === 'ok') counts.ok++;
     else if (row.status === 'error') counts.error++;
@@ -203,23 +204,23 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   };
 
   /** What --resume already knows of `line` (done, or possibly sent): its result row, without sending it. */
-  const known = async (line: number): Promise<ResultRow | undefined> => {
+  const known = (line: number): ResultRow | undefined => {
     const earlier: LineState | undefined = previous?.lines.get(line);
     if (earlier?.state === 'ok' || earlier?.state === 'error') return rowOf(line, earlier);
     if ((earlier?.state === 'sending' || earlier?.state === 'unknown') && !options.retryUnknown) {
       const message =
         'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
-      await journal.outcome(line, { state: 'unknown', message });
+      journal.outcome(line, { state: 'unknown', message });
       return { line, status: 'unknown', message };
     }
     return undefined;
   };
 
   /** Sends one record whose "sending" line is on disk; records its outcome; sets stoppedBy when the run must stop. */
-  const sendOne = async (line: number, request: ApiRequest): Promise<ResultRow> => {
+  const sendOne = async (line: number, request: ApiRequest, onSent: () => void): Promise<ResultRow> => {
     let outcome: Outcome;
     try {
-      const response = await client.request(request);
+      const response = await client.request({ ...request, onSent });
       inFlight.observe(response.headers);
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
       outcome = { state: 'ok', id: data?.id ?? null };
@@ -229,20 +230,29 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       else if (error instanceof CancelledError || options.signal.aborted)
         stoppedBy ??= new CancelledError('interrupted');
     }
-    await journal.outcome(line, outcome);
+    journal.outcome(line, outcome);
     return rowOf(line, outcome);
   };
 
-  // The window: records started (or known from the journal) and not yet reported, in file order. It is refilled as
-  // its head is reported; the records taken together are journaled as one batch (one fdatasync) and sent at once.
+  // The window: records started (or known from the journal) and not yet reported, in file order, at most
+  // inFlight.allowed() of them besides those answered at its head (reported right after the refill below). Each refill
+  // is journaled as one batch and its requests leave once that batch is on disk; refills made while an fdatasync runs
+  // share the next one, so one fdatasync covers the "sending" lines of every record that went meanwhile.
   const window: { row: Promise<ResultRow>; settled: boolean }[] = [];
   const records = plannedRequests(input)[Symbol.asyncIterator]();
   let exhausted = false;
+  /** The next record, read while the run waits for an answer (parsing and checking it off the critical path). */
+  let ahead: ReturnType<typeof records.next> | undefined;
+  const readAhead = () => {
+    if (ahead === undefined && !exhausted && !halted()) (ahead = records.next()).catch(() => undefined);
+  };
   const nextRecord = async () => {
+    const next = ahead ?? records.next();
+    ahead = undefined;
     try {
-      const next = await records.next();
-      if (next.done) exhausted = true;
-      return next.done ? undefined : next.value;
+      const record = await next;
+      if (record.done) exhausted = true;
+      return record.done ? undefined : record.value;
     } catch (error) {
       if (!(error instanceof InputChangedError)) throw error;
       exhausted = true;
@@ -251,6 +261,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     }
   };
   const halted = () => stoppedBy !== undefined || options.signal.aborted;
+  let requestsInFlight = 0;
   const track = (row: Promise<ResultRow>) => {
     const entry = { row, settled: false };
     row.then(
@@ -262,24 +273,46 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
 
   const tidy = collectEvery(1000); // constant memory however long the file (core/memory.ts)
   for (;;) {
-    const batch: { line: number; request: ApiRequest }[] = [];
-    while (!exhausted && !halted() && window.length + batch.length < inFlight.allowed()) {
+    let answered = 0;
+    while (answered < window.length && window[answered]!.settled) answered++;
+    const busy = requestsInFlight > 0;
+    const lines: number[] = [];
+    const onDisk = deferred();
+    // Once a request of this batch is on its way, the server works while the next record is read and results print.
+    const leaving = deferred();
+    const onSent = () => {
+      leaving.resolve();
+      readAhead();
+    };
+    while (!exhausted && !halted() && window.length - answered < inFlight.allowed()) {
       const next = await nextRecord();
       if (next === undefined) break;
       tidy();
-      const row = await known(next.line);
-      if (row) track(Promise.resolve(row));
-      else batch.push(next);
+      const earlier = known(next.line);
+      if (earlier) {
+        track(Promise.resolve(earlier));
+        continue;
+      }
+      // Tracked now, in file order; sent once its "sending" line is on disk (at most once).
+      const { line, request } = next;
+      lines.push(line);
+      requestsInFlight++;
+      const answer = onDisk.promise.then(() => sendOne(line, request, onSent));
+      track(answer.finally(() => requestsInFlight--));
+      answer.then(leaving.resolve, leaving.resolve); // a client that never tells (a fake), or a request that failed
     }
-    if (batch.length > 0) {
-      // At most once: no request leaves before its "sending" line is on disk.
-      await journal.sending(...batch.map((record) => record.line));
-      for (const { line, request } of batch) track(sendOne(line, request));
+    if (lines.length > 0) {
+      journal.sendingBatch(lines, busy).then(onDisk.resolve, onDisk.reject);
+      // One at a time, nothing else is in flight: printing waits until the request is on the wire, off its path.
+      if (!busy) await leaving.promise;
     }
-    const head = window.shift();
-    if (head === undefined) break;
-    await emit(await head.row);
-    while (window[0]?.settled) await emit(await (window.shift() as (typeof window)[0]).row);
+    while (window[0]?.settled) await emit(await window.shift()!.row);
+    const head = window[0];
+    if (head === undefined) {
+      if (exhausted || halted()) break;
+      continue; // all reported while the last batch left: refill
+    }
+    await head.row.catch(() => undefined); // reported, or rethrown, above on the next turn
   }
   // A stop (not Ctrl-C: then leave at once; the journal says where to resume) reports the rest as not attempted.
   if (stoppedBy !== undefined && !(stoppedBy instanceof CancelledError) && !options.signal.aborted)
@@ -291,6 +324,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
         message: 'not sent: the run stopped before this record',
       });
     }
+  await ahead?.catch(() => undefined); // a record read ahead and not sent (Ctrl-C): its read ends before the input closes
   if (stoppedBy === undefined && options.signal.aborted) stoppedBy = new CancelledError('interrupted');
   // Every record checked is sent (or skipped by --resume), or the run fails saying how many were not.
   if (stoppedBy === undefined && counts.done < counts.total)
@@ -299,6 +333,14 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
         'changed after it was checked, and the rest of it was not sent',
     );
   return { counts, unknownLines, stoppedBy };
+}
+
+/** A promise with its settling functions (Promise.withResolvers is Node 22's). */
+function deferred() {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((yes, no) => ((resolve = yes), (reject = no)));
+  return { promise, resolve, reject };
 }
 
 /** The outcome of a request that failed: `unknown` whenever the server may have stored the record. */

@@ -3,6 +3,7 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { type JournalFile, openJournalFile } from '../../../src/core/bulk/journal-file.js';
 import { Journal, readJournal } from '../../../src/core/bulk/journal.js';
 import { formatOf, readRecords } from '../../../src/core/bulk/records.js';
 import { BULK_SCHEMAS, checkRecord } from '../../../src/core/bulk/schemas.js';
@@ -74,7 +75,7 @@ describe('journal', () => {
     const path = join(await tempDir('clinic-journal-'), 'x.csv.journal');
     const journal = await Journal.create(path, header, false);
     await journal.sending(2);
-    await journal.outcome(2, { state: 'ok', id: 7 });
+    journal.outcome(2, { state: 'ok', id: 7 });
     await journal.sending(3);
     await journal.close();
     await appendFile(path, '{"line":3,"state":"o'); // a crash in the middle of an append
@@ -82,7 +83,7 @@ describe('journal', () => {
     expect(read?.lines.get(2)).toEqual({ state: 'ok', id: 7 });
     expect(read?.lines.get(3)).toMatchObject({ state: 'sending' });
     const again = await Journal.reopen(path, read?.validBytes ?? 0);
-    await again.outcome(3, { state: 'unknown', message: 'lost' });
+    again.outcome(3, { state: 'unknown', message: 'lost' });
     await again.close();
     expect((await readJournal(path))?.lines.get(3)).toEqual({ state: 'unknown', message: 'lost' });
     expect(
@@ -103,5 +104,73 @@ describe('journal', () => {
     await writeFile(path, '{"hello":1}\n');
     await expect(readJournal(path)).rejects.toThrow(/not a clinic bulk journal/);
     expect(await readJournal(`${path}.missing`)).toBeUndefined();
+  });
+});
+
+describe('journal durability, counted', () => {
+  /** The real file, with its fdatasyncs counted (and the nth made to fail when asked). */
+  function counted(failAt?: number) {
+    const calls = { writes: 0, syncs: 0, background: 0 };
+    const open = (path: string, flags: 'wx' | 'a'): JournalFile => {
+      const file = openJournalFile(path, flags);
+      const sync = () => {
+        if (++calls.syncs === failAt) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
+      };
+      return {
+        append: (text) => (calls.writes++, file.append(text)),
+        datasync: () => (sync(), file.datasync()),
+        datasyncInBackground: async () => (calls.background++, sync(), file.datasyncInBackground()),
+        close: () => file.close(),
+      };
+    };
+    return { calls, open };
+  }
+
+  it('one record at a time: one write and one fdatasync per record, its outcome riding with the next', async () => {
+    const path = join(await tempDir('clinic-journal-'), 'seq.journal');
+    const { calls, open } = counted();
+    const journal = await Journal.create(path, header, false, open);
+    for (const line of [2, 3, 4]) {
+      await journal.sending(line);
+      journal.outcome(line, { state: 'ok', id: line * 10 });
+    }
+    expect(calls).toEqual({ writes: 4, syncs: 4, background: 0 });
+    // The last outcome is kept until a flush (before its result is shown) or close writes it.
+    expect((await readJournal(path))?.lines.get(4)).toMatchObject({ state: 'sending' });
+    journal.flush();
+    expect((await readJournal(path))?.lines.get(4)).toEqual({ state: 'ok', id: 40 });
+    await journal.close();
+    expect(calls.syncs).toBe(5);
+  });
+
+  it('batches journaled while an fdatasync runs share the next one, each on disk before it resolves', async () => {
+    const path = join(await tempDir('clinic-journal-'), 'batches.journal');
+    const { calls, open } = counted();
+    const journal = await Journal.create(path, header, false, open);
+    const onDisk: number[][] = [];
+    await Promise.all(
+      [2, 3, 4, 5, 6].map((line) =>
+        journal.sendingBatch([line], true).then(async () => {
+          onDisk.push([...((await readJournal(path))?.lines.keys() ?? [])]);
+          expect((await readJournal(path))?.lines.get(line)).toMatchObject({ state: 'sending' });
+        }),
+      ),
+    );
+    await journal.close();
+    expect(calls.writes).toBe(6); // the header, then one write per batch
+    expect(calls.background).toBe(2); // the first batch's, then one for the four appended while it ran
+    expect(onDisk).toHaveLength(5);
+  });
+
+  it('after a failed fdatasync no later batch is reported on disk: the run cannot send another request', async () => {
+    const path = join(await tempDir('clinic-journal-'), 'broken.journal');
+    const { open } = counted(3);
+    const journal = await Journal.create(path, header, false, open);
+    await journal.sending(2);
+    await expect(journal.sending(3)).rejects.toThrow(/EIO/);
+    await expect(journal.sending(4)).rejects.toThrow(/EIO/);
+    await expect(journal.sendingBatch([5], true)).rejects.toThrow(/EIO/);
+    await journal.close();
+    expect((await readJournal(path))?.lines.has(4)).toBe(false);
   });
 });
