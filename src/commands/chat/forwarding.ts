@@ -6,7 +6,7 @@ import { conversationOf, type TailEvent } from '../../core/realtime/events.js';
 import { eventBody, eventId, ReadPoints } from '../../core/realtime/forward-signature.js';
 import { forwardSecret } from '../../core/realtime/forward-secret.js';
 import { Forwarder } from '../../core/realtime/forwarder.js';
-import { registerSecret } from '../../core/redact.js';
+import { redactUrl, registerSecret } from '../../core/redact.js';
 
 export interface ForwardingOptions {
   url: URL;
@@ -64,7 +64,8 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
     retrying: (line) => io.err(line),
     refused: (line) => io.alert(`warning: ${line}`),
   });
-  io.err(`forwarding to ${options.url.href}`);
+  // The endpoint's address may carry a credential of its own (`?token=`): shown as every traced URL is, redacted.
+  io.err(`forwarding to ${redactUrl(options.url.href)}`);
   let notForwarded = 0;
   const idOf = (event: TailEvent) => {
     const conversation = conversationOf(event);
