@@ -2,12 +2,14 @@
 // needs a file. The copy is written once to a folder of the user's cache that only the user can enter (0700), as a
 // file only the user can read (0500), through a temporary file renamed into place, so a half-written one is never
 // seen. Before every load its sha256 must be the one recorded at build time: a copy that differs (damaged, replaced,
-// a symbolic link, another user's) is rewritten, and where no private copy can be made nothing is loaded.
+// a symbolic link, another user's) is rewritten, and where no private copy can be made nothing is loaded. What is
+// loaded is the file checked, through its open descriptor, never the name looked up again.
 import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   lstatSync,
   mkdirSync,
@@ -47,20 +49,28 @@ function privateFolder(dir: string): void {
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
-/** Whether `file` is this user's regular file (no link followed), writable by no one else, with these bytes. */
-function holds(file: string, expected: string): boolean {
+/**
+ * `file` opened, when it is this user's regular file (no link followed), writable by no one else, with these bytes:
+ * the descriptor of the very file checked. Else undefined.
+ */
+function openHeld(file: string, expected: string): number | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   } catch {
-    return false; // missing, or a symbolic link
+    return undefined; // missing, or a symbolic link
   }
+  let held = false;
   try {
     const stat = fstatSync(fd);
-    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o022) !== 0) return false;
-    return sha256(readFileSync(fd)) === expected;
+    held =
+      stat.isFile() &&
+      (uid === undefined || stat.uid === uid) &&
+      (stat.mode & 0o022) === 0 &&
+      sha256(readFileSync(fd)) === expected;
+    return held ? fd : undefined;
   } finally {
-    closeSync(fd);
+    if (!held) closeSync(fd);
   }
 }
 
@@ -83,22 +93,46 @@ function writeCopy(binary: NativeBinary, dir: string, file: string): void {
 
 /** The path of a private copy of the binary whose sha256 has just been checked; throws where there can be none. */
 export function privateCopy(binary: NativeBinary, dir: string): string {
+  const { file, fd } = openPrivateCopy(binary, dir);
+  closeSync(fd);
+  return file;
+}
+
+/** A private copy of the binary, opened: the descriptor is of the file whose sha256 was checked. */
+function openPrivateCopy(binary: NativeBinary, dir: string): { file: string; fd: number } {
   const file = join(dir, `${binary.name}-${binary.sha256.slice(0, 16)}.node`);
+  let fd: number | undefined;
   try {
     privateFolder(dir);
-    if (holds(file, binary.sha256)) return file;
-    writeCopy(binary, dir, file);
+    fd = openHeld(file, binary.sha256);
+    if (fd === undefined) writeCopy(binary, dir, file);
   } catch (error) {
     throw new Error(`cannot keep the ${binary.name} binary privately in ${dir}: ${(error as Error).message}`);
   }
-  if (!holds(file, binary.sha256))
+  fd ??= openHeld(file, binary.sha256);
+  if (fd === undefined)
     throw new Error(`the copy of the ${binary.name} binary in ${dir} changed as it was written`);
-  return file;
+  return { file, fd };
+}
+
+/**
+ * What dlopen is given for a checked copy: on Linux the descriptor's own path, so what is mapped is the file whose
+ * bytes were just hashed, not whatever the name points to a moment later (a folder above renamed by another user
+ * who may write to it, say); elsewhere the file's path.
+ */
+function loadPath(file: string, fd: number): string {
+  const byDescriptor = `/proc/self/fd/${fd}`;
+  return process.platform === 'linux' && existsSync(byDescriptor) ? byDescriptor : file;
 }
 
 /** The addon's exports, loaded from its checked private copy. */
 export function loadNativeBinary(binary: NativeBinary, dir: string): unknown {
   const module = { exports: {} };
-  process.dlopen(module, privateCopy(binary, dir));
+  const { file, fd } = openPrivateCopy(binary, dir);
+  try {
+    process.dlopen(module, loadPath(file, fd));
+  } finally {
+    closeSync(fd);
+  }
   return module.exports;
 }

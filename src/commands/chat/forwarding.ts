@@ -3,10 +3,10 @@
 import type { Context } from '../../cli/context.js';
 import { CancelledError } from '../../core/errors.js';
 import { conversationOf, type TailEvent } from '../../core/realtime/events.js';
-import { eventBody, eventId } from '../../core/realtime/forward-signature.js';
+import { eventBody, eventId, ReadPoints } from '../../core/realtime/forward-signature.js';
 import { forwardSecret } from '../../core/realtime/forward-secret.js';
 import { Forwarder } from '../../core/realtime/forwarder.js';
-import { registerSecret } from '../../core/redact.js';
+import { redactUrl, registerSecret } from '../../core/redact.js';
 
 export interface ForwardingOptions {
   url: URL;
@@ -46,7 +46,7 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
 
   const { tenant } = options;
   /** Each conversation's last message forwarded: a read event's id says up to where it was read. */
-  const lastMessage = new Map<number, number>(options.checkpoint?.start);
+  const lastMessage = new ReadPoints(options.checkpoint?.start);
   const times = (ms: number) =>
     ctx.globals.utc ? new Date(ms).toISOString().slice(11, 19) : new Date(ms).toTimeString().slice(0, 8);
   const forwarder = new Forwarder({
@@ -64,7 +64,8 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
     retrying: (line) => io.err(line),
     refused: (line) => io.alert(`warning: ${line}`),
   });
-  io.err(`forwarding to ${options.url.href}`);
+  // The endpoint's address may carry a credential of its own (`?token=`): shown as every traced URL is, redacted.
+  io.err(`forwarding to ${redactUrl(options.url.href)}`);
   let notForwarded = 0;
   const idOf = (event: TailEvent) => {
     const conversation = conversationOf(event);
@@ -81,7 +82,7 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
       }
       const conversation = conversationOf(event);
       if (event.kind === 'created' && conversation !== undefined && typeof event.data.id === 'number')
-        lastMessage.set(conversation, Math.max(lastMessage.get(conversation) ?? 0, event.data.id));
+        lastMessage.forwarded(conversation, event.data.id);
     },
     dropped(event) {
       io.alert(

@@ -2,7 +2,17 @@
 // never interleaved, and no thread to wake), and fdatasync runs either right here, blocking, when the run has nothing
 // else to do meanwhile (one record at a time: as the hand-written floor does), or in libuv's thread pool while
 // requests are in flight (their answers are read while the disk works). Tests count the calls through this interface.
-import { close, fdatasync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fdatasync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  writeSync,
+} from 'node:fs';
 import { promisify } from 'node:util';
 
 export interface JournalFile {
@@ -15,9 +25,26 @@ export interface JournalFile {
   close(): Promise<void>;
 }
 
-/** Opens `path` with open(2)'s `flags` ('wx' for a new journal, 'a' to append to one). */
-export function openJournalFile(path: string, flags: 'wx' | 'a'): JournalFile {
-  const fd = openSync(path, flags, 0o600);
+/**
+ * Opens `path`: 'wx' makes a new journal (never through a symbolic link: O_EXCL); 'a' appends to one, never through a
+ * symbolic link nor to anything but a file, first cut to `validBytes` when given (through the descriptor, so what is
+ * cut is what is appended to: never a file a link put in its place meanwhile).
+ */
+export function openJournalFile(path: string, flags: 'wx' | 'a', validBytes?: number): JournalFile {
+  const fd =
+    flags === 'wx'
+      ? openSync(path, flags, 0o600)
+      : openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (flags === 'a') {
+    try {
+      if (!fstatSync(fd).isFile())
+        throw Object.assign(new Error(`${path} is not a file`), { code: 'EINVAL' });
+      if (validBytes !== undefined) ftruncateSync(fd, validBytes);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
   const background = promisify(fdatasync);
   return {
     append(text) {

@@ -2,7 +2,8 @@
 // request leaves, so after any crash a line is either done (ok/error), never sent, or possibly sent (unknown).
 // One write and one fdatasync per batch of "sending" lines, the outcomes answered since the last batch written with
 // it: a record costs one fdatasync, and its outcome is durable once the next record's "sending" line is.
-import { readFile, rm, truncate } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { type JournalFile, openJournalFile } from './journal-file.js';
 
@@ -39,10 +40,14 @@ export interface JournalContents {
 export async function readJournal(path: string): Promise<JournalContents | undefined> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Never through a symbolic link (as the checkpoint of chat tail): the journal is appended to and cut after this.
+    text = await readFile(path, {
+      encoding: 'utf8',
+      flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`${path}: cannot read the journal (${(error as NodeJS.ErrnoException).code})`);
+    throw journalFileError(path, 'read', error);
   }
   // What follows the last line break is empty, or an entry torn by a crash: either way not an entry.
   const complete = text.split('\n').slice(0, -1);
@@ -107,8 +112,11 @@ export class Journal {
     validBytes: number,
     open: typeof openJournalFile = openJournalFile,
   ): Promise<Journal> {
-    await truncate(path, validBytes);
-    return new Journal(open(path, 'a'), path);
+    try {
+      return new Journal(open(path, 'a', validBytes), path);
+    } catch (error) {
+      throw journalFileError(path, 'append to', error);
+    }
   }
 
   /** Written and on disk (one write, one fdatasync for them all) before the request of any of `lines` is sent. */
@@ -192,4 +200,11 @@ export class Journal {
       this.durable = Math.max(this.durable, covered);
     }
   }
+}
+
+function journalFileError(path: string, doing: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP')
+    return new UsageError(`${path} is a symbolic link; refusing to ${doing} a journal through it`);
+  return new UsageError(`${path}: cannot ${doing} the journal (${code ?? (error as Error).message})`);
 }

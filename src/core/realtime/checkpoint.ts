@@ -171,11 +171,14 @@ export class Checkpoint {
   }
 }
 
-/** The file's text, or undefined when there is none; never through a symbolic link. */
+/**
+ * The file's text, or undefined when there is none; never through a symbolic link. Opened without waiting: a FIFO at
+ * its place is refused as not a file, not waited on with the lock held and Ctrl-C unheard.
+ */
 function readCheckpointText(path: string): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;

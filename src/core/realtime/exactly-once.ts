@@ -207,19 +207,29 @@ export class ExactlyOnce {
     return true;
   }
 
-  /** Raises the floor past the oldest printed ids, only where a fill has settled them and none was let go below. */
+  /**
+   * Raises the floor past the oldest printed ids, only where a fill has settled them and none was let go below. One
+   * splice, however many go: a fill of a long conversation leaves as many ids as it printed, and shifting them off
+   * one at a time would take time quadratic in their number (minutes for a million).
+   */
   private trim(conversation: Conversation): void {
     const { printed } = conversation;
-    while (printed.length > this.limits.window) {
-      const oldest = printed[0] as number;
+    let drop = 0;
+    let due = false;
+    while (printed.length - drop > this.limits.window) {
+      const oldest = printed[drop] as number;
       const settled = conversation.settled !== undefined && oldest <= conversation.settled;
       if (!settled || (conversation.missed !== undefined && oldest >= conversation.missed)) {
-        this.markDue(conversation);
-        return;
+        due = true;
+        break;
       }
-      printed.shift();
-      conversation.floor = oldest;
+      drop++;
     }
+    if (drop > 0) {
+      conversation.floor = printed[drop - 1] as number;
+      printed.splice(0, drop);
+    }
+    if (due) this.markDue(conversation);
   }
 
   private markDue(conversation: Conversation): void {

@@ -47,11 +47,15 @@ function nonBlank(value: string, name: string): string {
   return value;
 }
 
-/** The kept secret, or undefined when there is none yet; never through a symbolic link; 0600 made sure of. */
+/**
+ * The kept secret, or undefined when there is none yet; never through a symbolic link, never from a file of another
+ * user's (one who may write in the folder could plant a secret they know); 0600 made sure of. Opened without
+ * waiting: a FIFO planted at its place is refused, not waited on for ever.
+ */
 function readKept(file: string, notice: (line: string) => void): string | undefined {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
@@ -60,7 +64,14 @@ function readKept(file: string, notice: (line: string) => void): string | undefi
     throw new UsageError(`cannot read the forward secret ${file}: ${(error as Error).message}`);
   }
   try {
-    const mode = fstatSync(fd).mode & 0o777;
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`${file} is not a file; refusing to read a secret from it`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid)
+      throw new UsageError(
+        `${file} belongs to another user; refusing to sign with a secret they may know (remove it, or set CLINIC_FORWARD_SECRET)`,
+      );
+    const mode = stat.mode & 0o777;
     if ((mode & 0o077) !== 0) {
       fchmodSync(fd, 0o600);
       notice(`warning: ${file} was ${mode.toString(8)}, readable by others; now 0600`);

@@ -15,6 +15,40 @@ export function eventId(event: TailEvent, tenant: string, lastMessageId?: number
   return [shortName(event.kind), tenant, idText(conversationOf(event)), idText(subject)].join('.');
 }
 
+/** Conversations whose last forwarded message is remembered (as many as the checkpoint and the de-duplication keep). */
+export const MAX_READ_POINTS = 10_000;
+
+/**
+ * Each conversation's last message forwarded, which a read event's id says it was read up to; the least recently
+ * forwarded forgotten first, so a server sending messages of ever new conversations cannot grow it without bound.
+ */
+export class ReadPoints {
+  private readonly last = new Map<number, number>();
+
+  constructor(
+    start: Iterable<[number, number]> = [],
+    private readonly limit = MAX_READ_POINTS,
+  ) {
+    for (const [conversation, id] of start) this.forwarded(conversation, id);
+  }
+
+  get(conversation: number): number | undefined {
+    return this.last.get(conversation);
+  }
+
+  get size(): number {
+    return this.last.size;
+  }
+
+  /** A message of `conversation` forwarded: it becomes the most recently forwarded. */
+  forwarded(conversation: number, messageId: number): void {
+    const last = this.last.get(conversation);
+    this.last.delete(conversation);
+    this.last.set(conversation, Math.max(last ?? messageId, messageId));
+    if (this.last.size > this.limit) this.last.delete(this.last.keys().next().value as number);
+  }
+}
+
 /** An id as it may stand in a header: digits as they are, anything else (a hostile payload) made harmless. */
 function idText(value: unknown): string {
   return Number.isSafeInteger(value) && (value as number) >= 0 ? String(value) : 'unknown';

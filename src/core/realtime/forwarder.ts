@@ -1,22 +1,20 @@
-// `chat tail --forward-to`: one event POSTed at a time through the project's one transport (its deadline, its size
-// cap, never a redirect followed), signed, and tried again until the endpoint takes it: 2xx delivers; 408, 429, 5xx,
-// a redirect, a timeout or a refused connection waits (1 s doubling to 30 s, or the endpoint's Retry-After up to
-// that) and tries again; another 4xx is the endpoint's refusal of this event, which is said and skipped.
+// `chat tail --forward-to`: one event POSTed at a time through the project's one transport (one deadline for the
+// whole try, no answer's body read, never a redirect followed), signed, and tried again until the endpoint takes it:
+// 2xx delivers; 408, 429, 5xx, a redirect, a timeout or a refused connection waits (1 s doubling to 30 s, or the
+// endpoint's Retry-After up to that) and tries again; another 4xx is the endpoint's refusal of this event, which is
+// said and skipped.
 import type { Clock } from '../clock.js';
 import { CancelledError } from '../errors.js';
 import { ACCEPT_IDENTITY } from '../http/answer-encoding.js';
 import { parseRetryAfter } from '../http/parse-error.js';
 import type { HttpTransport } from '../http/transport.js';
 import { describeNetworkError } from '../http/transport/describe-error.js';
-import { exchange } from '../http/transport/exchange.js';
+import { DeadlineError, exchange } from '../http/transport/exchange.js';
 import { redactUrl } from '../redact.js';
 import { signature } from './forward-signature.js';
 
 /** The longest wait between two tries of one event. */
 export const MAX_FORWARD_BACKOFF_MS = 30_000;
-/** An endpoint's answer is read only to be let go: an error page, a few KiB when honest. */
-const MAX_ANSWER_BYTES = 64 * 1024;
-
 /** The wait before try `retry + 1` (retry 0 is the first retry): 1 s, 2 s, 4 s… up to 30 s. */
 export function forwardBackoffMs(retry: number): number {
   return Math.min(1000 * 2 ** Math.min(retry, 15), MAX_FORWARD_BACKOFF_MS);
@@ -98,6 +96,18 @@ export class Forwarder {
   ): Promise<{ status: number; retryAfter?: number; why: string } | { why: string }> {
     const { clock, secret, timeoutMs } = this.options;
     const unixSeconds = Math.floor(clock.now() / 1000);
+    // One deadline for the whole try, the answer's headers and body included: an endpoint trickling a byte at a
+    // time (each within the idle limit) must not hold every later event back for ever. Its controller carries the
+    // tail's end too.
+    const deadline = new AbortController();
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      deadline.abort(new DeadlineError(timeoutMs));
+    }, timeoutMs);
+    const onEnd = () => deadline.abort(signal.reason);
+    if (signal.aborted) onEnd();
+    else signal.addEventListener('abort', onEnd, { once: true });
     try {
       const answer = await exchange(
         this.options.transport,
@@ -114,13 +124,13 @@ export class Forwarder {
           },
           body,
         },
-        // A 2xx answer's body is not read at all (stream); another is read within the cap, then let go.
+        // No answer's body is read: only its status counts, and what an endpoint sends after it (a page of any size,
+        // at any pace) must neither fill memory nor stall the tail. The connection is let go with it.
         {
-          deadlineMs: timeoutMs,
           idleMs: timeoutMs,
-          maxBytes: MAX_ANSWER_BYTES,
-          stream: true,
-          signal,
+          maxBytes: 0,
+          stream: 'any',
+          signal: deadline.signal,
           trace: this.options.trace,
         },
       );
@@ -134,7 +144,11 @@ export class Forwarder {
           : `the endpoint answered ${status}`;
       return { status, retryAfter, why };
     } catch (error) {
-      return { why: `cannot reach ${this.origin}: ${describeNetworkError(error)}` };
+      const cause = late && !signal.aborted ? new DeadlineError(timeoutMs) : error;
+      return { why: `cannot reach ${this.origin}: ${describeNetworkError(cause)}` };
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onEnd);
     }
   }
 }

@@ -85,6 +85,18 @@ describe('chat tail --forward-to', () => {
     expect(t.stderr()).not.toContain(SECRET);
   });
 
+  it("a credential in the endpoint's query is not shown on stderr", async () => {
+    const endpoint = await receiver();
+    const t = tail(['--forward-to', `${endpoint.url}?token=hook-credential`, '--timeout', '30'], {
+      CLINIC_FORWARD_SECRET: SECRET,
+    });
+    await t.waitFor(() => t.stderr().includes('forwarding to'), 'the forwarding line');
+    t.child.kill('SIGINT');
+    await t.exit;
+    expect(t.stderr()).toMatch(/forwarding to http:\/\/127\.0\.0\.1:\d+\/\S*\?token=\*\*\*/);
+    expect(t.stderr()).not.toContain('hook-credential');
+  });
+
   it('an endpoint that answers 503 for a while gets every event once it recovers, in order, none dropped', async () => {
     const endpoint = await receiver();
     const t = tail(['--forward-to', endpoint.url, '--timeout', '60'], { CLINIC_FORWARD_SECRET: SECRET });

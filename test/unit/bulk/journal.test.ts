@@ -1,5 +1,5 @@
 // The bulk journal and record reader: line numbers, formats, torn tails, durability order.
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -107,12 +107,47 @@ describe('journal', () => {
   });
 });
 
+describe('a journal is never used through a symbolic link', () => {
+  /** A journal of a resumable run, and beside it a file of the user's that a link in its place would point to. */
+  async function journalAndVictim() {
+    const dir = await tempDir('clinic-journal-');
+    const path = join(dir, 'z.csv.journal');
+    const journal = await Journal.create(path, header, false);
+    await journal.sending(2);
+    await journal.close();
+    await appendFile(path, '{"line":2,"state":"o'); // torn: a resume cuts it off
+    const victim = join(dir, 'victim');
+    await writeFile(victim, `${JSON.stringify(header)}\n${'precious '.repeat(100)}\n`);
+    return { path, victim, before: await readFile(victim, 'utf8') };
+  }
+
+  it('reading it (--resume, or a new run deciding whether one exists) refuses the link', async () => {
+    const { path, victim } = await journalAndVictim();
+    await rename(path, `${path}.real`);
+    await symlink(victim, path);
+    await expect(readJournal(path)).rejects.toThrow(
+      /is a symbolic link; refusing to read a journal through it/,
+    );
+  });
+
+  it('a link put in its place after it was read is neither cut nor appended to', async () => {
+    const { path, victim, before } = await journalAndVictim();
+    const read = await readJournal(path);
+    await rename(path, `${path}.real`);
+    await symlink(victim, path);
+    await expect(Journal.reopen(path, read?.validBytes ?? 0)).rejects.toThrow(
+      /is a symbolic link; refusing to append to a journal through it/,
+    );
+    expect(await readFile(victim, 'utf8')).toBe(before);
+  });
+});
+
 describe('journal durability, counted', () => {
   /** The real file, with its fdatasyncs counted (and the nth made to fail when asked). */
   function counted(failAt?: number) {
     const calls = { writes: 0, syncs: 0, background: 0 };
-    const open = (path: string, flags: 'wx' | 'a'): JournalFile => {
-      const file = openJournalFile(path, flags);
+    const open = (path: string, flags: 'wx' | 'a', validBytes?: number): JournalFile => {
+      const file = openJournalFile(path, flags, validBytes);
       const sync = () => {
         if (++calls.syncs === failAt) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
       };

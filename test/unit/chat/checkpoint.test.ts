@@ -2,6 +2,7 @@
 // left), 0600, after every delivery (writes coalesced), read back on start; refused when it is another tenant's,
 // not a checkpoint, or a symbolic link.
 import { chmod, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -159,6 +160,11 @@ describe('Checkpoint', () => {
     await writeFile(target, '');
     await symlink(target, fileIn());
     expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/symbolic link/);
+  });
+
+  it('refuses a FIFO planted at its place at once, instead of waiting for a writer with the lock held', () => {
+    execFileSync('mkfifo', [fileIn()]);
+    expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/is not a file/);
   });
 
   it('a write that fails is kept as the error the tail ends with', async () => {

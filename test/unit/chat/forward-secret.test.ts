@@ -1,6 +1,7 @@
 // The secret --forward-to signs with: flag, then CLINIC_FORWARD_SECRET, then the one kept beside the checkpoint, then
 // a new one, kept there (0600) so that a restarted service signs as before.
-import { chmod, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, chown, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
@@ -68,4 +69,20 @@ describe('forwardSecret', () => {
     await symlink(join(dir.path, 'other'), `${checkpoint}.secret`);
     await expect(forwardSecret({ checkpoint, notice })).rejects.toThrow(/symbolic link/);
   });
+
+  it('a kept secret is never read from a FIFO (refused at once, not waited on)', async () => {
+    const checkpoint = join(dir.path, 'chat.checkpoint');
+    execFileSync('mkfifo', [`${checkpoint}.secret`]);
+    await expect(forwardSecret({ checkpoint, notice })).rejects.toThrow(/is not a file/);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "a kept secret of another user's is refused: they could have planted one they know",
+    async () => {
+      const checkpoint = join(dir.path, 'chat.checkpoint');
+      await writeFile(`${checkpoint}.secret`, 'whsec_planted\n', { mode: 0o600 });
+      await chown(`${checkpoint}.secret`, 65534, 65534);
+      await expect(forwardSecret({ checkpoint, notice })).rejects.toThrow(/belongs to another user/);
+    },
+  );
 });

@@ -4,7 +4,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
-import { eventId, signature } from '../../../src/core/realtime/forward-signature.js';
+import {
+  eventId,
+  MAX_READ_POINTS,
+  ReadPoints,
+  signature,
+} from '../../../src/core/realtime/forward-signature.js';
 
 /** A receiver's check, as docs/chat-tail.md shows it: recompute the HMAC of "<t>.<body>", compare in constant time. */
 function verifies(secret: string, header: string, body: string): boolean {
@@ -87,5 +92,27 @@ describe('Clinic-Event-Id', () => {
         expect(eventId(event, '1')).toMatch(/^ChatLogDeleted\.1\.(\d+|unknown)\.(\d+|unknown)$/);
       }),
     );
+  });
+});
+
+describe('ReadPoints (what a read event was read up to)', () => {
+  it('keeps the highest message forwarded of each conversation', () => {
+    const points = new ReadPoints([[12, 345]]);
+    points.forwarded(12, 340); // a late live message
+    points.forwarded(13, 7);
+    expect([points.get(12), points.get(13), points.get(14)]).toEqual([345, 7, undefined]);
+  });
+
+  it('stays bounded however many conversations a server makes up, forgetting the least recently forwarded', () => {
+    const points = new ReadPoints();
+    points.forwarded(1, 10);
+    for (let conversation = 2; conversation <= 3 * MAX_READ_POINTS; conversation++) {
+      points.forwarded(conversation, 1);
+      if (conversation % 1000 === 0) points.forwarded(1, 10 + conversation); // still active
+    }
+    expect(points.size).toBe(MAX_READ_POINTS);
+    expect(points.get(1)).toBe(10 + 3 * MAX_READ_POINTS);
+    expect(points.get(2)).toBeUndefined();
+    expect(points.get(3 * MAX_READ_POINTS)).toBe(1);
   });
 });

@@ -2,10 +2,12 @@
 // 30 s), what is skipped, that every try carries the same id and body and a signature of its own time, and that an
 // ending tail stops it at once, in flight or waiting.
 import { createHmac } from 'node:crypto';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
 import { CancelledError } from '../../../src/core/errors.js';
+import { NodeTransport } from '../../../src/core/http/transport.js';
 import { Forwarder, forwardBackoffMs } from '../../../src/core/realtime/forwarder.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { type FakeAnswer, FakeTransport } from '../../helpers/fake-transport.js';
@@ -182,3 +184,128 @@ async function happens(predicate: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !predicate(); i++) await new Promise((resolve) => setImmediate(resolve));
   if (!predicate()) throw new Error('never happened');
 }
+
+/**
+ * An endpoint on 127.0.0.1 speaking raw HTTP, one scripted answer a connection (the last repeats): a hostile or
+ * broken endpoint trickling its answer a byte at a time, or sending a page of any size.
+ */
+async function rawEndpoint(answers: ((socket: Socket) => void)[]) {
+  const sockets = new Set<Socket>();
+  let posts = 0;
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', () => {
+      const answer = answers[Math.min(posts, answers.length - 1)];
+      posts++;
+      answer?.(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/hooks`),
+    posts: () => posts,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Writes `text` one byte every 20 ms, for as long as the socket lives. */
+function trickle(socket: Socket, text: string) {
+  let at = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed) return clearInterval(timer);
+    socket.write(text[at % text.length] ?? 'x');
+    at++;
+  }, 20);
+  socket.on('close', () => clearInterval(timer));
+}
+
+const noContent = (socket: Socket) => socket.end('HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n');
+
+describe('Forwarder against a hostile endpoint (a real socket)', () => {
+  const timeoutMs = 400;
+  let endpoint: Awaited<ReturnType<typeof rawEndpoint>> | undefined;
+  const transport = new NodeTransport();
+  afterEach(async () => {
+    await endpoint?.close();
+    endpoint = undefined;
+  });
+  afterAll(() => transport.close());
+
+  function forwarderTo(url: URL) {
+    const lines = { retrying: [] as string[], refused: [] as string[] };
+    const sut = new Forwarder({
+      transport,
+      url,
+      secret: 'whsec_test',
+      clock: fakeClock(),
+      userAgent: 'clinic/test',
+      timeoutMs,
+      retrying: (line) => lines.retrying.push(line),
+      refused: (line) => lines.refused.push(line),
+    });
+    return { sut, lines };
+  }
+
+  it.each([
+    [
+      'a 500 whose body trickles in, a byte within each idle limit',
+      (socket: Socket) => {
+        socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 100000\r\n\r\n');
+        trickle(socket, 'x');
+      },
+      /: the endpoint answered 500; trying again in 1s$/,
+    ],
+    [
+      'headers that trickle in',
+      (socket: Socket) => {
+        socket.write('HTTP/1.1 200 OK\r\n');
+        trickle(socket, 'X-Slow: yes\r\n');
+      },
+      /: cannot reach http:\/\/127\.0\.0\.1:\d+: timed out \(no complete answer within 0\.4s\)/,
+    ],
+  ])(
+    '%s: the try ends at once or at the deadline, and the event is tried again',
+    async (_what, slow, why) => {
+      endpoint = await rawEndpoint([slow, noContent]);
+      const { sut, lines } = forwarderTo(endpoint.url);
+      const started = performance.now();
+      expect(await sut.forward(ID, BODY, new AbortController().signal)).toBe('accepted');
+      expect(performance.now() - started).toBeLessThan(timeoutMs * 5);
+      expect(endpoint.posts()).toBe(2);
+      expect(lines.retrying).toEqual([expect.stringMatching(why)]);
+    },
+  );
+
+  it('a 404 with a page far over 64 KiB is a refusal (skipped), not a failure tried for ever', async () => {
+    const page = 'x'.repeat(1024 * 1024);
+    endpoint = await rawEndpoint([
+      (socket) =>
+        socket.end(
+          `HTTP/1.1 404 Not Found\r\nContent-Length: ${page.length}\r\nConnection: close\r\n\r\n${page}`,
+        ),
+    ]);
+    const { sut, lines } = forwarderTo(endpoint.url);
+    expect(await sut.forward(ID, BODY, new AbortController().signal)).toBe('refused');
+    expect(endpoint.posts()).toBe(1);
+    expect(lines.refused).toEqual([expect.stringContaining('with HTTP 404; skipped')]);
+  });
+
+  it('a 2xx whose body never ends delivers at once: the body is not waited for', async () => {
+    endpoint = await rawEndpoint([
+      (socket) => {
+        socket.write('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n');
+        const timer = setInterval(() => !socket.destroyed && socket.write('1\r\nx\r\n'), 5);
+        socket.on('close', () => clearInterval(timer));
+      },
+    ]);
+    const { sut, lines } = forwarderTo(endpoint.url);
+    expect(await sut.forward(ID, BODY, new AbortController().signal)).toBe('accepted');
+    expect(lines.retrying).toEqual([]);
+  });
+});

@@ -7,13 +7,14 @@ import {
   lstatSync,
   mkdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadNativeBinary, type NativeBinary, privateCopy } from '../../../src/executable/native-binary.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -112,5 +113,35 @@ describe('loading it', () => {
     const body = new Uint8Array(readFileSync(keyringFile));
     const wrong = { name: 'keyring', sha256: sha256(bytes), bytes: () => body };
     expect(() => loadNativeBinary(wrong, temp.path)).toThrow(/damaged/);
+  });
+});
+
+describe('loading it, when the copy is swapped between the check and the load', () => {
+  const temp = useTempDir('clinic-native-');
+  const keyringFile = createRequire(import.meta.url).resolve(
+    '@napi-rs/keyring-linux-x64-gnu/keyring.linux-x64-gnu.node',
+  );
+  const real = process.platform === 'linux' && process.arch === 'x64';
+
+  it.skipIf(!real)('loads the bytes it checked, not what the name points to by then', () => {
+    const body = new Uint8Array(readFileSync(keyringFile));
+    const copy = join(temp.path, `keyring-${sha256(body).slice(0, 16)}.node`);
+    const dlopen = process.dlopen.bind(process);
+    // Another user who may rename in a folder above swaps the checked copy for a file of theirs just before the load.
+    const spy = vi.spyOn(process, 'dlopen').mockImplementation((module, filename, flags) => {
+      renameSync(copy, `${copy}.checked`);
+      writeFileSync(copy, 'not the binary that was checked');
+      return flags === undefined ? dlopen(module, filename) : dlopen(module, filename, flags);
+    });
+    try {
+      const binding = loadNativeBinary(
+        { name: 'keyring', sha256: sha256(body), bytes: () => body },
+        temp.path,
+      );
+      expect(typeof (binding as { AsyncEntry: unknown }).AsyncEntry).toBe('function');
+      expect(spy.mock.calls[0]?.[1]).toMatch(/^\/proc\/self\/fd\/\d+$/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

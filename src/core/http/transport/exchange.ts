@@ -13,8 +13,11 @@ export interface ExchangeOptions {
   idleMs: number;
   /** Largest body read. */
   maxBytes: number;
-  /** A 2xx body is handed back unread (a download); other answers are read as usual. */
-  stream?: boolean;
+  /**
+   * `true`: a 2xx body is handed back unread (a download), other answers are read as usual; `'any'`: every answer's
+   * body is handed back unread, whatever its status (a caller that needs only the status).
+   */
+  stream?: boolean | 'any';
   signal?: AbortSignal;
   /** Debug trace lines, redacted here. */
   trace?: (line: string) => void;
@@ -103,7 +106,7 @@ async function within(
       trace(`< ${name}: ${value}`);
   }
   const { statusCode: status, headers, body } = response;
-  const streamed = options.stream && status >= 200 && status < 300;
+  const streamed = options.stream === 'any' || (options.stream === true && status >= 200 && status < 300);
   try {
     refuseEncodedAnswer(headers, url);
     if (!streamed && Number(headers['content-length']) > maxBytes) throw tooLarge(url, maxBytes);
