@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, baseEnv, configureRealtime, startWorld, tempDir, type TestWorld } from '../helpers/cli.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { customerMessages } from '../helpers/customer-messages.js';
 import { FAULT_SEED, REST_FAULTS, replayHint } from './fault-seed.js';
 
 const RATE = 20;
@@ -58,16 +59,7 @@ it('a forwarder under drops, REST faults, outages and three SIGKILLs delivers ev
   };
   // Not the first conversation: its AI assistant would answer every message with messages of its own.
   const conversations = world.sandbox.fixtures.tenants[1]!.conversations.slice(1, 4);
-  const sent: number[] = [];
-  const post = (i: number) =>
-    sent.push(
-      world.sandbox.postMessage({
-        tenantId: 1,
-        conversationId: conversations[i % conversations.length]!,
-        body: `forward fault ${i}`,
-        senderType: 'customer',
-      }).id,
-    );
+  const { sent, post } = customerMessages(world, conversations, 'forward fault');
   const delivered = () => new Set(endpoint.accepted().map((p) => p.body.data.id as number));
 
   let tail = start();

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { BIN, baseEnv, configureRealtime, startWorld, type TestWorld } from '../helpers/cli.js';
+import { customerMessages } from '../helpers/customer-messages.js';
 import { FAULT_SEED, REST_FAULTS, replayHint } from './fault-seed.js';
 
 const RATE = 50;
@@ -46,16 +47,7 @@ it('a minute of WebSocket drops at 50 messages/s: every message printed once, in
   };
   await until(() => stderr.includes('connected'), 'the subscription', 15_000);
 
-  const sent: number[] = [];
-  const post = (i: number) =>
-    sent.push(
-      world.sandbox.postMessage({
-        tenantId: 1,
-        conversationId: conversations[i % conversations.length]!,
-        body: `fault ${i}`,
-        senderType: 'customer',
-      }).id,
-    );
+  const { sent, post } = customerMessages(world, conversations, 'fault');
   // The tail fills the gaps of the conversations it has seen: one message in each before the drops begin.
   conversations.forEach((_, i) => post(i));
   await until(() => printed.length >= conversations.length, 'the first messages', 10_000);

@@ -146,6 +146,17 @@ export async function configureRealtime(world: TestWorld, profile = 'sandbox'): 
   }
 }
 
+/** The CLINIC_REALTIME_* environment that points a run at the sandbox's realtime endpoint (plain WebSocket). */
+export function realtimeEnv(sandbox: RunningSandbox): Record<string, string> {
+  const { realtime } = sandbox.info;
+  return {
+    CLINIC_REALTIME_KEY: realtime.key,
+    CLINIC_REALTIME_HOST: realtime.host,
+    CLINIC_REALTIME_PORT: String(realtime.port),
+    CLINIC_REALTIME_TLS: 'false',
+  };
+}
+
 export const lines = (text: string) => text.split('\n').filter((line) => line !== '');
 
 /** The smallest valid customer create, for tests about who may write. */

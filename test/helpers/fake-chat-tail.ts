@@ -3,7 +3,8 @@
 import { systemClock } from '../../src/core/clock.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../../src/core/http/client.js';
 import type { ConnectionHandlers } from '../../src/core/realtime/connection.js';
-import type { TailOptions } from '../../src/core/realtime/tail.js';
+import type { TailEvent } from '../../src/core/realtime/events.js';
+import { runChatTail, type TailOptions } from '../../src/core/realtime/tail.js';
 
 export const CONVERSATION = 5;
 export const chatMessage = (id: number) => ({ id, conversation_id: CONVERSATION, body: `m${id}` });
@@ -52,6 +53,57 @@ export function fakeTail(api: ReturnType<typeof messagesApi>) {
   };
   return { options, handlers: () => handlers };
 }
+
+/** runChatTail over a fake API with `extra` options: what it said, how it ended, and ways to feed it events. */
+export function startFakeTail(extra: Partial<TailOptions> & { print: TailOptions['print'] }) {
+  const api = messagesApi();
+  const tail = fakeTail(api);
+  const controller = new AbortController();
+  const status: string[] = [];
+  const lost: string[] = [];
+  const done = runChatTail({
+    ...tail.options,
+    signal: controller.signal,
+    status: (line) => status.push(line),
+    lost: (line) => lost.push(line),
+    ...extra,
+  }).catch((error: unknown) => error);
+  return {
+    api,
+    status,
+    lost,
+    done,
+    stop: () => controller.abort(),
+    /** The message is on the server, then its live event arrives. */
+    send(id: number) {
+      api.publish(id);
+      tail.handlers()?.event('created', chatMessage(id));
+    },
+    event: (kind: 'read' | 'deleted', data: Record<string, unknown>) => tail.handlers()?.event(kind, data),
+    handlers: tail.handlers,
+    subscribed: () => until(() => status.some((line) => line.startsWith('connected')), 'the subscription'),
+  };
+}
+
+/** A print that waits while its gate is shut, like a write to a pipe nobody reads or a POST to an endpoint down. */
+export function gatedOutput() {
+  const printed: TailEvent[] = [];
+  let open: () => void = () => undefined;
+  let gate = new Promise<void>((resolve) => (open = resolve));
+  return {
+    printed,
+    print: async (event: TailEvent) => {
+      await gate;
+      printed.push(event);
+    },
+    open: () => open(),
+    /** Shuts the gate again. */
+    close: () => (gate = new Promise<void>((resolve) => (open = resolve))),
+  };
+}
+
+export const ids = (events: TailEvent[]) => events.map((e) => e.data.id as number);
+export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** Waits (polling) until `predicate` holds; fails after 20 s naming `what`. */
 export async function until(predicate: () => boolean, what: string): Promise<void> {

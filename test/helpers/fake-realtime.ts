@@ -1,8 +1,12 @@
 // A fake Clinic API with a Pusher-protocol realtime endpoint on one 127.0.0.1 port, for `chat tail` tests that need
 // what the sandbox never does: events out of order, REST answers in any order, pages that never end or never come.
+import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { tempDir } from './temp-dir.js';
 
 export const CHANNEL = 'private-chat-log.1';
 export const CREATED = 'App\\Events\\ChatLogCreated';
@@ -24,6 +28,34 @@ export interface FakeRealtime {
 
 /** How to answer a REST request under /api (undefined: 404); `res` may be kept to answer later, or never. */
 export type RestHandler = (path: string, query: URLSearchParams, res: ServerResponse) => unknown;
+
+/**
+ * For a test file: `start(rest)` a fake, closed after the test that started it, and `configDir`, a config folder
+ * (under a temporary root made for the file, removed when it ends) for the runs against it.
+ */
+export function useFakeRealtime(prefix: string) {
+  let fake: FakeRealtime | undefined;
+  let root = '';
+  beforeAll(async () => {
+    root = await tempDir(prefix);
+  });
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
+  });
+  afterAll(() => rm(root, { recursive: true, force: true }));
+  return {
+    start: async (rest: RestHandler) => (fake = await startFakeRealtime(rest)),
+    /** The fake the running test started. */
+    get fake(): FakeRealtime {
+      if (fake === undefined) throw new Error('no fake started in this test');
+      return fake;
+    },
+    get configDir() {
+      return join(root, 'config');
+    },
+  };
+}
 
 export async function startFakeRealtime(rest: RestHandler): Promise<FakeRealtime> {
   const requests: string[] = [];

@@ -197,17 +197,7 @@ describe('GET /v1/announcements/{id}', () => {
     for (const id of [...announcements.current, announcements.expired, announcements.inactive]) {
       const result = await call(sandbox, `/v1/announcements/${id}`);
       expect(result.status).toBe(200);
-      expect(Object.keys(result.body.data)).toEqual([
-        'id',
-        'title',
-        'content',
-        'is_active',
-        'severity',
-        'start_date',
-        'end_date',
-        'created_at',
-        'updated_at',
-      ]);
+      expect(Object.keys(result.body.data)).toEqual(declaredKeys('Announcement'));
     }
     const expired = (await call(sandbox, `/v1/announcements/${announcements.expired}`)).body.data;
     expect(Date.parse(expired.end_date)).toBeLessThan(Date.now());

@@ -171,63 +171,79 @@ const STATUSES = [
   'verified',
 ];
 
+/** Tests of lines that each complete to exactly these words, in every shell. */
+const COMPLETES: { name: string; lines: [line: string, words: string[]][] }[] = [
+  { name: 'completes a command name: clinic er → erasure', lines: [['clinic er', ['erasure']]] },
+  {
+    name: "completes a noun's verbs and a nested noun's verbs",
+    lines: [
+      ['clinic erasure ', ERASURE_VERBS],
+      ['clinic conversations agent ', ['disable', 'enable', 'status']],
+    ],
+  },
+  {
+    name: 'completes the seven erasure statuses after --status',
+    lines: [['clinic erasure list --status ', STATUSES]],
+  },
+  {
+    name: 'completes output formats after -o, before or after the command',
+    lines: ['clinic -o ', 'clinic customers list -o ', 'clinic --profile alpha customers list --output '].map(
+      (line): [string, string[]] => [line, ['csv', 'json', 'ndjson', 'table']],
+    ),
+  },
+  {
+    name: "completes a verb's flags and the global ones",
+    lines: [
+      ['clinic customers list --per', ['--per-page']],
+      ['clinic erasure list --sort-', ['--sort-by', '--sort-order']],
+      ['clinic customers get 12 --dry', ['--dry-run']],
+    ],
+  },
+  {
+    name: 'completes other declared values: sort fields, chat event kinds, shells',
+    lines: [
+      ['clinic erasure list --sort-by ', ['created_at', 'executed_at', 'status', 'verified_at']],
+      ['clinic chat tail --events ', ['created', 'deleted', 'read']],
+      ['clinic completion ', ['bash', 'fish', 'zsh']],
+    ],
+  },
+  {
+    name: 'completes profile names from the config file in CLINIC_CONFIG_DIR',
+    lines: [
+      ['clinic --profile ', ['alpha', 'beta-prod']],
+      ['clinic customers list --profile b', ['beta-prod']],
+      ['clinic config use-profile ', ['alpha', 'beta-prod']],
+    ],
+  },
+  {
+    name: 'completes config keys after config get/set/unset',
+    lines: [
+      [
+        'clinic config get realtime.',
+        [
+          'realtime.auth_endpoint',
+          'realtime.cluster',
+          'realtime.host',
+          'realtime.key',
+          'realtime.port',
+          'realtime.tls',
+        ],
+      ],
+      ['clinic config set ba', ['base_url']],
+      ['clinic config unset te', ['tenant']],
+    ],
+  },
+];
+
 describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
   const there = () =>
     requirePart(available[shell], `${shell} is not installed: its completions are not tested`);
 
-  it('completes a command name: clinic er → erasure', async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic er')).words).toEqual(['erasure']);
-  });
-
-  it("completes a noun's verbs and a nested noun's verbs", async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic erasure ')).words).toEqual(ERASURE_VERBS);
-    expect((await complete(shell, 'clinic conversations agent ')).words).toEqual([
-      'disable',
-      'enable',
-      'status',
-    ]);
-  });
-
-  it('completes the seven erasure statuses after --status', async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic erasure list --status ')).words).toEqual(STATUSES);
-  });
-
-  it('completes output formats after -o, before or after the command', async (t) => {
-    if (!there()) return t.skip();
-    const formats = ['csv', 'json', 'ndjson', 'table'];
-    expect((await complete(shell, 'clinic -o ')).words).toEqual(formats);
-    expect((await complete(shell, 'clinic customers list -o ')).words).toEqual(formats);
-    expect((await complete(shell, 'clinic --profile alpha customers list --output ')).words).toEqual(formats);
-  });
-
-  it("completes a verb's flags and the global ones", async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic customers list --per')).words).toEqual(['--per-page']);
-    expect((await complete(shell, 'clinic erasure list --sort-')).words).toEqual([
-      '--sort-by',
-      '--sort-order',
-    ]);
-    expect((await complete(shell, 'clinic customers get 12 --dry')).words).toEqual(['--dry-run']);
-  });
-
-  it('completes other declared values: sort fields, chat event kinds, shells', async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic erasure list --sort-by ')).words).toEqual([
-      'created_at',
-      'executed_at',
-      'status',
-      'verified_at',
-    ]);
-    expect((await complete(shell, 'clinic chat tail --events ')).words).toEqual([
-      'created',
-      'deleted',
-      'read',
-    ]);
-    expect((await complete(shell, 'clinic completion ')).words).toEqual(['bash', 'fish', 'zsh']);
-  });
+  for (const { name, lines } of COMPLETES)
+    it(name, async (t) => {
+      if (!there()) return t.skip();
+      for (const [line, words] of lines) expect((await complete(shell, line)).words, line).toEqual(words);
+    });
 
   it('completes files where a file is expected', async (t) => {
     if (!there()) return t.skip();
@@ -238,27 +254,6 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect((await complete(shell, 'clinic customers create --from cu')).words).toEqual(['customers.ndjson']);
     expect((await complete(shell, 'clinic conversations send-voice 7 vo')).words).toEqual(['voice.ogg']);
     expect((await complete(shell, 'clinic api /v1/account --input pe')).words).toEqual(['people.csv']);
-  });
-
-  it('completes profile names from the config file in CLINIC_CONFIG_DIR', async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic --profile ')).words).toEqual(['alpha', 'beta-prod']);
-    expect((await complete(shell, 'clinic customers list --profile b')).words).toEqual(['beta-prod']);
-    expect((await complete(shell, 'clinic config use-profile ')).words).toEqual(['alpha', 'beta-prod']);
-  });
-
-  it('completes config keys after config get/set/unset', async (t) => {
-    if (!there()) return t.skip();
-    expect((await complete(shell, 'clinic config get realtime.')).words).toEqual([
-      'realtime.auth_endpoint',
-      'realtime.cluster',
-      'realtime.host',
-      'realtime.key',
-      'realtime.port',
-      'realtime.tls',
-    ]);
-    expect((await complete(shell, 'clinic config set ba')).words).toEqual(['base_url']);
-    expect((await complete(shell, 'clinic config unset te')).words).toEqual(['tenant']);
   });
 
   it("completes the selected profile's remembered tenant slugs, from the file alone", async (t) => {

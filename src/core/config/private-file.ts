@@ -2,6 +2,7 @@
 
 import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
 
 // Reads are synchronous (small files, read once at start-up); writes load fs/promises and crypto when they happen.
@@ -41,7 +42,7 @@ function tightenModes(path: string, fileMode: number, notice?: ModeNotice): void
 /** The file's text, or undefined when it does not exist. Refuses a symlink; tightens loose modes. */
 export async function readPrivateFile(path: string, notice?: ModeNotice): Promise<string | undefined> {
   try {
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       tightenModes(path, fstatSync(fd).mode, notice);
       return readFileSync(fd, 'utf8');
@@ -53,6 +54,34 @@ export async function readPrivateFile(path: string, notice?: ModeNotice): Promis
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP') throw new UnsafeFileError(`${path} is a symbolic link; refusing to follow it`);
     throw error;
+  }
+}
+
+/** What a refused open says: `link` when `path` is a symbolic link, `failed(reason)` on any other error. */
+export interface OpenRefusal {
+  link: string;
+  failed: (reason: string) => string;
+}
+
+/**
+ * Opens a file the user names for reading, never through a symbolic link and without waiting (a FIFO planted there
+ * is not waited on), and gives its descriptor to `read`
+ * (closed after): undefined when there is no such file, a UsageError saying `refusal` when it cannot be opened.
+ */
+export function readUnlinked<T>(path: string, refusal: OpenRefusal, read: (fd: number) => T): T | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw new UsageError(refusal.link);
+    throw new UsageError(refusal.failed((error as Error).message));
+  }
+  try {
+    return read(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

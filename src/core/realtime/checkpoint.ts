@@ -1,9 +1,9 @@
 // `chat tail --checkpoint FILE`: the last delivered message id of each conversation, kept across restarts so that a
 // tail started again fills from there. Written after deliveries, atomically (a 0600 temporary file renamed over the
 // old one), one write at a time: deliveries made while a write runs are written together by the next one.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { replaceFile } from '../config/private-file.js';
+import { readUnlinked, replaceFile } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 import { withRunLock } from '../lock.js';
 
@@ -176,21 +176,14 @@ export class Checkpoint {
  * its place is refused as not a file, not waited on with the lock held and Ctrl-C unheard.
  */
 function readCheckpointText(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP') throw new UsageError(`${path} is a symbolic link; give the checkpoint file itself`);
-    throw new UsageError(`cannot read the checkpoint ${path}: ${(error as Error).message}`);
-  }
-  try {
+  const refusal = {
+    link: `${path} is a symbolic link; give the checkpoint file itself`,
+    failed: (reason: string) => `cannot read the checkpoint ${path}: ${reason}`,
+  };
+  return readUnlinked(path, refusal, (fd) => {
     if (!fstatSync(fd).isFile()) throw new UsageError(`${path} is not a file; --checkpoint needs a file`);
     return readFileSync(fd, 'utf8');
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 function parseCheckpoint(text: string, path: string): CheckpointFile {

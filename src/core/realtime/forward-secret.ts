@@ -2,8 +2,8 @@
 // checkpoint by an earlier run, else a new one (kept there when there is a checkpoint, so a restarted service signs
 // as before and its receiver goes on verifying).
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { replaceFile } from '../config/private-file.js';
+import { fchmodSync, fstatSync, readFileSync } from 'node:fs';
+import { readUnlinked, replaceFile } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 
 export interface ForwardSecret {
@@ -53,17 +53,11 @@ function nonBlank(value: string, name: string): string {
  * waiting: a FIFO planted at its place is refused, not waited on for ever.
  */
 function readKept(file: string, notice: (line: string) => void): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    if (code === 'ELOOP')
-      throw new UsageError(`${file} is a symbolic link; refusing to read a secret through it`);
-    throw new UsageError(`cannot read the forward secret ${file}: ${(error as Error).message}`);
-  }
-  try {
+  const refusal = {
+    link: `${file} is a symbolic link; refusing to read a secret through it`,
+    failed: (reason: string) => `cannot read the forward secret ${file}: ${reason}`,
+  };
+  return readUnlinked(file, refusal, (fd) => {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UsageError(`${file} is not a file; refusing to read a secret from it`);
     const uid = process.getuid?.();
@@ -78,7 +72,5 @@ function readKept(file: string, notice: (line: string) => void): string | undefi
     }
     const value = readFileSync(fd, 'utf8').trim();
     return value === '' ? undefined : value;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }

@@ -46,6 +46,10 @@ function ndjsonIds(stdout: string): number[] {
   return lines(stdout).map((line) => (JSON.parse(line) as { id: number }).id);
 }
 
+const jsonIds = (stdout: string) => (JSON.parse(stdout) as { id: number }[]).map((record) => record.id);
+const csvIds = (stdout: string) =>
+  (parse(stdout, { columns: true }) as { id: string }[]).map((row) => Number(row.id));
+
 function expectEachIdOnce(ids: number[], atLeast: number[]) {
   expect(ids.length).toBe(new Set(ids).size);
   for (const id of atLeast) expect(ids).toContain(id);
@@ -67,9 +71,18 @@ describe('a collection growing between pages (fake API)', () => {
     configDir = await api.configDir();
   }
 
+  /** An export of the growing ids 1..45: exit 0, and each id once in what `read` finds on stdout. */
+  async function exported(args: string[], read: (stdout: string) => number[] = ndjsonIds) {
+    const result = await clinic(args);
+    expect(result.code).toBe(0);
+    const ids = read(result.stdout);
+    expectEachIdOnce(ids, range(1, 45));
+    return { ...result, ids };
+  }
+
   it('erasure list --all newest first (the user’s sort): no id twice, and a warning saying the total moved', async () => {
     await serve(45, 4);
-    const result = await clinic([
+    const result = await exported([
       'erasure',
       'list',
       '--all',
@@ -80,9 +93,6 @@ describe('a collection growing between pages (fake API)', () => {
       '-o',
       'ndjson',
     ]);
-    expect(result.code).toBe(0);
-    const ids = ndjsonIds(result.stdout);
-    expectEachIdOnce(ids, range(1, 45));
     expect(result.stderr).toMatch(WARNING);
     expect(result.stderr).toMatch(/: 45 at the start, (\d+) at the end \(\d+ more\)/);
     expect(result.stderr).toMatch(/\d+ records shown again by the shift, skipped/);
@@ -100,11 +110,8 @@ describe('a collection growing between pages (fake API)', () => {
 
   it('erasure list --all with no sort asks oldest first: new requests come at the end, each once, and it warns', async () => {
     await serve(45, 4);
-    const result = await clinic(['erasure', 'list', '--all', '--per-page', '10', '-o', 'json']);
-    expect(result.code).toBe(0);
-    const ids = (JSON.parse(result.stdout) as { id: number }[]).map((record) => record.id);
-    expectEachIdOnce(ids, range(1, 45));
-    expect(ids.slice(0, 45)).toEqual(range(1, 45));
+    const result = await exported(['erasure', 'list', '--all', '--per-page', '10', '-o', 'json'], jsonIds);
+    expect(result.ids.slice(0, 45)).toEqual(range(1, 45));
     expect(result.stderr).toMatch(WARNING);
     expect(result.stderr).not.toMatch(/skipped/);
     const first = new URL(api.requests.find((r) => r.path.startsWith(LISTS[0]!))!.path, 'http://x');
@@ -127,9 +134,7 @@ describe('a collection growing between pages (fake API)', () => {
 
   it('customers list --all -o ndjson (newest first): no id twice, warned', async () => {
     await serve(45, 3);
-    const result = await clinic(['customers', 'list', '--all', '--per-page', '10', '-o', 'ndjson']);
-    expect(result.code).toBe(0);
-    expectEachIdOnce(ndjsonIds(result.stdout), range(1, 45));
+    const result = await exported(['customers', 'list', '--all', '--per-page', '10', '-o', 'ndjson']);
     expect(result.stderr).toMatch(WARNING);
     expect(result.stderr).not.toMatch(/--created-to/);
     // Customers document no sort: none is added.
@@ -138,13 +143,7 @@ describe('a collection growing between pages (fake API)', () => {
 
   it('customers list --all -o csv: one header, no id twice, warned', async () => {
     await serve(45, 3);
-    const result = await clinic(['customers', 'list', '--all', '--per-page', '10', '-o', 'csv']);
-    expect(result.code).toBe(0);
-    const rows = parse(result.stdout, { columns: true }) as { id: string }[];
-    expectEachIdOnce(
-      rows.map((row) => Number(row.id)),
-      range(1, 45),
-    );
+    const result = await exported(['customers', 'list', '--all', '--per-page', '10', '-o', 'csv'], csvIds);
     expect(result.stderr).toMatch(WARNING);
   });
 
@@ -160,18 +159,11 @@ describe('a collection growing between pages (fake API)', () => {
 
   it('api --paginate (JSON array and NDJSON): no id twice, warned', async () => {
     await serve(45, 4);
-    const json = await clinic(['api', '/v1/things?per_page=10', '--paginate']);
-    expect(json.code).toBe(0);
-    expectEachIdOnce(
-      (JSON.parse(json.stdout) as { id: number }[]).map((record) => record.id),
-      range(1, 45),
-    );
+    const json = await exported(['api', '/v1/things?per_page=10', '--paginate'], jsonIds);
     expect(json.stderr).toMatch(/^warning: the records at \/v1\/things changed during this export/m);
     await api.close();
     await serve(45, 4);
-    const ndjson = await clinic(['api', '/v1/things?per_page=10', '--paginate', '-o', 'ndjson']);
-    expect(ndjson.code).toBe(0);
-    expectEachIdOnce(ndjsonIds(ndjson.stdout), range(1, 45));
+    const ndjson = await exported(['api', '/v1/things?per_page=10', '--paginate', '-o', 'ndjson']);
     expect(ndjson.stderr).toMatch(WARNING);
   });
 

@@ -2,22 +2,11 @@
 // printing no record twice; a `chat tail` fill on such a server, or on one that never answers, ends on --timeout
 // within seconds, or on Ctrl-C with exit 130.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, runCli, tempDir } from '../../helpers/cli.js';
-import { type FakeRealtime, startFakeRealtime } from '../../helpers/fake-realtime.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, baseEnv, lines, runCli } from '../../helpers/cli.js';
+import { type RestHandler, useFakeRealtime } from '../../helpers/fake-realtime.js';
 
-let fake: FakeRealtime | undefined;
-let root: string;
-beforeAll(async () => {
-  root = await tempDir('clinic-hostile-pages-');
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const realtime = useFakeRealtime('clinic-hostile-pages-');
 
 const customers = (page: number) => [
   { id: 2 * page - 1, first_name: 'A' },
@@ -32,13 +21,13 @@ const stuckOnPageOne = (path: string) =>
 
 async function clinic(args: string[]) {
   const started = Date.now();
-  const result = await runCli(join(root, 'config'), args, { env: fake!.env });
+  const result = await runCli(realtime.configDir, args, { env: realtime.fake.env });
   return { ...result, ms: Date.now() - started };
 }
 
 describe('endless pages end with exit 1', () => {
   it('customers list --all: the first page once, then the error', async () => {
-    fake = await startFakeRealtime(stuckOnPageOne);
+    const fake = await realtime.start(stuckOnPageOne);
     const { code, stdout, stderr } = await clinic(['customers', 'list', '--all', '-o', 'ndjson']);
     expect(code).toBe(1);
     expect(lines(stderr)[0]).toBe(
@@ -49,7 +38,7 @@ describe('endless pages end with exit 1', () => {
   });
 
   it('clinic api --paginate: the same error, no record twice', async () => {
-    fake = await startFakeRealtime(stuckOnPageOne);
+    await realtime.start(stuckOnPageOne);
     const { code, stdout, stderr } = await clinic(['api', '/v1/customers', '--paginate', '-o', 'ndjson']);
     expect(code).toBe(1);
     expect(lines(stderr)[0]).toMatch(
@@ -60,7 +49,7 @@ describe('endless pages end with exit 1', () => {
   });
 
   it('links.next only, the same page forever: exit 1 naming the repeat', async () => {
-    fake = await startFakeRealtime((path) =>
+    await realtime.start((path) =>
       path === '/v1/customers'
         ? { data: customers(1), links: { next: 'http://127.0.0.1:1/next' } }
         : undefined,
@@ -75,7 +64,7 @@ describe('endless pages end with exit 1', () => {
 
   it('links.next only, pages alternating A, B, A, B (api --paginate, customers list --all): exit 1', async () => {
     // Each page is the one asked for and differs from the one before; only ids seen before give it away.
-    fake = await startFakeRealtime((path, query) =>
+    await realtime.start((path, query) =>
       path === '/v1/customers'
         ? {
             data: customers(2 - (Number(query.get('page')) % 2)),
@@ -108,7 +97,7 @@ interface Tail {
 function tail(args: string[]): Tail {
   const started = Date.now();
   const child = spawn(process.execPath, [BIN, 'chat', 'tail', '-o', 'ndjson', ...args], {
-    env: { ...baseEnv(join(root, 'config')), ...fake!.env } as NodeJS.ProcessEnv,
+    env: { ...baseEnv(realtime.configDir), ...realtime.fake.env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -136,27 +125,29 @@ const endless = (path: string, query: URLSearchParams) => {
 };
 
 describe('a chat tail fill that never ends', () => {
-  it('--timeout 2 ends a fill waiting on a server that never answers: exit 0 within seconds', async () => {
-    fake = await startFakeRealtime(neverAnswers);
+  /** A fill from a fake answering with `rest`, under --timeout 2: it must end with exit 0 within seconds. */
+  async function endsOnTimeout(rest: RestHandler) {
+    const fake = await realtime.start(rest);
     const t = tail([...since, '--timeout', '2']);
     const { code, ms } = await t.exit;
     expect(code, t.stderr()).toBe(0);
     expect(ms).toBeLessThan(8_000);
+    return { fake, t };
+  }
+
+  it('--timeout 2 ends a fill waiting on a server that never answers: exit 0 within seconds', async () => {
+    const { fake } = await endsOnTimeout(neverAnswers);
     expect(fake.requests.some((r) => r.includes('/messages?after=100'))).toBe(true);
   });
 
   it('--timeout 2 ends a fill whose pages never end: exit 0 within seconds', async () => {
-    fake = await startFakeRealtime(endless);
-    const t = tail([...since, '--timeout', '2']);
-    const { code, ms } = await t.exit;
-    expect(code, t.stderr()).toBe(0);
-    expect(ms).toBeLessThan(8_000);
+    const { t } = await endsOnTimeout(endless);
     const ids = lines(t.stdout()).map((line) => JSON.parse(line).data.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('Ctrl-C during a fill that never answers: exit 130', async () => {
-    fake = await startFakeRealtime(neverAnswers);
+    const fake = await realtime.start(neverAnswers);
     const t = tail([...since, '--timeout', '60']);
     const deadline = Date.now() + 10_000;
     while (!fake.requests.some((r) => r.includes('/messages?after=100')) && Date.now() < deadline)
@@ -170,7 +161,7 @@ describe('a chat tail fill that never ends', () => {
   });
 
   it('a fill whose pages alternate A, B, A, B (links.next only): exit 1 at once, not a request loop', async () => {
-    fake = await startFakeRealtime((path, query) => {
+    const fake = await realtime.start((path, query) => {
       if (!path.endsWith('/messages')) return undefined;
       const id = 110 + (Number(query.get('page')) % 2);
       return { data: [{ id, conversation_id: 5, body: 'x' }], links: { next: 'x' } };
@@ -184,7 +175,7 @@ describe('a chat tail fill that never ends', () => {
   });
 
   it('a fill answered with page 1 for every page: exit 1 saying so, no message twice', async () => {
-    fake = await startFakeRealtime(stuckOnPageOne);
+    await realtime.start(stuckOnPageOne);
     const t = tail([...since, '--timeout', '20']);
     const { code, ms } = await t.exit;
     expect(code).toBe(1);

@@ -1,28 +1,17 @@
 // Exports overlap the network with the writing: the request for page N+1 reaches the server while the writer of page
 // N is blocked (stdout a terminal nobody reads); --concurrency N keeps the output the same; 0 and 33 are refused.
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { posixQuote } from '../../../src/cli/completion/quote.js';
-import { BIN, baseEnv, collectOutput, lines, runCli, tempDir } from '../../helpers/cli.js';
-import { type FakeRealtime, startFakeRealtime } from '../../helpers/fake-realtime.js';
+import { BIN, baseEnv, collectOutput, lines, runCli } from '../../helpers/cli.js';
+import { useFakeRealtime } from '../../helpers/fake-realtime.js';
 
 const PAGES = 3;
 const PER_PAGE = 100;
 // Some 20 KiB a record: one page (2 MiB) is far more than a terminal, `script` and the reader's buffers hold.
 const BIG_PADDING = 20_000;
 
-let fake: FakeRealtime | undefined;
-let root: string;
-beforeAll(async () => {
-  root = await tempDir('clinic-pages-on-the-wire-');
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const realtime = useFakeRealtime('clinic-pages-on-the-wire-');
 
 const customers = (size: number) => (path: string, query: URLSearchParams) => {
   if (path !== '/v1/customers') return undefined;
@@ -35,16 +24,17 @@ const customers = (size: number) => (path: string, query: URLSearchParams) => {
   };
 };
 
-const pageAsked = (page: number) => fake!.requests.some((request) => request.includes(`page=${page}&`));
+const pageAsked = (page: number) =>
+  realtime.fake.requests.some((request) => request.includes(`page=${page}&`));
 
 describe('the next page is on the wire before a page is written', () => {
   it('page 2 reaches the server while the writer of page 1 is blocked on a terminal nobody reads', async () => {
-    fake = await startFakeRealtime(customers(BIG_PADDING));
+    const fake = await realtime.start(customers(BIG_PADDING));
     // A terminal, written synchronously: a writer blocked there blocks the CLI's whole event loop, so a request
     // still waiting for a turn of it cannot leave. `script` gives the pty; its own stdout, paused, stops it reading.
     const argv = [process.execPath, BIN, '--concurrency', '1', 'customers', 'list', '--all', '-o', 'ndjson'];
     const child = spawn('script', ['-q', '-e', '-c', `exec ${argv.map(posixQuote).join(' ')}`, '/dev/null'], {
-      env: { ...baseEnv(join(root, 'config')), ...fake.env, TERM: 'dumb' },
+      env: { ...baseEnv(realtime.configDir), ...fake.env, TERM: 'dumb' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     child.stdout.pause();
@@ -69,15 +59,15 @@ describe('the next page is on the wire before a page is written', () => {
 
 describe('--concurrency', () => {
   it('several pages in flight write the same records in the same order', async () => {
-    fake = await startFakeRealtime(customers(100));
+    const fake = await realtime.start(customers(100));
     const env = { env: fake.env };
     const one = await runCli(
-      join(root, 'config'),
+      realtime.configDir,
       ['--concurrency', '1', 'customers', 'list', '--all', '-o', 'ndjson'],
       env,
     );
     const three = await runCli(
-      join(root, 'config'),
+      realtime.configDir,
       ['--concurrency', '3', 'customers', 'list', '--all', '-o', 'ndjson'],
       env,
     );
@@ -88,9 +78,9 @@ describe('--concurrency', () => {
   });
 
   it.each(['0', '33'])('--concurrency %s is refused with exit 2 and nothing is sent', async (value) => {
-    fake = await startFakeRealtime(customers(100));
+    const fake = await realtime.start(customers(100));
     const { code, stdout, stderr } = await runCli(
-      join(root, 'config'),
+      realtime.configDir,
       ['--concurrency', value, 'customers', 'list', '--all'],
       { env: fake.env },
     );

@@ -10,6 +10,7 @@ import {
   BIN,
   type CliResult,
   lines,
+  realtimeEnv,
   startWorld,
   tempDir,
   type TestWorld,
@@ -193,12 +194,7 @@ const runs: Run[] = [
   {
     name: 'chat tail --timeout 2 (realtime authorization with the token)',
     args: ['chat', 'tail', '--timeout', '2', '-o', 'ndjson'],
-    env: () => ({
-      CLINIC_REALTIME_KEY: world.sandbox.info.realtime.key,
-      CLINIC_REALTIME_HOST: world.sandbox.info.realtime.host,
-      CLINIC_REALTIME_PORT: String(world.sandbox.info.realtime.port),
-      CLINIC_REALTIME_TLS: 'false',
-    }),
+    env: () => realtimeEnv(world.sandbox),
     exit: 0,
     sends: true,
   },

@@ -18,6 +18,15 @@ async function customer(id: number) {
   return JSON.parse(stdout) as { first_name: string; last_name: string; email: string };
 }
 
+/** Runs `args` on the terminal from a clean request log, waits for `question` and types `keys`: how it ended. */
+async function answer(args: string[], question: string, keys: string) {
+  world.newRequests();
+  const t = onTerminal(args);
+  await t.waitFor(question);
+  t.type(keys);
+  return t.exited;
+}
+
 describe('erasure create --customer on a terminal', () => {
   it('names the customer as the server shows them, then sends once the id is typed back', async () => {
     const { first_name, last_name, email } = await customer(2);
@@ -33,27 +42,28 @@ describe('erasure create --customer on a terminal', () => {
     expect(sent()).toEqual(['GET /api/v1/customers/2', 'POST /api/v1/data-erasure-requests']);
   });
 
-  it('another id typed back: exit 2, nothing sent', async () => {
-    world.newRequests();
-    const t = onTerminal(['erasure', 'create', '--customer', '1']);
-    await t.waitFor('Type 1 to confirm');
-    t.type('7\r');
-    const { code, output } = await t.exited;
-    expect(code, plain(output)).toBe(2);
-    expect(plain(output)).toContain("error: cancelled: you typed '7', not 1; nothing was sent");
-    expect(sent()).toEqual(['GET /api/v1/customers/1']);
-  });
-
-  it('Ctrl-D (end of input) at the question: cancelled, exit 2, nothing sent (was exit 0 after "interrupted")', async () => {
-    world.newRequests();
-    const t = onTerminal(['erasure', 'create', '--customer', '1']);
-    await t.waitFor('Type 1 to confirm');
-    t.type('\x04');
-    const { code, output } = await t.exited;
-    expect(code, plain(output)).toBe(2);
-    expect(plain(output)).toContain('error: cancelled: the input ended before an answer; nothing was sent');
-    expect(sent()).toEqual(['GET /api/v1/customers/1']);
-  });
+  for (const { name, keys, says } of [
+    {
+      name: 'another id typed back: exit 2, nothing sent',
+      keys: '7\r',
+      says: "error: cancelled: you typed '7', not 1; nothing was sent",
+    },
+    {
+      name: 'Ctrl-D (end of input) at the question: cancelled, exit 2, nothing sent (was exit 0 after "interrupted")',
+      keys: '\x04',
+      says: 'error: cancelled: the input ended before an answer; nothing was sent',
+    },
+  ])
+    it(name, async () => {
+      const { code, output } = await answer(
+        ['erasure', 'create', '--customer', '1'],
+        'Type 1 to confirm',
+        keys,
+      );
+      expect(code, plain(output)).toBe(2);
+      expect(plain(output)).toContain(says);
+      expect(sent()).toEqual(['GET /api/v1/customers/1']);
+    });
 
   it('--no-input: refused by name before any request, the read included (exit 2)', async () => {
     world.newRequests();
@@ -68,27 +78,24 @@ describe('erasure create --customer on a terminal', () => {
 });
 
 describe('a yes/no confirmation on a terminal', () => {
-  it('answered no: "cancelled: nothing was sent", exit 2, only the read', async () => {
-    const id = world.sandbox.fixtures.tenants[1]!.erasureRequests.verified;
-    world.newRequests();
-    const t = onTerminal(['erasure', 'cancel', String(id), '--reason', 'x']);
-    await t.waitFor(`Withdraw erasure request ${id}`);
-    t.type('n\r');
-    const { code, output } = await t.exited;
-    expect(code, plain(output)).toBe(2);
-    expect(plain(output)).toContain('error: cancelled: nothing was sent');
-    expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
-  });
-
-  it('Ctrl-D: cancelled as a no, exit 2, only the read', async () => {
-    const id = world.sandbox.fixtures.tenants[1]!.erasureRequests.verified;
-    world.newRequests();
-    const t = onTerminal(['erasure', 'cancel', String(id), '--reason', 'x']);
-    await t.waitFor(`Withdraw erasure request ${id}`);
-    t.type('\x04');
-    const { code, output } = await t.exited;
-    expect(code, plain(output)).toBe(2);
-    expect(plain(output)).toContain('error: cancelled: the input ended before an answer; nothing was sent');
-    expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
-  });
+  for (const { name, keys, says } of [
+    {
+      name: 'answered no: "cancelled: nothing was sent", exit 2, only the read',
+      keys: 'n\r',
+      says: 'error: cancelled: nothing was sent',
+    },
+    {
+      name: 'Ctrl-D: cancelled as a no, exit 2, only the read',
+      keys: '\x04',
+      says: 'error: cancelled: the input ended before an answer; nothing was sent',
+    },
+  ])
+    it(name, async () => {
+      const id = world.sandbox.fixtures.tenants[1]!.erasureRequests.verified;
+      const args = ['erasure', 'cancel', String(id), '--reason', 'x'];
+      const { code, output } = await answer(args, `Withdraw erasure request ${id}`, keys);
+      expect(code, plain(output)).toBe(2);
+      expect(plain(output)).toContain(says);
+      expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
+    });
 });

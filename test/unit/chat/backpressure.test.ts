@@ -1,64 +1,25 @@
 // `chat tail` whose output is not being read: the queue stays under its limit, the messages let go are fetched
 // over REST once printing resumes, and every message is printed exactly once.
 import { describe, expect, it } from 'vitest';
-import type { TailEvent } from '../../../src/core/realtime/events.js';
-import { runChatTail } from '../../../src/core/realtime/tail.js';
-import { chatMessage as message, fakeTail, messagesApi, until } from '../../helpers/fake-chat-tail.js';
-
-/** A print that blocks until the gate opens, like a write to a pipe nobody reads. */
-function blockedOutput() {
-  const printed: TailEvent[] = [];
-  let open: () => void = () => undefined;
-  let gate = new Promise<void>((resolve) => (open = resolve));
-  return {
-    printed,
-    print: async (event: TailEvent) => {
-      await gate;
-      printed.push(event);
-    },
-    open: () => open(),
-    close: () => (gate = new Promise<void>((resolve) => (open = resolve))),
-  };
-}
+import { gatedOutput, ids, range, startFakeTail, until } from '../../helpers/fake-chat-tail.js';
 
 function startTail(maxQueued: number) {
-  const api = messagesApi();
-  const tail = fakeTail(api);
-  const output = blockedOutput();
-  const controller = new AbortController();
+  const output = gatedOutput();
   let longest = 0;
-  const status: string[] = [];
-  const lost: string[] = [];
-  const done = runChatTail({
-    ...tail.options,
-    signal: controller.signal,
+  const tail = startFakeTail({
     print: output.print,
-    status: (line) => status.push(line),
-    lost: (line) => lost.push(line),
     maxQueued,
     watchQueue: (length) => (longest = Math.max(longest, length)),
-  }).catch((error: unknown) => error);
+  });
   return {
-    api,
+    ...tail,
     output,
-    status,
-    lost,
-    done,
-    stop: () => controller.abort(),
     longest: () => longest,
     /** A live event REST cannot fetch again. */
-    read: (id: number) => tail.handlers()?.event('read', { conversation_id: 1, id }),
-    /** The message is on the server, then its live event arrives. */
-    send(id: number) {
-      api.publish(id);
-      tail.handlers()?.event('created', message(id));
-    },
+    read: (id: number) => tail.event('read', { conversation_id: 1, id }),
     ready: () => until(() => tail.handlers() !== undefined, 'the connection'),
   };
 }
-
-const ids = (events: TailEvent[]) => events.map((e) => e.data.id as number);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe('chat tail with an output nobody reads', () => {
   it('keeps its queue under the limit; once printing resumes every message is printed once, in order', async () => {

@@ -4,61 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { CancelledError } from '../../../src/core/errors.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
-import { runChatTail } from '../../../src/core/realtime/tail.js';
-import { CONVERSATION, chatMessage, fakeTail, messagesApi, until } from '../../helpers/fake-chat-tail.js';
-
-const ids = (events: TailEvent[]) => events.map((e) => e.data.id as number);
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
-
-/** A delivery that waits while its gate is shut, like a POST to an endpoint that is down. */
-function slowConsumer() {
-  const delivered: TailEvent[] = [];
-  let open: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  return {
-    delivered,
-    print: async (event: TailEvent) => {
-      await gate;
-      delivered.push(event);
-    },
-    open: () => open(),
-  };
-}
-
-function start(
-  extra: Partial<Parameters<typeof runChatTail>[0]> & { print: Parameters<typeof runChatTail>[0]['print'] },
-) {
-  const api = messagesApi();
-  const tail = fakeTail(api);
-  const controller = new AbortController();
-  const status: string[] = [];
-  const lost: string[] = [];
-  const done = runChatTail({
-    ...tail.options,
-    signal: controller.signal,
-    status: (line) => status.push(line),
-    lost: (line) => lost.push(line),
-    ...extra,
-  }).catch((error: unknown) => error);
-  return {
-    api,
-    status,
-    lost,
-    done,
-    stop: () => controller.abort(),
-    send(id: number) {
-      api.publish(id);
-      tail.handlers()?.event('created', chatMessage(id));
-    },
-    event: (kind: 'read' | 'deleted', data: Record<string, unknown>) => tail.handlers()?.event(kind, data),
-    subscribed: () => until(() => status.some((line) => line.startsWith('connected')), 'the subscription'),
-  };
-}
+import { CONVERSATION, gatedOutput, ids, range, startFakeTail, until } from '../../helpers/fake-chat-tail.js';
 
 describe('chat tail resumed from a checkpoint', () => {
   it('fills each conversation after its checkpointed id before any live event, and says so', async () => {
     const printed: TailEvent[] = [];
-    const tail = start({ resume: new Map([[CONVERSATION, 3]]), print: async (e) => void printed.push(e) });
+    const tail = startFakeTail({
+      resume: new Map([[CONVERSATION, 3]]),
+      print: async (e) => void printed.push(e),
+    });
     tail.api.publish(6); // 4, 5 and 6 were created while the tail was down
     await tail.subscribed();
     tail.send(7);
@@ -77,7 +31,7 @@ describe('chat tail resumed from a checkpoint', () => {
 
   it('tells of each live message as it arrives, before its delivery: the checkpoint learns the conversation', async () => {
     const seen: [number, number][] = [];
-    const tail = start({
+    const tail = startFakeTail({
       print: () => new Promise<void>(() => undefined), // an endpoint that never answers
       seen: (conversation, id) => seen.push([conversation, id]),
     });
@@ -93,7 +47,7 @@ describe('chat tail resumed from a checkpoint', () => {
 
   it('a conversation outside --conversation is not resumed', async () => {
     const printed: TailEvent[] = [];
-    const tail = start({
+    const tail = startFakeTail({
       resume: new Map([[CONVERSATION, 3]]),
       conversations: new Set([CONVERSATION + 1]),
       print: async (e) => void printed.push(e),
@@ -120,7 +74,7 @@ describe('chat tail with a slow consumer', () => {
       allowance--;
       delivered.push(event);
     };
-    const tail = start({ print, maxQueued: 5 });
+    const tail = startFakeTail({ print, maxQueued: 5 });
     await tail.subscribed();
     let next = 1;
     for (let round = 0; round < 300; round++) {
@@ -140,9 +94,9 @@ describe('chat tail with a slow consumer', () => {
   });
 
   it('names each deleted or read event it drops while the queue is full, and nothing else is said', async () => {
-    const consumer = slowConsumer();
+    const consumer = gatedOutput();
     const dropped: TailEvent[] = [];
-    const tail = start({ print: consumer.print, maxQueued: 2, dropped: (e) => dropped.push(e) });
+    const tail = startFakeTail({ print: consumer.print, maxQueued: 2, dropped: (e) => dropped.push(e) });
     await tail.subscribed();
     for (let id = 1; id <= 6; id++) tail.event('read', { conversation_id: CONVERSATION, n: id });
     consumer.open();
@@ -159,7 +113,7 @@ describe('chat tail with a slow consumer', () => {
 
   it('an ending tail aborts the delivery in flight and every one after it: none waits for the endpoint', async () => {
     const endings: AbortSignal[] = [];
-    const tail = start({
+    const tail = startFakeTail({
       print: (_event, ending) => {
         endings.push(ending);
         // An endpoint that never answers: only the tail's end stops this delivery.

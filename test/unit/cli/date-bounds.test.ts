@@ -55,23 +55,30 @@ describe('with --utc, wherever the machine is', () => {
   });
 });
 
-describe('a day in UTC', () => {
-  inZone('UTC');
+for (const { title, zone, name, from, to } of [
+  {
+    title: 'a day in UTC',
+    zone: 'UTC',
+    name: 'is the day itself',
+    from: '2026-01-31T00:00:00Z',
+    to: '2026-01-31T23:59:59.999999Z',
+  },
+  {
+    title: 'a day in New York',
+    zone: 'America/New_York',
+    name: 'runs from 05:00 UTC that day to 04:59:59.999999 the next',
+    from: '2026-01-31T05:00:00Z',
+    to: '2026-02-01T04:59:59.999999Z',
+  },
+])
+  describe(title, () => {
+    inZone(zone);
 
-  it('is the day itself', () => {
-    expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T00:00:00Z');
-    expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-01-31T23:59:59.999999Z');
+    it(name, () => {
+      expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe(from);
+      expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe(to);
+    });
   });
-});
-
-describe('a day in New York', () => {
-  inZone('America/New_York');
-
-  it('runs from 05:00 UTC that day to 04:59:59.999999 the next', () => {
-    expect(parseDateBound('2026-01-31', '--created-from', 'start')).toBe('2026-01-31T05:00:00Z');
-    expect(parseDateBound('2026-01-31', '--created-to', 'end')).toBe('2026-02-01T04:59:59.999999Z');
-  });
-});
 
 describe('what is not a date', () => {
   it.each(['2026-02-30', 'yesterday', '2026-1-5', '2026-01-31T25:00', '2026-01-31T08:00+99:99', ''])(
