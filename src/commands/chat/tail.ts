@@ -80,6 +80,11 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
   };
   const deliverWith = async (checkpoint?: Checkpoint) => {
     /** After a delivery (printed, or accepted or refused for good by the endpoint): the checkpoint moves on. */
+    /** Before a delivery: the checkpoint file knows the event's conversation (a crash then loses none of it). */
+    const known = async (event: TailEvent) => {
+      const conversation = conversationOf(event);
+      if (checkpoint && conversation !== undefined) await checkpoint.recorded(conversation);
+    };
     const delivered = (event: TailEvent) => {
       if (checkpoint?.error) throw checkpoint.error;
       const conversation = conversationOf(event);
@@ -108,6 +113,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
           seen,
           dropped: (event) => forwarding.dropped(event),
           print: async (event, ending) => {
+            await known(event);
             await forwarding.deliver(event, ending);
             delivered(event);
           },
@@ -123,6 +129,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
         resume,
         seen,
         print: async (event) => {
+          await known(event);
           await writer.write(event);
           delivered(event);
         },

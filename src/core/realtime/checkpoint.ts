@@ -64,6 +64,8 @@ export class Checkpoint {
   private writing?: Promise<void>;
   private dirty = false;
   private failure?: Error;
+  /** Conversations whose entry is not on disk yet: their first delivery waits for it (see `recorded`). */
+  private readonly unwritten = new Set<number>();
 
   private constructor(
     readonly path: string,
@@ -113,6 +115,7 @@ export class Checkpoint {
    */
   delivered(conversationId: number, messageId: number): void {
     const last = this.after.get(conversationId);
+    if (last === undefined) this.unwritten.add(conversationId);
     this.after.delete(conversationId);
     this.after.set(conversationId, last === undefined ? messageId : Math.max(last, messageId));
     if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
@@ -126,8 +129,18 @@ export class Checkpoint {
   seen(conversationId: number, messageId: number): void {
     if (this.after.has(conversationId)) return;
     this.after.set(conversationId, messageId - 1);
+    this.unwritten.add(conversationId);
     if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
     this.schedule();
+  }
+
+  /**
+   * Resolves once the file holds `conversationId`. A message is delivered only after that: a tail killed right after
+   * delivering the first message of a new conversation still knows the conversation on restart, and fills what came
+   * while it was down (without this wait, a delivery could beat the write, and those messages were lost for good).
+   */
+  async recorded(conversationId: number): Promise<void> {
+    if (this.unwritten.has(conversationId)) await this.flush();
   }
 
   /** Writes now (the start: the file exists and is writable before anything connects), and waits for it. */
@@ -151,7 +164,9 @@ export class Checkpoint {
     try {
       while (this.dirty && !this.failure) {
         this.dirty = false;
+        const covered = [...this.unwritten];
         await this.write(this.path, this.text());
+        for (const id of covered) this.unwritten.delete(id);
       }
     } catch (error) {
       this.failure = new Error(`cannot write the checkpoint ${this.path}: ${(error as Error).message}`);

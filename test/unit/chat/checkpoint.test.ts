@@ -115,6 +115,36 @@ describe('Checkpoint', () => {
     expect((await read(fileIn())).conversations).toEqual([{ id: 7, after: 100 }]);
   });
 
+  it('the first delivery of a new conversation waits until the file holds it; a known one does not wait', async () => {
+    let release!: () => void;
+    const writes: string[] = [];
+    const checkpoint = Checkpoint.open(fileIn(), OWNER, {
+      write: async (path, text) => {
+        if (JSON.parse(text).conversations.length > 0)
+          await new Promise<void>((resolve) => (release = resolve));
+        writes.push(text);
+        await replaceFile(path, text);
+      },
+    });
+    await checkpoint.save();
+    checkpoint.seen(7, 100);
+    let recorded = false;
+    const waiting = checkpoint.recorded(7).then(() => (recorded = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(recorded).toBe(false); // the write that names conversation 7 is still on its way
+    release();
+    await waiting;
+    expect((await read(fileIn())).conversations).toEqual([{ id: 7, after: 99 }]);
+    // Known now: a later delivery, or another message seen, goes on without waiting for a write.
+    checkpoint.delivered(7, 100);
+    let again = false;
+    await Promise.race([checkpoint.recorded(7).then(() => (again = true)), Promise.resolve()]);
+    await Promise.resolve();
+    expect(again).toBe(true);
+    release();
+    await checkpoint.flush();
+  });
+
   it('holds at most its limit of conversations, forgetting the least recently delivered', async () => {
     const checkpoint = Checkpoint.open(fileIn(), OWNER, { limit: 3 });
     for (const conversation of [1, 2, 3, 1, 4]) checkpoint.delivered(conversation, conversation * 10);
