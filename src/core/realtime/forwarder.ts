@@ -9,7 +9,7 @@ import { ACCEPT_IDENTITY } from '../http/answer-encoding.js';
 import { parseRetryAfter } from '../http/parse-error.js';
 import type { HttpTransport } from '../http/transport.js';
 import { describeNetworkError } from '../http/transport/describe-error.js';
-import { DeadlineError, exchange } from '../http/transport/exchange.js';
+import { exchange } from '../http/transport/exchange.js';
 import { redactUrl } from '../redact.js';
 import { signature } from './forward-signature.js';
 
@@ -96,18 +96,6 @@ export class Forwarder {
   ): Promise<{ status: number; retryAfter?: number; why: string } | { why: string }> {
     const { clock, secret, timeoutMs } = this.options;
     const unixSeconds = Math.floor(clock.now() / 1000);
-    // One deadline for the whole try, the answer's headers and body included: an endpoint trickling a byte at a
-    // time (each within the idle limit) must not hold every later event back for ever. Its controller carries the
-    // tail's end too.
-    const deadline = new AbortController();
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
-      deadline.abort(new DeadlineError(timeoutMs));
-    }, timeoutMs);
-    const onEnd = () => deadline.abort(signal.reason);
-    if (signal.aborted) onEnd();
-    else signal.addEventListener('abort', onEnd, { once: true });
     try {
       const answer = await exchange(
         this.options.transport,
@@ -126,11 +114,14 @@ export class Forwarder {
         },
         // No answer's body is read: only its status counts, and what an endpoint sends after it (a page of any size,
         // at any pace) must neither fill memory nor stall the tail. The connection is let go with it.
+        // One deadline for the whole try: an endpoint trickling its head a byte at a time (each within the idle
+        // limit) must not hold every later event back for ever.
         {
+          deadlineMs: timeoutMs,
           idleMs: timeoutMs,
           maxBytes: 0,
           stream: 'any',
-          signal: deadline.signal,
+          signal,
           trace: this.options.trace,
         },
       );
@@ -144,11 +135,7 @@ export class Forwarder {
           : `the endpoint answered ${status}`;
       return { status, retryAfter, why };
     } catch (error) {
-      const cause = late && !signal.aborted ? new DeadlineError(timeoutMs) : error;
-      return { why: `cannot reach ${this.origin}: ${describeNetworkError(cause)}` };
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onEnd);
+      return { why: `cannot reach ${this.origin}: ${describeNetworkError(error)}` };
     }
   }
 }

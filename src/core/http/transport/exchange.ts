@@ -7,7 +7,10 @@ import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
 import { refuseEncodedAnswer } from '../answer-encoding.js';
 
 export interface ExchangeOptions {
-  /** Deadline of the whole exchange, body included, in ms; none for a streamed body (only silence ends it). */
+  /**
+   * Deadline of the whole exchange, body included, in ms; none for a body handed back to be read (`stream: true`: only
+   * silence ends it). With `stream: 'any'` it covers the answer's head, all that is read.
+   */
   deadlineMs?: number;
   /** Longest silence, waiting for the headers or for each piece of the body, in ms. */
   idleMs: number;
@@ -51,7 +54,9 @@ export async function exchange(
   options: ExchangeOptions,
 ): Promise<Exchanged> {
   const { deadlineMs, signal: cancel } = options;
-  if (options.stream || deadlineMs === undefined) return within(transport, request, options, cancel);
+  // A body handed back unread to be read by the caller (a download) is under no deadline of ours; with `'any'` the
+  // caller reads none, so the deadline covers all there is: the answer's head.
+  if (options.stream === true || deadlineMs === undefined) return within(transport, request, options, cancel);
   // One deadline for the whole exchange (a body trickling a byte a second must not hang forever). Its controller
   // carries Ctrl-C too: one signal and one listener a request (a bulk run makes thousands), not two linked by a third.
   const deadline = new AbortController();
