@@ -65,8 +65,8 @@ export interface OpenRefusal {
 
 /**
  * Opens a file the user names for reading, never through a symbolic link and without waiting (a FIFO planted there
- * is not waited on), and gives its descriptor to `read`
- * (closed after): undefined when there is no such file, a UsageError saying `refusal` when it cannot be opened.
+ * is not waited on), and gives its descriptor to `read` (closed after): undefined when there is no such file, a
+ * UsageError saying `refusal` when it cannot be opened.
  */
 export function readUnlinked<T>(path: string, refusal: OpenRefusal, read: (fd: number) => T): T | undefined {
   let fd: number;
