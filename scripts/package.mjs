@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_ASSET, BUNDLE_CACHE_ASSET } from '../dist/executable/installation.js';
+import { BUNDLE_ASSET, BUNDLE_CACHE_ASSET, wrapBundle } from '../dist/executable/installation.js';
 import { packageAsset } from '../dist/executable/packages.js';
 import { bundleMain, bundlePackages, packagesLoaded } from './package/bundles.mjs';
 import { copyrightFile } from './package/copyright.mjs';
@@ -63,9 +63,11 @@ async function makeRelease() {
   const metafile = await bundlePackages(root, join(work, 'packages'), packages, keyringSha256);
 
   step("the bundled CLI's code cache");
+  const wrapped = join(work, 'main.function.cjs');
+  writeFileSync(wrapped, wrapBundle(readFileSync(join(root, 'dist/bundle/main.cjs'), 'utf8')));
   execFileSync(
     process.execPath,
-    [join(root, 'scripts/package/bundle-cache.mjs'), join(work, 'main.cjs.cache')],
+    [join(root, 'scripts/package/bundle-cache.mjs'), wrapped, join(work, 'main.cjs.cache')],
     {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { PATH: process.env.PATH ?? '' },
@@ -74,7 +76,7 @@ async function makeRelease() {
 
   step('the executable');
   const assets = {
-    [BUNDLE_ASSET]: join(root, BUNDLE_ASSET),
+    [BUNDLE_ASSET]: wrapped,
     [BUNDLE_CACHE_ASSET]: join(work, 'main.cjs.cache'),
     'dist/help.json': join(root, 'dist/help.json'),
     'completions/clinic.bash': join(root, 'completions/clinic.bash'),

@@ -1,5 +1,5 @@
-// `node scripts/package/bundle-cache.mjs OUT`: V8's code cache of the bundled CLI as the single executable compiles
-// it (src/executable/installation.ts's wrapBundle), made after the commands most runs share have run once against a
+// `node scripts/package/bundle-cache.mjs WRAPPED OUT`: V8's code cache of the bundled CLI as the single executable
+// compiles it (WRAPPED: dist/bundle/main.cjs through src/executable/installation.ts's wrapBundle), made after the commands most runs share have run once against a
 // local sandbox (config, building the program, signing requests, reading an answer, JSON output), so the executable
 // compiles none of that at start-up. Run by scripts/package.mjs in a Node of its own, with no flags: V8 takes a
 // cache only from a V8 with the same flags, and the executable runs with none.
@@ -10,12 +10,8 @@ import { Writable } from 'node:stream';
 import { BUNDLE_ASSET, runBundle } from '../../dist/executable/installation.js';
 import { startSandbox } from '../../dist/sandbox/index.js';
 
-const out = process.argv[2];
-const root = new URL('../../', import.meta.url);
-const { main, script } = runBundle(
-  readFileSync(new URL(BUNDLE_ASSET, root), 'utf8'),
-  join('/clinic', BUNDLE_ASSET),
-);
+const [wrapped, out] = process.argv.slice(2);
+const { main, script } = runBundle(readFileSync(wrapped, 'utf8'), join('/clinic', BUNDLE_ASSET));
 const sandbox = await startSandbox({ port: 0, records: 3, rateLimit: 0 });
 const home = mkdtempSync(join(tmpdir(), 'clinic-bundle-cache-'));
 try {

@@ -10,7 +10,8 @@ const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 
 /** Writes the executable `output` from the main script and the assets ({ name: file }). */
 export async function buildExecutable({ main, assets, blob, configFile, output }) {
-  const config = { main, output: blob, disableExperimentalSEAWarning: true, assets };
+  // useCodeCache: the main script (bin/clinic.js's start and the installation) is compiled at build time too.
+  const config = { main, output: blob, disableExperimentalSEAWarning: true, useCodeCache: true, assets };
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
   execFileSync(process.execPath, ['--experimental-sea-config', configFile], {
     stdio: ['ignore', 'ignore', 'inherit'],

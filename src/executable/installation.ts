@@ -5,19 +5,24 @@
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import type { Executable } from '../core/executable.js';
-import { assetBytes, assetText } from './assets.js';
+import { assetText, assetView } from './assets.js';
 import { builtinRequire, importPackage, requirePackage } from './packages.js';
 
 declare const __CLINIC_VERSION__: string;
 
-/** The assets of the bundled CLI (dist/bundle/main.cjs, as npm ships it) and of its code cache. */
-export const BUNDLE_ASSET = 'dist/bundle/main.cjs';
+/**
+ * The assets of the bundled CLI and of its code cache. The bundle is dist/bundle/main.cjs, as npm ships it, already
+ * wrapped (wrapBundle) by the build: V8 compiles the asset's text as it is, with no copy made to wrap it.
+ */
+export const BUNDLE_ASSET = 'dist/bundle/main.function.cjs';
 export const BUNDLE_CACHE_ASSET = 'dist/bundle/main.cjs.executable-cache';
+/** The bundle's name in stack traces. */
+const BUNDLE_FILE = 'dist/bundle/main.cjs';
 
 /**
  * The bundle as one function of what it is handed: a module's five, `__dyni` (its dynamic import, see
- * scripts/bundle.mjs) and `__executable` (src/core/executable.ts). The code cache is made of this very text
- * (scripts/package/bundle-cache.mjs).
+ * scripts/bundle.mjs) and `__executable` (src/core/executable.ts). The asset and its code cache are made of this
+ * very text (scripts/package.mjs, scripts/package/bundle-cache.mjs).
  */
 export const wrapBundle = (source: string): string =>
   `(function (exports, require, module, __filename, __dirname, __dyni, __executable) {${source}\n})`;
@@ -29,9 +34,9 @@ export const executableHooks: Executable = {
 
 type Main = (argv: string[], deps: unknown) => Promise<number>;
 
-/** Compiles and runs the bundle (from `cachedData` when V8 takes it): its `main`, and the script. */
-export function runBundle(source: string, filename: string, cachedData?: Uint8Array) {
-  const script = new Script(wrapBundle(source), { filename, cachedData });
+/** Compiles and runs the wrapped bundle (from `cachedData` when V8 takes it): its `main`, and the script. */
+export function runBundle(wrapped: string, filename: string, cachedData?: Uint8Array) {
+  const script = new Script(wrapped, { filename, cachedData });
   const bundle = { exports: {} as { main: Main } };
   const dynamicImport = (id: string) => Promise.resolve().then(() => importPackage(id));
   script.runInThisContext()(
@@ -52,8 +57,8 @@ export const installation = {
   /** The CLI; without `useCache` (--debug, CLINIC_NO_COMPILE_CACHE) compiled from the source alone. */
   loadBundle(useCache: boolean): { main: Main; saveCache(): void } {
     const cachedData =
-      useCache && !process.env.CLINIC_NO_COMPILE_CACHE ? assetBytes(BUNDLE_CACHE_ASSET) : undefined;
-    const { main } = runBundle(assetText(BUNDLE_ASSET), join(process.execPath, BUNDLE_ASSET), cachedData);
+      useCache && !process.env.CLINIC_NO_COMPILE_CACHE ? assetView(BUNDLE_CACHE_ASSET) : undefined;
+    const { main } = runBundle(assetText(BUNDLE_ASSET), join(process.execPath, BUNDLE_FILE), cachedData);
     // The build's cache holds what commands run; the executable writes none of its own.
     return { main, saveCache() {} };
   },

@@ -330,6 +330,11 @@ describe('nesting depth of an answer', () => {
     expect(nestedDeeperThan(wide, 4)).toBe(true);
   });
 
+  it('looks inside a key named __proto__ as inside any other (JSON.parse makes it an own property)', () => {
+    expect(nestedDeeperThan(JSON.parse('{"__proto__": [[[1]]]}'), 3)).toBe(true);
+    expect(nestedDeeperThan(JSON.parse('{"__proto__": [[1]]}'), 3)).toBe(false);
+  });
+
   it('walks 100,000 levels without running out of stack', () => {
     expect(nestedDeeperThan(nested(100_000), 512)).toBe(true);
     expect(nestedDeeperThan(nested(512), 512)).toBe(false);
