@@ -54,7 +54,8 @@ export function buildRequestUrl(base: ApiBase, path: string, query?: URLSearchPa
   const inside = pathname === base.prefix || pathname.startsWith(`${base.prefix}/`);
   if (url.origin !== base.origin || !inside || pathname.includes('//'))
     throw refused(path, `it leads out of ${base.origin}${base.prefix}/`);
-  if (query) for (const [key, value] of query) url.searchParams.append(key, value);
+  // One serialisation of the whole query (appending to url.searchParams re-serialises it at every key).
+  if (query?.size) url.search = query.toString();
   return { url, path: pathname.slice(base.prefix.length) || '/' };
 }
 

@@ -300,3 +300,19 @@ describe('NodeTransport: a path is sent as it is, never resolved', () => {
     await transport.close();
   });
 });
+
+describe('the query of a built request address', () => {
+  it('is the query as URLSearchParams writes it, whatever its keys and values', () => {
+    const base = apiBase('https://api.example.com/api');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.string(), fc.string({ unit: 'grapheme' }))), (pairs) => {
+        const query = new URLSearchParams(pairs);
+        const { url } = buildRequestUrl(base, '/v1/customers', query);
+        const expected = new URL('https://api.example.com/api/v1/customers');
+        for (const [key, value] of pairs) expected.searchParams.append(key, value);
+        expect(url.href).toBe(expected.href);
+        expect([...url.searchParams]).toEqual(pairs);
+      }),
+    );
+  });
+});

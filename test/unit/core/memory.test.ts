@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { youngGenerationCap } from '../../../src/core/memory.js';
+
+const MiB = 2 ** 20;
+const spaces = (young: number) => [
+  {
+    space_name: 'old_space',
+    space_size: 64 * MiB,
+    space_used_size: 0,
+    space_available_size: 0,
+    physical_space_size: 0,
+  },
+  {
+    space_name: 'new_space',
+    space_size: young,
+    space_used_size: 0,
+    space_available_size: 0,
+    physical_space_size: 0,
+  },
+];
+
+describe('the young generation of a long run', () => {
+  it('may grow to 4 MiB, then is held there: V8 is told once', () => {
+    const flags: string[] = [];
+    const cap = youngGenerationCap({ setFlagsFromString: (flag: string) => void flags.push(flag) });
+    expect(cap(spaces(1 * MiB))).toBe(false);
+    expect(cap(spaces(2 * MiB))).toBe(false);
+    expect(flags).toEqual([]);
+    expect(cap(spaces(4 * MiB))).toBe(true);
+    expect(cap(spaces(8 * MiB))).toBe(true);
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+  });
+
+  it('is held at once by a V8 that names no young space', () => {
+    const flags: string[] = [];
+    const cap = youngGenerationCap({ setFlagsFromString: (flag: string) => void flags.push(flag) });
+    expect(cap(spaces(1 * MiB).slice(0, 1))).toBe(true);
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+  });
+});
