@@ -27,6 +27,9 @@ const NOTES = `## How it is measured
   command reads the profile and a file-stored token under that HOME and asks a
   local sandbox over HTTP; the sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer
   carries the X-RateLimit headers, no run comes near the limit), so the figure includes what the CLI does with them.
+  The floor row runs test/bench/startup-floor.cjs in the same rounds: the same GET written by hand in a few lines
+  of node:http (the profile and token read, the record printed), no checks: what Node alone costs for what the
+  command does (loading node:http is some 8 ms of it here). It is context, not a target.
   The single executable's row runs \`release/clinic-<version>-<platform>\` (made first by \`scripts/package.mjs\` when
   missing or older than the bundle) with the same arguments and HOME, in the same rounds; it keeps no compile cache
   of the user's, every run starts from the code cache its build made, so it has no cold row of its own.

@@ -39,6 +39,7 @@ export async function startupBench(runs) {
         nounHelp: [BIN, 'customers', '--help'],
         verbHelp: [BIN, 'customers', 'list', '--help'],
         real,
+        floor: [join(ROOT, 'test/bench/startup-floor.cjs')],
         cold: { args: real, before: emptyCache },
         executable: { args: real.slice(1), file },
       },
@@ -64,6 +65,14 @@ export async function startupBench(runs) {
         'real',
         1.6,
       ),
+      {
+        ...row(
+          'the floor of that command: the same GET by a few lines of node:http (test/bench/startup-floor.cjs)',
+          'floor',
+        ),
+        info: true,
+        extra: `${ratios.floor.toFixed(2)}× node -e 0: what Node alone costs to load node:http and ask once`,
+      },
       row('the same, first run after an install (compile cache emptied before each run)', 'cold', 2),
       row('the same from the single executable (release/; no Node installed needed)', 'executable', 1.5),
     ];
