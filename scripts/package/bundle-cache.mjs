@@ -1,8 +1,9 @@
 // `node scripts/package/bundle-cache.mjs WRAPPED OUT`: V8's code cache of the bundled CLI as the single executable
-// compiles it (WRAPPED: dist/bundle/main.cjs through src/executable/installation.ts's wrapBundle), made after the commands most runs share have run once against a
-// local sandbox (config, building the program, signing requests, reading an answer, JSON output), so the executable
-// compiles none of that at start-up. Run by scripts/package.mjs in a Node of its own, with no flags: V8 takes a
-// cache only from a V8 with the same flags, and the executable runs with none.
+// compiles it (WRAPPED: dist/bundle/main.cjs through src/executable/installation.ts's wrapBundle), made after the
+// commands most runs share have run once against a local sandbox (config, building the program, signing requests,
+// reading an answer, JSON output), so the executable compiles none of that at start-up. Run by scripts/package.mjs
+// in a Node of its own, with no flags: V8 takes a cache only from a V8 with the same flags, and the executable runs
+// with none.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
