@@ -49,13 +49,13 @@ const NOTES = `## How it is measured
   (\`node --import test/bench/no-memory-policy.mjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
   fifth of the export's time.
-- **Why the automatic export falls short of 1.5× here**: the CLI, the sandbox and the harness share 2 cores, so
-  pages in flight can at best hide the sandbox's time behind the client's. With C the client's CPU time for the
-  export and S the server's, a sequential client takes about C + S and a perfectly overlapped one max(C, S). For the
-  floor (C about 1.3 s, S about 0.7 s) that bound is about 1.5×, and its own run with 2 pages in flight is the row "floor with 2 pages
-  in flight". The CLI spends 1.5 to 1.7 s of CPU (the checks of every page, each request's deadline and signals), so its
-  bound here is about (1.3 + 0.7) / 1.6 = 1.25×, which is what it measures. Against the API, what pages in flight
-  hide is the network's and the server's time, not a core of the same machine.
+- **Why the automatic export falls short of 1.5× here**: the CLI, the sandbox and the harness share 2 cores, so pages
+  in flight can at best hide the sandbox's time behind the client's. With C the client's CPU time for the export and S
+  the server's, a sequential client takes about C + S and a perfectly overlapped one max(C, S). For the floor (C about
+  1.3 s, S about 0.7 s) that bound is about 1.5×; its own run with 2 pages in flight is the row "floor with 2 pages in
+  flight". The CLI spends 1.5 to 1.7 s of CPU (the checks of every page, each request's deadline and signals), so its
+  bound here is about (1.3 + 0.7) / 1.6 = 1.25×, which is what it measures. Against the API, what pages in flight hide
+  is the network's and the server's time, not a core of the same machine.
 - **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --import report-rss.mjs\`): the 100,000-record
   export's median over the rounds above against the median of three 10,000-record exports (\`--limit 10000\`);
   -o csv once each. The curl + jq loop over 100 pages is an info row only: it mostly measures process spawns.
