@@ -79,12 +79,12 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
     lost: (line) => ctx.io.alert(line),
   };
   const deliverWith = async (checkpoint?: Checkpoint) => {
-    /** After a delivery (printed, or accepted or refused for good by the endpoint): the checkpoint moves on. */
     /** Before a delivery: the checkpoint file knows the event's conversation (a crash then loses none of it). */
     const known = async (event: TailEvent) => {
       const conversation = conversationOf(event);
       if (checkpoint && conversation !== undefined) await checkpoint.recorded(conversation);
     };
+    /** After a delivery (printed, or accepted or refused for good by the endpoint): the checkpoint moves on. */
     const delivered = (event: TailEvent) => {
       if (checkpoint?.error) throw checkpoint.error;
       const conversation = conversationOf(event);
