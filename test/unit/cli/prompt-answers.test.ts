@@ -83,8 +83,9 @@ describe('a question on the terminal (@inquirer/prompts)', () => {
     let answer!: (value: string) => void;
     const asking = answered(new Promise<string>((resolve) => (answer = resolve)), undefined, input);
     input.pause();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    await new Promise((resolve) => setImmediate(resolve));
+    // The watcher looks two check-phase turns after the pause; a third turn here comes after it whatever the timers do
+    // (a setTimeout here could fire first on a busy machine and look too early).
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
     expect(input.isPaused()).toBe(false);
     answer('42');
     expect(await asking).toBe('42');
