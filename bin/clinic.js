@@ -17,7 +17,8 @@ const npmPackage = {
 
 // Required (by scripts/compile-cache.mjs, by tests) for its compile cache alone, and by the single executable
 // (src/executable/, which hands startCli its own files); run as the CLI otherwise.
-if (require.main !== module) module.exports = { compileBundle, loadWithVmCache, startCli };
+if (require.main !== module)
+  module.exports = { commandKey, compileBundle, directStdout, loadWithVmCache, startCli, wrapForVm };
 else startCli(npmPackage);
 
 /** The CLI, its files read through `installation` (`version()`, `helpTexts()`, `loadBundle(useCache)`). */
@@ -65,32 +66,89 @@ function run(installation) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // `clinic ... | head`: a closed pipe ends the run quietly.
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    cannotWrite(error);
-  });
-  // stdin is opened only by the commands that read it, stderr on the first line written to it (getters: making a
-  // stream costs a start-up 1-2 ms, and most runs never write to stderr).
+  // Each stream is made on first use (making one costs a start-up 1-2 ms): stdin only by the commands that read it,
+  // stderr on the first line written to it, stdout once more than a small output is written (directStdout).
+  let stdout;
+  const stdoutStream = () => {
+    if (stdout) return stdout;
+    stdout = process.stdout;
+    // `clinic ... | head`: a closed pipe ends the run quietly.
+    stdout.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      cannotWrite(error);
+    });
+    return stdout;
+  };
   const streams = {
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
+    get stdout() {
+      return stdoutStream();
+    },
     get stderr() {
       return process.stderr;
     },
+    direct: directStdout({
+      streamMade: () => stdout !== undefined,
+      stream: stdoutStream,
+      writeSync,
+      exit: (code) => process.exit(code),
+      fail: cannotWrite,
+    }),
   };
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
-    // Leave once stdout has drained, so piped output is never cut short.
-    process.stdout.write('', (error) => {
+    const leave = (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
       // The cache is written once the output is out. A failed run (a usage error, an unreachable server) ran too
       // little of its command to be worth keeping.
       if (code === 0) bundle.saveCache();
       process.exit(code);
-    });
+    };
+    // Leave once stdout has drained, so piped output is never cut short (what went straight to fd 1 is out).
+    if (stdout) stdout.write('', leave);
+    else leave();
   });
+}
+
+/** What goes straight to fd 1 in a run, at most: any pipe takes so much without blocking (Linux's hold 64 KiB). */
+const DIRECT_BYTES = 16 * 1024;
+
+/**
+ * stdout without a stream while a run's output is small (a record, a page): written at once with writeSync, as Node
+ * writes to files and terminals anyway. Past DIRECT_BYTES in all, or once the stream exists, the stream takes over,
+ * with its backpressure for long exports. A non-blocking fd 1 that is full (EAGAIN) hands the rest to the stream; a
+ * closed pipe ends the run quietly, as the stream's error does.
+ */
+function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
+  let written = 0;
+  let isTTY;
+  return {
+    /** Whether fd 1 is a terminal, asked without making the stream. */
+    get isTTY() {
+      return (isTTY ??= require('node:tty').isatty(1));
+    },
+    /** Writes all of `text` now, when it may: true if it did (or handed it on), false to use the stream. */
+    write(text) {
+      if (streamMade()) return false;
+      const bytes = Buffer.from(text);
+      if (written + bytes.length > DIRECT_BYTES) return false;
+      written += bytes.length;
+      for (let at = 0; at < bytes.length;) {
+        try {
+          at += write(1, bytes, at);
+        } catch (error) {
+          if (error.code === 'EAGAIN') {
+            stream().write(bytes.subarray(at));
+            return true;
+          }
+          if (error.code === 'EPIPE') return exit(0);
+          return fail(error);
+        }
+      }
+      return true;
+    },
+  };
 }
 
 /**
@@ -101,14 +159,13 @@ function run(installation) {
  */
 function loadBundle(useCache) {
   const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
-  const nodeModule = require('node:module');
-  const kind = compileCache(useCache, process.env, nodeModule);
+  const kind = compileCache(useCache, process.env, process.versions.node);
   if (kind === 'node') {
     // Node keeps, checks and rewrites its cache itself, for every module loaded from here on (packages included).
     const dir = join(cacheDir(), 'node');
     try {
       require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
-      nodeModule.enableCompileCache(dir);
+      require('node:module').enableCompileCache(dir);
     } catch {
       // A cache directory that cannot be made (read-only home) only costs speed.
     }
@@ -117,10 +174,14 @@ function loadBundle(useCache) {
   return loadWithVmCache(file);
 }
 
-/** Which compile cache a run uses: `none` (asked for none), `node` (Node's own), or `vm` (Node 20's fallback). */
-function compileCache(useCache, env, nodeModule) {
+/**
+ * Which compile cache a run uses: `none` (asked for none), `node` (Node's own, from 22.1), or `vm` (Node 20's
+ * fallback). Told by the version: loading node:module to look costs a start-up more than half a millisecond.
+ */
+function compileCache(useCache, env, nodeVersion) {
   if (!useCache || env.CLINIC_NO_COMPILE_CACHE) return 'none';
-  return typeof nodeModule.enableCompileCache === 'function' ? 'node' : 'vm';
+  const [major, minor] = nodeVersion.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 1) ? 'node' : 'vm';
 }
 
 /** $XDG_CACHE_HOME/clinic, by default ~/.cache/clinic. */
@@ -143,17 +204,9 @@ function loadWithVmCache(file) {
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
   const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
-  const readOrNone = (path) => {
-    try {
-      return fs.readFileSync(path);
-    } catch {
-      return undefined;
-    }
-  };
-  const userCache = readOrNone(cacheFile);
-  const buildCache = userCache === undefined ? readOrNone(`${file}.cache`) : undefined;
-  const { script, main } = compileBundle(file, userCache ?? buildCache);
-  const fresh = userCache === undefined || script.cachedDataRejected;
+  const { wrapped, cache, userCache } = readBundle(fs, file, cacheFile);
+  const { script, main } = compileBundle(file, cache, wrapped);
+  const fresh = !userCache || script.cachedDataRejected;
   return {
     main,
     // Which cache V8 took, if any (for the tests): `user`, `build` or `none`.
@@ -174,14 +227,58 @@ function loadWithVmCache(file) {
 }
 
 /**
+ * The wrapped bundle's text (the build's copy, scripts/bundle.mjs: wrapForVm of the bundle, pure ASCII, so read as
+ * Latin-1 straight into V8's one-byte string) and the first cache there is, the user's (`userCache`) or else the
+ * build's, read through one buffer: fresh memory is what costs most here (a page first touched costs a virtual
+ * machine some 17 us; the second buffer was 80 of them).
+ */
+function readBundle(fs, file, userCacheFile) {
+  const openOrNone = (path) => {
+    try {
+      return fs.openSync(path, 'r');
+    } catch {
+      return undefined;
+    }
+  };
+  const source = fs.openSync(wrappedFile(file));
+  const userCache = openOrNone(userCacheFile);
+  const cacheFd = userCache ?? openOrNone(`${file}.cache`);
+  try {
+    const sourceSize = fs.fstatSync(source).size;
+    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
+    const buffer = Buffer.allocUnsafeSlow(Math.max(sourceSize, cacheSize));
+    const wrapped = buffer.latin1Slice(0, readAll(fs, source, buffer, sourceSize));
+    const cache =
+      cacheFd === undefined ? undefined : buffer.subarray(0, readAll(fs, cacheFd, buffer, cacheSize));
+    return { wrapped, cache, userCache: userCache !== undefined };
+  } finally {
+    for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Reads up to `size` bytes of `fd` into `buffer` from its start: how many there were. */
+function readAll(fs, fd, buffer, size) {
+  let at = 0;
+  for (let got; at < size && (got = fs.readSync(fd, buffer, at, size - at, at)) > 0;) at += got;
+  return at;
+}
+
+/** The build's copy of the bundle wrapped as one function (wrapForVm). */
+function wrappedFile(file) {
+  return file.replace(/\.cjs$/, '.function.cjs');
+}
+
+/**
  * Compiles and runs the bundle through vm.Script with V8 cache data (V8 checks that it fits this V8, its flags and
  * this source; `script.cachedDataRejected` says it did not): the script and the bundle's `main`.
  */
-function compileBundle(file, cachedData) {
-  const source = require('node:fs').readFileSync(file, 'utf8');
+function compileBundle(
+  file,
+  cachedData,
+  wrapped = require('node:fs').readFileSync(wrappedFile(file), 'latin1'),
+) {
   const vm = require('node:vm');
-  const wrapper = `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
-  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
   // The bundle's dynamic imports (scripts/bundle.mjs), made from here, where import() works: packages resolve from
   // this package's node_modules as from the bundle's; a relative path is the bundle's.
   const { pathToFileURL } = require('node:url');
@@ -190,6 +287,11 @@ function compileBundle(file, cachedData) {
   // The bundle requires only Node's built-ins (scripts/bundle.mjs checks), so this file's require serves it.
   script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file), dynamicImport);
   return { script, main: bundle.exports.main };
+}
+
+/** The bundle as one function of what bin hands it (compileBundle): written so by the build. */
+function wrapForVm(source) {
+  return `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
 }
 
 /**
@@ -201,9 +303,19 @@ function commandKey(args) {
   const words = [];
   for (const arg of args) {
     if (arg.startsWith('-')) continue;
-    if (!/^[a-z][a-z-]{0,31}$/.test(arg) || words.push(arg) === 3) break;
+    if (!isCommandWord(arg) || words.push(arg) === 3) break;
   }
   return words.join('-') || 'other';
+}
+
+/** A lower-case word of up to 32 letters and dashes, a letter first (by hand: a regular expression costs a start). */
+function isCommandWord(arg) {
+  if (arg.length === 0 || arg.length > 32) return false;
+  for (let i = 0; i < arg.length; i++) {
+    const c = arg[i];
+    if (!((c >= 'a' && c <= 'z') || (i > 0 && c === '-'))) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,4 @@
 // Where clinic keeps its files: $CLINIC_CONFIG_DIR, else $XDG_CONFIG_HOME/clinic, else ~/.config/clinic.
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { lazyRequire } from '../lazy-require.js';
 
@@ -11,6 +10,11 @@ export function configDir(env: Env): string {
   if (env.CLINIC_CONFIG_DIR) return env.CLINIC_CONFIG_DIR;
   const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   return join(base, 'clinic');
+}
+
+/** The home directory where $HOME is unset (node:os loads only then: half a millisecond of every start). */
+function homedir(): string {
+  return (process.getBuiltinModule('node:os') as typeof import('node:os')).homedir();
 }
 
 export const configFile = (env: Env): string => join(configDir(env), 'config.json');
