@@ -15,15 +15,39 @@ export type KeyOf<F extends string> =
   LongName<F> extends `no-${infer Name}` ? Camel<Name> : Camel<LongName<F>>;
 
 export function keyOf<F extends string>(flags: F): KeyOf<F> {
-  const long = /--([a-z0-9-]+)/i.exec(flags)?.[1];
+  const long = longName(flags);
   if (!long) throw new Error(`option '${flags}' has no long flag`);
   const name = long.startsWith('no-') ? long.slice(3) : long;
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
+  let key = '';
+  for (let i = 0; i < name.length; i++) {
+    const next = name[i + 1];
+    if (name[i] === '-' && next !== undefined && isLowerOrDigit(next)) key += name[++i]!.toUpperCase();
+    else key += name[i];
+  }
+  return key as KeyOf<F>;
 }
 
 /** The flag an option's messages name: its long form (`--per-page`). */
-export const flagOf = (def: Pick<OptionDef, 'flags'>): string =>
-  /--[a-z0-9-]+/i.exec(def.flags)?.[0] ?? def.flags;
+export const flagOf = (def: Pick<OptionDef, 'flags'>): string => {
+  const long = longName(def.flags);
+  return long ? `--${long}` : def.flags;
+};
+
+// Flags are read without regular expressions: every start-up declares some forty options, and V8 compiles each
+// expression on its first runs (a tenth of a millisecond or more apiece).
+
+/** The name after the first `--` that has one (`-O, --output-file <f>` → `output-file`): letters, digits, dashes. */
+function longName(flags: string): string | undefined {
+  for (let at = flags.indexOf('--'); at >= 0; at = flags.indexOf('--', at + 1)) {
+    let end = at + 2;
+    while (end < flags.length && isNameChar(flags[end]!)) end++;
+    if (end > at + 2) return flags.slice(at + 2, end);
+  }
+  return undefined;
+}
+
+const isLowerOrDigit = (c: string) => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+const isNameChar = (c: string) => isLowerOrDigit(c) || (c >= 'A' && c <= 'Z') || c === '-';
 
 interface Extra {
   completes?: Completes;

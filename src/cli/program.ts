@@ -18,13 +18,28 @@ export interface ProgramHooks {
 
 /**
  * A description as commander should wrap it: the line breaks written in a declaration's source only keep its lines
- * short, so they become spaces; a blank line still starts a new paragraph.
+ * short, so they become spaces (with the blanks around them); an empty line still starts a new paragraph. Read line
+ * by line, not with regular expressions, which V8 would compile on every start-up.
  */
-export const helpParagraphs = (text: string): string =>
-  text
-    .split(/\n{2,}/)
-    .map((paragraph) => paragraph.replace(/\s*\n\s*/g, ' ').trim())
+export function helpParagraphs(text: string): string {
+  const lines = text.split('\n');
+  const paragraphs: string[][] = [[]];
+  lines.forEach((line, i) => {
+    const between = i > 0 && i < lines.length - 1;
+    // An empty line between two others ends the paragraph; more of them in a row end it once.
+    if (line === '' && between) {
+      if (lines[i - 1] !== '' || i === 1) paragraphs.push([]);
+    } else paragraphs[paragraphs.length - 1]!.push(line);
+  });
+  return paragraphs
+    .map((paragraph) =>
+      paragraph
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join(' '),
+    )
     .join('\n\n');
+}
 
 /** A verb's help names the options every command takes, without listing them all again (as gh's inherited flags). */
 const GLOBALS_LINE =
@@ -82,8 +97,59 @@ export const PROGRAM_EXAMPLES = [
   'clinic customers list --all -o ndjson > customers.ndjson',
 ];
 
-function addGlobalOptions(program: Command): void {
-  for (const def of GLOBAL_OPTIONS) program.addOption(new Option(def.flags, def.description));
+/**
+ * The global options on the program: those argv may mention, or all of them (no argv: help and completions; help
+ * asked for; or an option commander may have to name a near miss for). Declaring the other dozen and more would cost
+ * every start-up a millisecond, and parseGlobals reads an option not given the same whether declared or not.
+ */
+function addGlobalOptions(program: Command, argv?: readonly string[], known?: ReadonlySet<string>): void {
+  const all =
+    !argv ||
+    !known ||
+    argv.some((arg) => arg === '--help' || arg === '-h' || arg === 'help' || !knownFlag(arg, known));
+  for (const def of GLOBAL_OPTIONS)
+    if (all || mentions(argv, def.flags)) program.addOption(new Option(def.flags, def.description));
+}
+
+/** The words of a flag list that are flags (`-o, --output <format>` → `-o`, `--output`). */
+const flagWords = (flags: string) =>
+  flags
+    .replaceAll(',', ' ')
+    .split(' ')
+    .filter((word) => word.startsWith('-'));
+
+/**
+ * Whether an argument may stand for one of `flags`: the long flag, alone or with `=value`; a short one alone, with its
+ * value joined (`-ojson`) or among other short flags (`-yq`). More than exact, never less.
+ */
+function mentions(argv: readonly string[], flags: string): boolean {
+  return flagWords(flags).some((flag) =>
+    flag.startsWith('--')
+      ? argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`))
+      : argv.some((arg) => arg.startsWith('-') && !arg.startsWith('--') && arg.includes(flag[1]!)),
+  );
+}
+
+/** An argument that is no option, or a long option some command or the program declares (`--name` or `--name=…`). */
+function knownFlag(arg: string, known: ReadonlySet<string>): boolean {
+  if (!arg.startsWith('--') || arg === '--') return true;
+  const equals = arg.indexOf('=');
+  return known.has(equals < 0 ? arg : arg.slice(0, equals));
+}
+
+/** The long flags of the program's options and of every option of `commands`, at any depth. */
+function longFlags(commands: readonly (CommandDef | NounDef)[]): Set<string> {
+  const flags = new Set(GLOBAL_OPTIONS.flatMap((def) => flagWords(def.flags)));
+  for (const flag of [...flagWords(VERSION_OPTION.flags), ...flagWords(HELP_OPTION.flags)]) flags.add(flag);
+  const walk = (defs: readonly (CommandDef | NounDef)[]) => {
+    for (const def of defs) {
+      if (isNoun(def)) walk(def.commands);
+      else
+        for (const option of def.options ?? []) for (const flag of flagWords(option.flags)) flags.add(flag);
+    }
+  };
+  walk(commands);
+  return flags;
 }
 
 /** A typed option: commander calls its parser, so a bad value fails here with one usage line. */
@@ -190,10 +256,10 @@ export function buildProgram(
     })
     .exitOverride()
     .configureHelp(FITTED_HELP);
-  addGlobalOptions(program);
   program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
   const at = argv && firstWordAt(argv);
   const named = at === undefined ? undefined : commands.find((def) => def.name === argv?.[at]);
+  addGlobalOptions(program, argv, named && longFlags([named]));
   if (named) addDeclared(program, named, hooks, argv?.slice((at as number) + 1));
   else for (const def of commands) addDeclared(program, def, hooks);
   // After the commands: they would inherit it, and a noun's own help command is its plain one.
@@ -208,8 +274,8 @@ export function buildProgram(
 
 /** The global options that take a value (`--profile NAME`, `-o FORMAT`…), by each of their flags. */
 const VALUE_FLAGS = new Set(
-  GLOBAL_OPTIONS.filter((def) => /[<[]/.test(def.flags)).flatMap((def) =>
-    def.flags.split(/[ ,]+/).filter((word) => word.startsWith('-')),
+  GLOBAL_OPTIONS.filter((def) => def.flags.includes('<') || def.flags.includes('[')).flatMap((def) =>
+    flagWords(def.flags),
   ),
 );
 

@@ -70,26 +70,27 @@ export function redactBodyText(text: string): string {
 const MIN_SECRET_LENGTH = 1;
 const SHORT_SECRET = 8;
 const secrets = new Set<string>();
+/** Made when first needed (most runs never write a line to hide one in): V8 parses it when it is made. */
 let secretPattern: RegExp | undefined;
 
 export function registerSecret(...values: (string | undefined)[]): void {
-  let added = false;
   for (const value of values) {
     if (value === undefined || value.length < MIN_SECRET_LENGTH || secrets.has(value)) continue;
     secrets.add(value);
-    added = true;
+    secretPattern = undefined;
   }
-  if (added) secretPattern = patternOf(secrets);
 }
 
 /** Text with every registered secret, in any of its printed forms, replaced by `***`. */
 export function redactSecrets(text: string): string {
-  return secretPattern ? text.replace(secretPattern, REDACTED) : text;
+  if (secrets.size === 0) return text;
+  secretPattern ??= patternOf(secrets);
+  return text.replace(secretPattern, REDACTED);
 }
 
 /** A JSON-like value with every string in it (keys too) passed through redactSecrets. */
 export function redactSecretsDeep(value: unknown): unknown {
-  if (!secretPattern) return value;
+  if (secrets.size === 0) return value;
   if (typeof value === 'string') return redactSecrets(value);
   if (Array.isArray(value)) return value.map(redactSecretsDeep);
   if (typeof value !== 'object' || value === null) return value;

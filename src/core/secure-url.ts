@@ -1,10 +1,18 @@
 // Where a bearer token or patient data may travel: https/wss anywhere, clear text only to this machine (the sandbox).
 import { UsageError } from './errors.js';
+import { isDigits } from './plain-text.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]', '::1']);
 
 export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_NAMES.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+  if (LOOPBACK_NAMES.has(hostname)) return true;
+  // 127.x.y.z, each of x, y and z one to three digits.
+  const parts = hostname.split('.');
+  return (
+    parts.length === 4 &&
+    parts[0] === '127' &&
+    parts.slice(1).every((part) => part.length <= 3 && isDigits(part))
+  );
 }
 
 /** The URL when it is https, or http on a loopback host; otherwise a usage error naming the setting. */

@@ -1,5 +1,6 @@
 // The fields each resource of the API document (clinic-api.md) declares, as dotted paths to their leaves: CSV's first
 // columns, so an export's columns never depend on which records happen to come first.
+import { isDigits } from '../plain-text.js';
 
 /** A resource's fields in the document's order; a nested object's fields under its name. */
 type Shape = readonly (string | readonly [string, Shape])[];
@@ -121,18 +122,40 @@ const RESOURCES = {
 
 export type ResourceName = keyof typeof RESOURCES;
 
-/** Which resource an API path answers with (its records, for a list). */
-const RESOURCE_AT: readonly [RegExp, ResourceName][] = [
-  [/^\/v1\/data-erasure-requests(\/\d+(\/(resend|cancel|retry))?)?$/, 'DataErasureRequest'],
-  [/^\/v1\/customers(\/\d+)?$/, 'Customer'],
-  [/^\/v1\/form-templates\/\d+$/, 'FormTemplate'],
-  [/^\/v1\/leads\/\d+\/notes$/, 'LeadNote'],
-  [/^\/v1\/announcements\/\d+$/, 'Announcement'],
-  [/^\/v1\/account$/, 'Account'],
-  [/^\/v1\/conversations\/\d+\/messages\/voice$/, 'VoiceMessageAck'],
-  [/^\/v1\/conversations\/\d+\/messages(\/\d+)?$/, 'ChatLog'],
-  [/^\/v1\/account-transaction-types$/, 'TransactionType'],
+/**
+ * Which resource an API path answers with (its records, for a list): the paths, `{id}` standing for a number. Matched
+ * segment by segment (see plain-text.ts: no regular expression to compile on each run).
+ */
+const RESOURCE_AT: readonly [string[], ResourceName][] = [
+  [
+    [
+      '/v1/data-erasure-requests',
+      '/v1/data-erasure-requests/{id}',
+      '/v1/data-erasure-requests/{id}/resend',
+      '/v1/data-erasure-requests/{id}/cancel',
+      '/v1/data-erasure-requests/{id}/retry',
+    ],
+    'DataErasureRequest',
+  ],
+  [['/v1/customers', '/v1/customers/{id}'], 'Customer'],
+  [['/v1/form-templates/{id}'], 'FormTemplate'],
+  [['/v1/leads/{id}/notes'], 'LeadNote'],
+  [['/v1/announcements/{id}'], 'Announcement'],
+  [['/v1/account'], 'Account'],
+  [['/v1/conversations/{id}/messages/voice'], 'VoiceMessageAck'],
+  [['/v1/conversations/{id}/messages', '/v1/conversations/{id}/messages/{id}'], 'ChatLog'],
+  [['/v1/account-transaction-types'], 'TransactionType'],
 ];
+
+/** Whether `path` is `template` with each `{id}` a number (one or more digits). */
+function pathMatches(path: string, template: string): boolean {
+  const segments = path.split('/');
+  const wanted = template.split('/');
+  return (
+    segments.length === wanted.length &&
+    wanted.every((segment, i) => (segment === '{id}' ? isDigits(segments[i]!) : segment === segments[i]))
+  );
+}
 
 function leaves(shape: Shape, prefix: string): string[] {
   return shape.flatMap((field) =>
@@ -147,6 +170,6 @@ export function declaredFields(resource: ResourceName): string[] {
 
 /** The declared fields of what `path` answers with; undefined where the document shows no fields. */
 export function declaredFieldsAt(path: string): string[] | undefined {
-  const found = RESOURCE_AT.find(([pattern]) => pattern.test(path));
+  const found = RESOURCE_AT.find(([templates]) => templates.some((template) => pathMatches(path, template)));
   return found && declaredFields(found[1]);
 }

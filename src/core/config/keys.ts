@@ -1,5 +1,6 @@
 // The profile keys users may set, their environment overrides, how a value is checked and the type it is read as.
 import { UsageError } from '../errors.js';
+import { isDigits, trimEnd } from '../plain-text.js';
 import { requireSecureUrl } from '../secure-url.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -50,7 +51,7 @@ const tokenUrl: ValueKind<string> = {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
     }
-    const checked = text.replace(/\/+$/, '');
+    const checked = trimEnd(text, '/');
     requireSecureUrl(checked, key);
     return checked;
   },
@@ -58,7 +59,8 @@ const tokenUrl: ValueKind<string> = {
 };
 
 function positiveInteger(key: string, text: string): string {
-  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
+  if (!isDigits(text) || text.startsWith('0'))
+    throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
   return text;
 }
 

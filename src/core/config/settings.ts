@@ -91,7 +91,7 @@ export class Settings {
   describe(key: string): Setting {
     const spec = keySpec(key);
     const candidates: [Source, string | undefined, string][] = [
-      ['flag', this.flags[key], `--${key.replace(/_/g, '-')}`],
+      ['flag', this.flags[key], `--${key.replaceAll('_', '-')}`],
       ['env', this.env[spec.env] || undefined, spec.env],
       ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
       ['default', own(DEFAULTS, key), 'default'],

@@ -106,11 +106,11 @@ export interface HttpClientOptions {
 }
 
 /** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
-const TENANT_FREE = [/^\/v1\/account\/?$/];
+const TENANT_FREE = new Set(['/v1/account', '/v1/account/']);
 
 export function isTenantScoped(path: string): boolean {
   const clean = path.split('?')[0] ?? '';
-  return clean.startsWith('/v1/') && !TENANT_FREE.some((pattern) => pattern.test(clean));
+  return clean.startsWith('/v1/') && !TENANT_FREE.has(clean);
 }
 
 export class HttpClient {
@@ -301,7 +301,7 @@ export class HttpClient {
     onSent: (() => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, transport, timeoutMs = 60_000 } = this.options;
-    const token = headers.authorization?.replace(/^Bearer\s+/i, '');
+    const token = headers.authorization === undefined ? undefined : bearerToken(headers.authorization);
     registerSecret(token); // whatever supplied it (a sign-in, CLINIC_TOKEN, login's check): never echoed on stderr
     const answer = await exchange(
       transport,
@@ -364,6 +364,13 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
   const record = value as Record<string, unknown>;
   for (const key in record) if (nestedDeeperThan(record[key], limit - 1)) return true;
   return false;
+}
+
+/** The token of an Authorization value `Bearer <token>` (any case, any blanks between); other values as they are. */
+export function bearerToken(value: string): string {
+  if (value.slice(0, 6).toLowerCase() !== 'bearer') return value;
+  const token = value.slice(6).trimStart();
+  return token.length < value.length - 6 ? token : value;
 }
 
 /** An absolute address (realtime.auth_endpoint): base_url's origin only, used as it is plus the query. */

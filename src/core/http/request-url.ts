@@ -1,6 +1,7 @@
 // Every API request URL is built here: base_url joined with a path, and nothing that could lead off base_url's
 // origin or out of its path (the token travels with every request).
 import { UsageError } from '../errors.js';
+import { trimEnd } from '../plain-text.js';
 
 /** base_url, parsed once per client. */
 export interface ApiBase {
@@ -18,7 +19,7 @@ export interface RequestUrl {
 
 export function apiBase(baseUrl: string): ApiBase {
   const url = new URL(baseUrl);
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+  return { origin: url.origin, prefix: trimEnd(url.pathname, '/') };
 }
 
 /**
@@ -29,16 +30,39 @@ export function apiBase(baseUrl: string): ApiBase {
  * `;` (`/..;/` climbs on some servers), and a query or fragment inside the path.
  */
 export function pathProblem(path: string): string | undefined {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  if (/[\u0000-\u001f\u007f]/.test(path)) return 'a control character (tab, line break…)';
+  if (hasControlCharacter(path)) return 'a control character (tab, line break…)';
   if (path.includes('\\')) return 'a backslash';
-  if (/%(2f|5c)/i.test(path)) return 'an encoded slash or backslash';
-  if (/%([01][0-9a-f]|7f)/i.test(path)) return 'an encoded control character';
+  const encoded = percentCodes(path);
+  if (encoded.some((code) => code === '2f' || code === '5c')) return 'an encoded slash or backslash';
+  if (encoded.some((code) => code === '7f' || (code[0]! <= '1' && isHex(code[1]!))))
+    return 'an encoded control character';
   if (path.includes('//')) return 'an empty segment (//)';
   if (path.includes(';')) return "a ';'";
   if (path.includes('?')) return 'a query (give it apart from the path)';
   if (path.includes('#')) return "a fragment ('#')";
   return undefined;
+}
+
+// Checked character by character: every request's path passes here (see plain-text.ts).
+
+const hasControlCharacter = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+};
+
+const isHex = (c: string) => (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+
+/** The two characters after each `%` that has two after it, lower-cased, where both are digits 0-9 or letters a-f. */
+function percentCodes(text: string): string[] {
+  const codes: string[] = [];
+  for (let at = text.indexOf('%'); at >= 0 && at + 2 < text.length; at = text.indexOf('%', at + 1)) {
+    const code = text.slice(at + 1, at + 3).toLowerCase();
+    if (code.length === 2 && isHex(code[0]!) && isHex(code[1]!)) codes.push(code);
+  }
+  return codes;
 }
 
 /**

@@ -214,6 +214,31 @@ describe('start-up', () => {
     expect(names(['custmers']).length).toBeGreaterThan(10); // commander's suggestion needs them all
   });
 
+  it('the program declares the global options argv may mention, all of them where help or a near miss needs them', () => {
+    const hooks = { context: async () => undefined as never, write: () => {}, writeErr: () => {} };
+    const declared = (argv?: string[]) =>
+      buildProgram('0', commands, hooks, argv)
+        .options.map((option) => option.long)
+        .filter((flag) => flag !== '--version');
+    const every = declared();
+    expect(every.length).toBeGreaterThan(15);
+    expect(declared(['customers', 'get', '1'])).toEqual([]);
+    expect(declared(['customers', 'get', '1', '-o', 'json', '--tenant=3'])).toEqual(['--tenant', '--output']);
+    expect(declared(['-yq', 'erasure', 'list', '-ojson'])).toEqual(['--output', '--yes', '--quiet']);
+    expect(declared(['customers', 'list', '--per-page', '5', '--no-input'])).toEqual(['--no-input']);
+    expect(declared(['customers', 'list', '--help'])).toEqual(every);
+    expect(declared(['customers', 'list', '--profil', 'x'])).toEqual(every); // a near miss: commander names --profile
+  });
+
+  it('a global option argv does not name parses as before, and a near miss is still named', async () => {
+    const dir = await tempConfigDir();
+    const typo = await runCli(dir, ['customers', 'list', '--profil', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("error: unknown option '--profil' (did you mean --profile?)\n");
+    const plain = await runCli(dir, ['--base-url', 'http://127.0.0.1:9/api', 'config', 'get', 'base_url']);
+    expect(plain.stdout).toBe('http://127.0.0.1:9/api\n');
+  });
+
   it('every command has an example in its help', async () => {
     const dir = await tempConfigDir();
     const top = await runCli(dir, ['--help']);
@@ -350,5 +375,63 @@ describe('start-up: V8 tuned for constant memory only in runs that follow pages'
       expect(rows(run.stdout), args.join(' ')).toBe(count);
       expect(run.tuning, args.join(' ')).toBe('tuned');
     }
+  });
+});
+
+describe('start-up: a stream is made only when a run needs it', () => {
+  const RECORDER_STREAMS = fileURLToPath(new URL('../../helpers/record-streams.mjs', import.meta.url));
+
+  /** `customers get` and `customers list --all` of `total` customers (100 a page), through a pipe. */
+  async function streams(args: string[], total: number) {
+    const api = await startFakeApi({
+      answer({ path }) {
+        const url = new URL(path, 'http://x');
+        const one = /^\/api\/v1\/customers\/(\d+)$/.exec(url.pathname);
+        if (one) return { body: { data: { id: Number(one[1]), first_name: 'Zoë', notes: 'x'.repeat(200) } } };
+        if (url.pathname !== '/api/v1/customers') return undefined;
+        const page = Number(url.searchParams.get('page') ?? '1');
+        const last = Math.ceil(total / 100);
+        const ids = Array.from({ length: 100 }, (_, i) => (page - 1) * 100 + i + 1).filter(
+          (id) => id <= total,
+        );
+        return {
+          body: {
+            data: ids.map((id) => ({ id, first_name: 'Zoë', notes: 'x'.repeat(200) })),
+            meta: { current_page: page, per_page: 100, total, last_page: last },
+          },
+        };
+      },
+    });
+    try {
+      const dir = await api.configDir();
+      const file = join(dir, '..', 'streams.txt');
+      const run = await runCli(dir, args, {
+        nodeArgs: ['--import', RECORDER_STREAMS],
+        env: { RECORD_STREAMS_FILE: file, CLINIC_TOKEN: 'x' },
+      });
+      return { ...run, made: (await readFile(file, 'utf8')).split('\n').filter(Boolean) };
+    } finally {
+      await api.close();
+    }
+  }
+
+  it('a small output goes straight to stdout: neither stream is made', async () => {
+    const run = await streams(['customers', 'get', '7', '-o', 'json'], 0);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ id: 7, first_name: 'Zoë' });
+    expect(run.stderr).toBe('');
+    expect(run.made).toEqual([]);
+  });
+
+  it('a long output starts straight and goes on through the stream, every record once and in order', async () => {
+    const run = await streams(['customers', 'list', '--all', '-o', 'ndjson'], 450);
+    expect(run.code).toBe(0);
+    const ids = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(ids).toEqual(Array.from({ length: 450 }, (_, i) => i + 1));
+    expect(Buffer.byteLength(run.stdout)).toBeGreaterThan(16 * 1024); // past what goes straight to fd 1
+    expect(run.made).toContain('stdout');
   });
 });
