@@ -103,10 +103,7 @@ export const PROGRAM_EXAMPLES = [
  * every start-up a millisecond, and parseGlobals reads an option not given the same whether declared or not.
  */
 function addGlobalOptions(program: Command, argv?: readonly string[], known?: ReadonlySet<string>): void {
-  const all =
-    !argv ||
-    !known ||
-    argv.some((arg) => arg === '--help' || arg === '-h' || arg === 'help' || !knownFlag(arg, known));
+  const all = !argv || !known || argv.some((arg) => asksHelp(arg) || !knownFlag(arg, known));
   for (const def of GLOBAL_OPTIONS)
     if (all || mentions(argv, def.flags)) program.addOption(new Option(def.flags, def.description));
 }
@@ -129,6 +126,10 @@ function mentions(argv: readonly string[], flags: string): boolean {
       : argv.some((arg) => arg.startsWith('-') && !arg.startsWith('--') && arg.includes(flag[1]!)),
   );
 }
+
+/** `--help`, the word `help`, or short flags that include `-h` (`-yh`). */
+const asksHelp = (arg: string) =>
+  arg === '--help' || arg === 'help' || (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('h'));
 
 /** An argument that is no option, or a long option some command or the program declares (`--name` or `--name=…`). */
 function knownFlag(arg: string, known: ReadonlySet<string>): boolean {

@@ -227,6 +227,7 @@ describe('start-up', () => {
     expect(declared(['-yq', 'erasure', 'list', '-ojson'])).toEqual(['--output', '--yes', '--quiet']);
     expect(declared(['customers', 'list', '--per-page', '5', '--no-input'])).toEqual(['--no-input']);
     expect(declared(['customers', 'list', '--help'])).toEqual(every);
+    expect(declared(['-yh'])).toEqual(every); // -y -h: the program's help lists them all
     expect(declared(['customers', 'list', '--profil', 'x'])).toEqual(every); // a near miss: commander names --profile
   });
 
