@@ -130,7 +130,8 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
     },
     /** Writes all of `text` now, when it may: true if it did (or handed it on), false to use the stream. */
     write(text) {
-      if (streamMade()) return false;
+      // UTF-8 takes a byte or more for each UTF-16 unit: a text too long is refused before it is encoded.
+      if (streamMade() || written + text.length > DIRECT_BYTES) return false;
       const bytes = Buffer.from(text);
       if (written + bytes.length > DIRECT_BYTES) return false;
       written += bytes.length;

@@ -1,6 +1,6 @@
 // Checks for argument values, each failing with one clear usage line.
 import { UsageError } from '../core/errors.js';
-import { isDigits } from '../core/plain-text.js';
+import { isPositiveInteger } from '../core/plain-text.js';
 
 export function parseWholeNumber(
   value: string,
@@ -23,8 +23,7 @@ export function parseWholeNumber(
 
 /** A resource id: a positive whole number. */
 export function parseId(value: string, name = 'ID'): number {
-  const digits = value.trim();
-  if (!isDigits(digits) || digits.startsWith('0') || !Number.isSafeInteger(Number(value)))
+  if (!isPositiveInteger(value.trim()) || !Number.isSafeInteger(Number(value)))
     throw new UsageError(`${name} must be a positive whole number, got '${value}'`);
   return Number(value);
 }

@@ -8,6 +8,11 @@ export function trimEnd(text: string, char: string): string {
   return text.slice(0, end);
 }
 
+/** Whether `text` is a positive whole number as digits alone, no leading zero (`7`, `42`; not `07`, `0`, `+7`). */
+export function isPositiveInteger(text: string): boolean {
+  return isDigits(text) && !text.startsWith('0');
+}
+
 /** Whether `text` is one or more ASCII digits. */
 export function isDigits(text: string): boolean {
   if (text === '') return false;

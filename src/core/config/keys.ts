@@ -1,6 +1,6 @@
 // The profile keys users may set, their environment overrides, how a value is checked and the type it is read as.
 import { UsageError } from '../errors.js';
-import { isDigits, trimEnd } from '../plain-text.js';
+import { isPositiveInteger, trimEnd } from '../plain-text.js';
 import { requireSecureUrl } from '../secure-url.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -59,8 +59,7 @@ const tokenUrl: ValueKind<string> = {
 };
 
 function positiveInteger(key: string, text: string): string {
-  if (!isDigits(text) || text.startsWith('0'))
-    throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
+  if (!isPositiveInteger(text)) throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
   return text;
 }
 
