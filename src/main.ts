@@ -3,12 +3,20 @@
 import type { ContextDeps } from './cli/context.js';
 import { type CommandCatalog, commandPaths as pathsOf, run } from './cli/run.js';
 import { commandNames, loadCommands } from './commands/index.js';
+import { restoreV8Flags } from './core/memory.js';
 
 const catalog: CommandCatalog = { names: commandNames, load: loadCommands };
 
-/** Runs one invocation of the CLI and returns its exit code. */
-export function main(argv: string[], deps: ContextDeps): Promise<number> {
-  return run(argv, deps, catalog);
+/**
+ * Runs one invocation of the CLI and returns its exit code. V8's flags are as they were at the start once it has
+ * returned: the compile cache written after it is then one the next run can take (core/memory.ts).
+ */
+export async function main(argv: string[], deps: ContextDeps): Promise<number> {
+  try {
+    return await run(argv, deps, catalog);
+  } finally {
+    restoreV8Flags();
+  }
 }
 
 /** Every command's path (`['customers', 'list']`…), for the help cache built with the bundle. */

@@ -8,9 +8,26 @@
 // A forced full collection costs tens of milliseconds on a busy machine; one every ten pages was a fifth of an
 // export's time, one on growth is a handful in 100,000 records. node:v8 loads only here, when a long run starts (a
 // bulk run, or a list's second page: a one-page list pays nothing); node:vm only for the first collection.
+// V8 stamps a code cache with its flags: restoreV8Flags sets ours back to their defaults before bin writes one.
 
 type V8 = typeof import('node:v8');
 type HeapSpaceInfo = import('node:v8').HeapSpaceInfo;
+
+type FlagSetter = Pick<V8, 'setFlagsFromString'>;
+
+/** Each V8 flag set here, and the flag that sets it back to V8's default. */
+const DEFAULTS: Record<string, string> = {
+  '--expose-gc': '--no-expose-gc',
+  '--semi-space-growth-factor=1': '--semi-space-growth-factor=2',
+};
+
+/** The flags set so far, each with the engine it was set on (restoreV8Flags). */
+const flagsSet = new Map<string, FlagSetter>();
+
+function setFlag(engine: FlagSetter, flag: string): void {
+  engine.setFlagsFromString(flag);
+  flagsSet.set(flag, engine);
+}
 
 let v8: V8 | null | undefined;
 let collect: (() => void) | null | undefined;
@@ -23,7 +40,7 @@ function prepare(): V8 | null {
   if (v8 !== undefined) return v8;
   try {
     v8 = process.getBuiltinModule('node:v8') as V8;
-    v8.setFlagsFromString('--expose-gc');
+    setFlag(v8, '--expose-gc');
     capYoung = youngGenerationCap(v8);
   } catch {
     v8 = null; // not available: only the flat peak is lost
@@ -48,15 +65,13 @@ export function collectGarbage(): void {
  * Stops the young generation growing once it has reached YOUNG_CAP_BYTES (at once on a V8 without such a space):
  * called with the heap's spaces now and then; true once it has.
  */
-export function youngGenerationCap(
-  engine: Pick<V8, 'setFlagsFromString'>,
-): (spaces: readonly HeapSpaceInfo[]) => boolean {
+export function youngGenerationCap(engine: FlagSetter): (spaces: readonly HeapSpaceInfo[]) => boolean {
   let capped = false;
   return (spaces) => {
     if (capped) return true;
     const young = spaces.find((space) => space.space_name === 'new_space');
     if (young && young.space_size < YOUNG_CAP_BYTES) return false;
-    engine.setFlagsFromString('--semi-space-growth-factor=1');
+    setFlag(engine, '--semi-space-growth-factor=1');
     return (capped = true);
   };
 }
@@ -97,4 +112,15 @@ export function collectOnGrowth(): () => void {
     collectGarbage();
     floor = oldUsed();
   };
+}
+
+/**
+ * Sets the V8 flags changed here back to their defaults, for the end of a run. A code cache carries a hash of the
+ * flags it was made under and is refused by a V8 whose flags differ: written after a long run (bin writes the
+ * command's cache on its way out, Node 22's compile cache at exit), it was refused by every next run, which compiled
+ * the bundle again and wrote it again. What the flags did is done by then.
+ */
+export function restoreV8Flags(): void {
+  for (const [flag, engine] of flagsSet) engine.setFlagsFromString(DEFAULTS[flag] ?? flag);
+  flagsSet.clear();
 }

@@ -105,6 +105,11 @@ export interface HttpClientOptions {
   notice?: (line: string) => void;
 }
 
+/** What cancels a request: the client's signal (Ctrl-C) and the request's own. */
+type Signals = readonly (AbortSignal | undefined)[];
+
+const anyAborted = (signals: Signals) => signals.some((signal) => signal?.aborted);
+
 /** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
 const TENANT_FREE = new Set(['/v1/account', '/v1/account/']);
 
@@ -185,22 +190,20 @@ export class HttpClient {
 
   private async exchange(request: ApiRequest, stream: boolean): Promise<ApiResponse | StreamedResponse> {
     const prepared = this.prepare(request);
-    const linked = anySignal([this.options.signal, request.signal]);
+    // The client's signal (Ctrl-C) and the request's own, each listened to where a wait or a send needs it.
+    const signals = [this.options.signal, request.signal];
     try {
-      return await this.attempts(prepared, stream, linked.signal, request.onSent);
+      return await this.attempts(prepared, stream, signals, request.onSent);
     } catch (error) {
       request.onSent?.();
       throw error;
-    } finally {
-      // A streamed body still listens to the signal after the answer came (Ctrl-C during a download).
-      if (!stream) linked.release();
     }
   }
 
   private async attempts(
     prepared: PreparedRequest,
     stream: boolean,
-    signal: AbortSignal | undefined,
+    signals: Signals,
     onSent: (() => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { clock, maxRetries } = this.options;
@@ -208,16 +211,16 @@ export class HttpClient {
     let renewed = false;
 
     for (let attempt = 0; ; attempt++) {
-      await this.waitForSlot(signal, onSent);
+      await this.waitForSlot(signals, onSent);
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
-        answer = await this.send(prepared, headers, stream, signal, onSent);
+        answer = await this.send(prepared, headers, stream, signals, onSent);
       } catch (error) {
-        if (signal?.aborted) throw new CancelledError('interrupted');
+        if (anyAborted(signals)) throw new CancelledError('interrupted');
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
           onSent?.();
-          await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt, signal);
+          await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt, signals);
           continue;
         }
         throw toNetworkError(error, prepared);
@@ -243,7 +246,7 @@ export class HttpClient {
       ) {
         const waitMs = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
         onSent?.();
-        await this.wait(waitMs, `HTTP ${answer.status}`, attempt, signal);
+        await this.wait(waitMs, `HTTP ${answer.status}`, attempt, signals);
         continue;
       }
       const { path } = prepared;
@@ -259,7 +262,7 @@ export class HttpClient {
   }
 
   /** Waits until the rate-limit budget (this process's, or the profile's shared one) has room for a request. */
-  private async waitForSlot(signal: AbortSignal | undefined, onSent?: () => void): Promise<void> {
+  private async waitForSlot(signals: Signals, onSent?: () => void): Promise<void> {
     for (let told = false; ;) {
       const pause = await this.pacer.slot();
       if (pause <= 0) return;
@@ -273,23 +276,26 @@ export class HttpClient {
       if (!told && pause >= 1000)
         this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
       told ||= pause >= 1000;
-      await this.sleep(pause, signal);
+      await this.sleep(pause, signals);
     }
   }
 
-  private async wait(ms: number, reason: string, attempt: number, signal?: AbortSignal): Promise<void> {
+  private async wait(ms: number, reason: string, attempt: number, signals: Signals): Promise<void> {
     const seconds = Math.round(ms / 100) / 10;
     this.options.notice?.(
       `${reason}; retrying in ${seconds}s (retry ${attempt + 1} of ${this.options.maxRetries})`,
     );
-    await this.sleep(ms, signal);
+    await this.sleep(ms, signals);
   }
 
-  private async sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  private async sleep(ms: number, signals: Signals): Promise<void> {
+    const linked = anySignal(signals);
     try {
-      await this.options.clock.sleep(ms, signal);
+      await this.options.clock.sleep(ms, linked.signal);
     } catch (error) {
-      throw signal?.aborted ? new CancelledError('interrupted') : error;
+      throw anyAborted(signals) ? new CancelledError('interrupted') : error;
+    } finally {
+      linked.release();
     }
   }
 
@@ -297,7 +303,7 @@ export class HttpClient {
     prepared: PreparedRequest,
     headers: Record<string, string>,
     stream: boolean,
-    signal: AbortSignal | undefined,
+    signals: Signals,
     onSent: (() => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { trace, clock, transport, timeoutMs = 60_000 } = this.options;
@@ -317,7 +323,7 @@ export class HttpClient {
         idleMs: timeoutMs,
         maxBytes: Math.min(prepared.maxBytes ?? Infinity, this.options.maxBodyBytes ?? MAX_JSON_BYTES),
         stream,
-        signal,
+        signals,
         trace,
         secrets: token ? [token] : [],
         now: () => clock.now(),

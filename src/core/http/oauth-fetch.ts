@@ -52,7 +52,7 @@ export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
           headers,
           body: bodyText(init.body),
         },
-        { deadlineMs: timeoutMs, idleMs: timeoutMs, maxBytes, signal, trace },
+        { deadlineMs: timeoutMs, idleMs: timeoutMs, maxBytes, signals: [signal], trace },
       );
       return toResponse(answer.status, answer.headers, Buffer.from(answer.text ?? '', 'utf8'), href);
     } catch (error) {

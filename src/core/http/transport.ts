@@ -15,7 +15,10 @@ export interface TransportRequest {
   headers: Record<string, string>;
   /** Text, or a multipart body streamed from disk with a known length. */
   body?: string | MultipartBody;
-  /** Longest wait for the headers, and then for each piece of the body (idle time), in ms. */
+  /**
+   * Longest wait for the headers, and then for each piece of the body (idle time), in ms; Infinity for none (a
+   * deadline as short covers it: each timer costs a request of a long export its set-up).
+   */
   headersTimeout?: number;
   bodyTimeout?: number;
   signal?: AbortSignal;
@@ -90,7 +93,8 @@ export class NodeTransport implements HttpTransport {
       };
       const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
-      req.setTimeout(headersTimeout, () => fail(timedOut('waiting for the answer')));
+      if (headersTimeout !== Infinity)
+        req.setTimeout(headersTimeout, () => fail(timedOut('waiting for the answer')));
       if (options.onSent) req.once('finish', options.onSent);
       req.once('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
@@ -98,7 +102,8 @@ export class NodeTransport implements HttpTransport {
       });
       req.once('response', (res) => {
         response = res;
-        req.setTimeout(bodyTimeout, () => fail(timedOut('reading the answer')));
+        if (bodyTimeout !== Infinity) req.setTimeout(bodyTimeout, () => fail(timedOut('reading the answer')));
+        else if (headersTimeout !== Infinity) req.setTimeout(0);
         res.once('close', () => signal?.removeEventListener('abort', onAbort));
         // An error after the headers (a reset mid-body) reaches the reader through the body stream.
         req.removeAllListeners('error');

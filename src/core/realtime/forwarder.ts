@@ -121,7 +121,7 @@ export class Forwarder {
           idleMs: timeoutMs,
           maxBytes: 0,
           stream: 'any',
-          signal,
+          signals: [signal],
           trace: this.options.trace,
         },
       );

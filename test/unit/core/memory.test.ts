@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { youngGenerationCap } from '../../../src/core/memory.js';
+import { restoreV8Flags, youngGenerationCap } from '../../../src/core/memory.js';
 
 const MiB = 2 ** 20;
 const spaces = (young: number) => [
@@ -36,5 +36,17 @@ describe('the young generation of a long run', () => {
     const cap = youngGenerationCap({ setFlagsFromString: (flag: string) => void flags.push(flag) });
     expect(cap(spaces(1 * MiB).slice(0, 1))).toBe(true);
     expect(flags).toEqual(['--semi-space-growth-factor=1']);
+  });
+});
+
+describe('the V8 flags of a long run', () => {
+  it('are set back to their defaults once the run is over, each on the engine that set it, once', () => {
+    const flags: string[] = [];
+    const cap = youngGenerationCap({ setFlagsFromString: (flag: string) => void flags.push(flag) });
+    cap(spaces(4 * MiB));
+    restoreV8Flags();
+    expect(flags).toEqual(['--semi-space-growth-factor=1', '--semi-space-growth-factor=2']);
+    restoreV8Flags();
+    expect(flags).toHaveLength(2);
   });
 });

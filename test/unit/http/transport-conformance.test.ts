@@ -70,8 +70,42 @@ describe('the transport', () => {
     const origin = await serve(() => {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error('stop')), 100);
-    const error = await get(origin, { signal: controller.signal }).catch((e: unknown) => e);
+    const error = await get(origin, { signals: [controller.signal] }).catch((e: unknown) => e);
     expect((error as Error).message).toBe('stop');
+  });
+
+  it('any of its signals stops it, and none keeps a listener once an exchange is over', async () => {
+    const listening = new Map<AbortSignal, number>();
+    const watched = () => {
+      const signal = new AbortController().signal;
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      listening.set(signal, 0);
+      signal.addEventListener = (...args: Parameters<typeof add>) => {
+        listening.set(signal, listening.get(signal)! + 1);
+        add(...args);
+      };
+      signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+        listening.set(signal, listening.get(signal)! - 1);
+        remove(...args);
+      };
+      return signal;
+    };
+    const origin = await serve((req, res) => (req.url === '/silent' ? undefined : res.end('{}')));
+    for (const deadlineMs of [5000, undefined]) {
+      const signals = [watched(), undefined, watched()];
+      expect((await get(origin, { signals, deadlineMs })).text).toBe('{}');
+      expect([...listening.values()].filter((count) => count !== 0)).toEqual([]);
+    }
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('second')), 100);
+    const error = await get(origin, { signals: [watched(), controller.signal] }, '/silent').catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe('second');
+    const already = AbortSignal.abort(new Error('before'));
+    const early = await get(origin, { signals: [watched(), already] }).catch((e: unknown) => e);
+    expect((early as Error).message).toBe('before');
   });
 
   it('a reset mid-body reaches the reader', async () => {

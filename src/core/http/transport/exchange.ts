@@ -5,6 +5,7 @@ import type { HttpTransport, TransportRequest, TransportResponse } from '../tran
 import { NetworkError } from '../../errors.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
 import { refuseEncodedAnswer } from '../answer-encoding.js';
+import { anySignal } from '../any-signal.js';
 
 export interface ExchangeOptions {
   /**
@@ -21,7 +22,11 @@ export interface ExchangeOptions {
    * body is handed back unread, whatever its status (a caller that needs only the status).
    */
   stream?: boolean | 'any';
-  signal?: AbortSignal;
+  /**
+   * Any of these cancels the exchange (Ctrl-C, a caller's own). The exchange's one controller listens to each: linking
+   * them into one signal first cost every request of an export a second controller and its listeners.
+   */
+  signals?: readonly (AbortSignal | undefined)[];
   /** Debug trace lines, redacted here. */
   trace?: (line: string) => void;
   /** Values hidden from the trace wherever they appear (the bearer token in a custom header). */
@@ -53,29 +58,39 @@ export async function exchange(
   request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal'>,
   options: ExchangeOptions,
 ): Promise<Exchanged> {
-  const { deadlineMs, signal: cancel } = options;
+  const { deadlineMs, signals = [] } = options;
   // A body handed back unread to be read by the caller (a download) is under no deadline of ours; with `'any'` the
-  // caller reads none, so the deadline covers all there is: the answer's head.
-  if (options.stream === true || deadlineMs === undefined) return within(transport, request, options, cancel);
+  // caller reads none, so the deadline covers all there is: the answer's head. A streamed body listens for as long
+  // as it is read.
+  if (options.stream === true || deadlineMs === undefined) {
+    const linked = anySignal(signals);
+    try {
+      return await within(transport, request, options, linked.signal);
+    } finally {
+      if (options.stream !== true) linked.release();
+    }
+  }
   // One deadline for the whole exchange (a body trickling a byte a second must not hang forever). Its controller
-  // carries Ctrl-C too: one signal and one listener a request (a bulk run makes thousands), not two linked by a third.
+  // carries the cancelling signals too: one signal a request (a bulk run makes thousands), not two linked by a third.
   const deadline = new AbortController();
   let late = false;
   const timer = setTimeout(() => {
     late = true;
     deadline.abort();
   }, deadlineMs);
-  const onCancel = () => deadline.abort(cancel?.reason);
-  if (cancel?.aborted) onCancel();
-  else cancel?.addEventListener('abort', onCancel, { once: true });
+  const onCancel = (event: Event) => deadline.abort((event.target as AbortSignal).reason);
+  for (const cancel of signals) {
+    if (cancel?.aborted) deadline.abort(cancel.reason);
+    else cancel?.addEventListener('abort', onCancel, { once: true });
+  }
   try {
     return await within(transport, request, options, deadline.signal);
   } catch (error) {
-    if (late && !cancel?.aborted) throw new DeadlineError(deadlineMs);
+    if (late && !signals.some((cancel) => cancel?.aborted)) throw new DeadlineError(deadlineMs);
     throw error;
   } finally {
     clearTimeout(timer);
-    cancel?.removeEventListener('abort', onCancel);
+    for (const cancel of signals) cancel?.removeEventListener('abort', onCancel);
   }
 }
 
@@ -85,7 +100,10 @@ async function within(
   options: ExchangeOptions,
   signal: AbortSignal | undefined,
 ): Promise<Exchanged> {
-  const { trace, secrets = [], now = () => performance.now(), idleMs, maxBytes } = options;
+  const { trace, secrets = [], now = () => performance.now(), maxBytes, deadlineMs } = options;
+  // Silence can last no longer than the whole exchange: a deadline no longer than the idle time covers it.
+  const read = options.stream === undefined || options.stream === false;
+  const idleMs = read && deadlineMs !== undefined && deadlineMs <= options.idleMs ? Infinity : options.idleMs;
   const url = request.origin + request.path;
   const started = now();
   if (trace) {
@@ -98,7 +116,11 @@ async function within(
     else if (request.body && !form) trace(`> ${redactBodyText(request.body)}`);
   }
   const response = await transport.request({
-    ...request,
+    origin: request.origin,
+    path: request.path,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
     headersTimeout: idleMs,
     bodyTimeout: idleMs,
     signal,
