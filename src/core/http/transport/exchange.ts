@@ -179,7 +179,8 @@ export function readCapped(body: Readable, url: string, max: number): Promise<st
     let ended = false;
     body.once('end', () => {
       ended = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      // A body in one piece (most pages) is decoded where it lies, not copied first.
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8'));
     });
     body.once('error', reject);
     // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word. Made only
