@@ -88,12 +88,27 @@ export async function* paginate<T = unknown>(
   let checked = 0;
   let previous: T[] | undefined;
   const ids = follow ? new IdSet() : undefined;
+  /** Sends the pages up to `until` that `wanted` in flight and the budget allow; resolves once they have left. */
+  const sendAhead = (until: number, wanted: number) => {
+    let room = client.mayStart ? client.mayStart(wanted, ahead.length) : wanted - ahead.length;
+    for (; room > 0 && next <= until; room--) ahead.push(fetchPage(next++));
+    return Promise.all(ahead.map((fetch) => fetch.sent));
+  };
+  // What the last page said of the pages after it, once two pages have checked out. The pages it says exist leave
+  // as soon as the next page is in, before it is read: the server works on them while that page is parsed, checked
+  // and written. A page that then says fewer exist has cost one request for nothing.
+  let known: { lastPage: number; meta: PageMeta } | undefined;
   try {
     for (;;) {
       if (signal?.aborted) return;
       const fetched = ahead.shift()!;
       page = fetched.page;
       const response = await fetched.answer;
+      if (known) {
+        // This page may hold up to perPage records: only the pages needed whatever it holds.
+        const until = Math.min(known.lastPage, lastNeeded(page, seen + (perPage ?? 0), options, perPage));
+        if (next <= until && !pastCeiling(known.meta, until, perPage, path)) await sendAhead(until, width);
+      }
       const { records, meta } = readPage<T>(response, path);
       checkPage(meta, page, path);
       if (follow && records.length > 0) {
@@ -118,10 +133,9 @@ export async function* paginate<T = unknown>(
           lastPage === undefined ? page + 1 : Math.min(lastPage, lastNeeded(page, seen, options, perPage));
         // One page ahead until a second page has checked out: a server whose pages never end costs two requests.
         const wanted = ++checked >= 2 ? width : 1;
-        let room = client.mayStart ? client.mayStart(wanted, ahead.length) : wanted - ahead.length;
-        for (; room > 0 && next <= until; room--) ahead.push(fetchPage(next++));
-        await Promise.all(ahead.map((fetch) => fetch.sent));
+        await sendAhead(until, wanted);
       }
+      known = more && checked >= 2 && lastPage !== undefined ? { lastPage, meta } : undefined;
       yield { records, meta, text: response.text };
       if (!more) return;
     }

@@ -129,6 +129,83 @@ describe('pages in flight', () => {
   });
 });
 
+/**
+ * A server that answers at once and logs what the export does: `ask N` when page N is asked for, `read N` when its
+ * body is parsed. `lastPage(page)` is what page N says the last page is.
+ */
+function loggingServer(lastPage: (page: number) => number) {
+  const log: string[] = [];
+  const client = {
+    request(request: ApiRequest): Promise<ApiResponse> {
+      const page = Number((request.query as URLSearchParams).get('page'));
+      log.push(`ask ${page}`);
+      request.onSent?.();
+      const data = Array.from({ length: PER_PAGE }, (_, i) => ({ id: (page - 1) * PER_PAGE + i + 1 }));
+      const text = JSON.stringify({ data, meta: { current_page: page, last_page: lastPage(page) } });
+      const json = <T>() => {
+        log.push(`read ${page}`);
+        return JSON.parse(text) as T;
+      };
+      return Promise.resolve({ status: 200, headers: {}, text, json });
+    },
+  };
+  return { client, log };
+}
+
+async function ids(pages: AsyncGenerator<{ records: unknown[] }>) {
+  const out: number[] = [];
+  for await (const page of pages) out.push(...page.records.map((record) => (record as { id: number }).id));
+  return out;
+}
+
+describe('pages known to exist leave before a page is read', () => {
+  it('once two pages have checked out, the next page is asked for before this one is parsed', async () => {
+    const server = loggingServer(() => 5);
+    expect(await ids(paginate(server.client, '/v1/customers', [], options(1)))).toHaveLength(50);
+    const reads = server.log.filter((line) => line.startsWith('read'));
+    expect(reads).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
+    const at = (line: string) => server.log.indexOf(line);
+    // The first two pages are read before the next is asked for: a server whose pages never end costs two requests.
+    expect(at('ask 2')).toBeGreaterThan(at('read 1'));
+    expect(at('ask 3')).toBeGreaterThan(at('read 2'));
+    for (const page of [3, 4]) expect(at(`ask ${page + 1}`)).toBeLessThan(at(`read ${page}`));
+    expect(server.log.filter((line) => line.startsWith('ask'))).toHaveLength(5);
+  });
+
+  it('a page that says fewer pages exist ends the export there, at the cost of one request', async () => {
+    const server = loggingServer((page) => (page < 4 ? 9 : 4));
+    expect(await ids(paginate(server.client, '/v1/customers', [], options(1)))).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+    expect(server.log.filter((line) => line.startsWith('ask'))).toEqual([
+      'ask 1',
+      'ask 2',
+      'ask 3',
+      'ask 4',
+      'ask 5',
+    ]);
+  });
+
+  it('never asks for a page --limit cannot need, whatever the pages hold', async () => {
+    for (const [limit, pages] of [
+      [25, 3],
+      [30, 3],
+      [31, 4],
+      [40, 4],
+    ] as const) {
+      for (const concurrency of [1, 3]) {
+        const server = loggingServer(() => 9);
+        const run = paginate(server.client, '/v1/customers', [], { limit, perPage: PER_PAGE, concurrency });
+        expect((await ids(run)).length).toBeGreaterThanOrEqual(limit);
+        const asked = server.log.filter((line) => line.startsWith('ask'));
+        expect(asked, `--limit ${limit} --concurrency ${concurrency}`).toEqual(
+          Array.from({ length: pages }, (_, i) => `ask ${i + 1}`),
+        );
+      }
+    }
+  });
+});
+
 describe('mayStart (the decision bulk runs share)', () => {
   it('fills up to what is wanted when the budget is unknown', () => {
     expect(mayStart(4, 0, undefined)).toBe(4);
