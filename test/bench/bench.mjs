@@ -51,11 +51,14 @@ const NOTES = `## How it is measured
   fifth of the export's time.
 - **Why the automatic export falls short of 1.5× here**: the CLI, the sandbox and the harness share 2 cores, so pages
   in flight can at best hide the sandbox's time behind the client's. With C the client's CPU time for the export and S
-  the server's, a sequential client takes about C + S and a perfectly overlapped one max(C, S). For the floor (C about
-  1.3 s, S about 0.7 s) that bound is about 1.5×; its own run with 2 pages in flight is the row "floor with 2 pages in
-  flight". The CLI spends 1.5 to 1.7 s of CPU (the checks of every page, each request's deadline and signals), so its
-  bound here is about (1.3 + 0.7) / 1.6 = 1.25×, which is what it measures. Against the API, what pages in flight hide
-  is the network's and the server's time, not a core of the same machine.
+  the server's, a sequential client takes about C + S and a perfectly overlapped one max(C, S), or (C + S) / 2 once
+  both keep a core busy. For the floor (C about 1.2 s, S about 0.7 s) that bound is about 1.6×; its own run with 2
+  pages in flight is the row "floor with 2 pages in flight" (1.3 to 1.5× from run to run). The CLI spends 1.4 to 1.7 s
+  of CPU (the checks of every page, each request's deadline and signal, a young generation held small for a flat
+  peak), so its bound here is about (1.2 + 0.7) / 1.5 = 1.3×, which is what it measures. The --concurrency 1 export
+  keeps one page in flight too: the pages the last page said exist are asked for as soon as the next page is in,
+  before it is parsed, checked and written. Against the API, what pages in flight hide is the network's and the
+  server's time, not a core of the same machine.
 - **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --import report-rss.mjs\`): the 100,000-record
   export's median over the rounds above against the median of three 10,000-record exports (\`--limit 10000\`);
   -o csv once each. The curl + jq loop over 100 pages is an info row only: it mostly measures process spawns.
