@@ -16,15 +16,17 @@ type HeapSpaceInfo = import('node:v8').HeapSpaceInfo;
 type FlagSetter = Pick<V8, 'setFlagsFromString'>;
 
 /** Each V8 flag set here, and the flag that sets it back to V8's default. */
-const DEFAULTS: Record<string, string> = {
+const DEFAULTS = {
   '--expose-gc': '--no-expose-gc',
   '--semi-space-growth-factor=1': '--semi-space-growth-factor=2',
-};
+} as const;
+
+type Flag = keyof typeof DEFAULTS;
 
 /** The flags set so far, each with the engine it was set on (restoreV8Flags). */
-const flagsSet = new Map<string, FlagSetter>();
+const flagsSet = new Map<Flag, FlagSetter>();
 
-function setFlag(engine: FlagSetter, flag: string): void {
+function setFlag(engine: FlagSetter, flag: Flag): void {
   engine.setFlagsFromString(flag);
   flagsSet.set(flag, engine);
 }
@@ -40,7 +42,8 @@ function prepare(): V8 | null {
   if (v8 !== undefined) return v8;
   try {
     v8 = process.getBuiltinModule('node:v8') as V8;
-    setFlag(v8, '--expose-gc');
+    // Node started with --expose-gc has gc() already: the flag is left as it was given.
+    if (typeof globalThis.gc !== 'function') setFlag(v8, '--expose-gc');
     capYoung = youngGenerationCap(v8);
   } catch {
     v8 = null; // not available: only the flat peak is lost
@@ -51,9 +54,10 @@ function prepare(): V8 | null {
 export function collectGarbage(): void {
   if (collect === undefined) {
     try {
-      // A new context is the way to V8's gc() once --expose-gc is set late: some 50 ms, paid once.
+      // A new context is the way to V8's gc() once --expose-gc is set late: a few milliseconds, paid once.
       const vm = prepare() && (process.getBuiltinModule('node:vm') as typeof import('node:vm'));
-      collect = vm ? (vm.runInNewContext('gc') as () => void) : null;
+      if (typeof globalThis.gc === 'function') collect = globalThis.gc as () => void;
+      else collect = vm ? (vm.runInNewContext('gc') as () => void) : null;
     } catch {
       collect = null;
     }
@@ -121,6 +125,10 @@ export function collectOnGrowth(): () => void {
  * the bundle again and wrote it again. What the flags did is done by then.
  */
 export function restoreV8Flags(): void {
-  for (const [flag, engine] of flagsSet) engine.setFlagsFromString(DEFAULTS[flag] ?? flag);
+  for (const [flag, engine] of flagsSet) engine.setFlagsFromString(DEFAULTS[flag]);
   flagsSet.clear();
+  // A later run in this process (the tests run several) sets them up again.
+  v8 = undefined;
+  collect = undefined;
+  capYoung = undefined;
 }

@@ -98,6 +98,12 @@ export async function* paginate<T = unknown>(
   // as soon as the next page is in, before it is read: the server works on them while that page is parsed, checked
   // and written. A page that then says fewer exist has cost one request for nothing.
   let known: { lastPage: number; meta: PageMeta } | undefined;
+  // A collection whose total moves while it is paged is followed one page at a time from then on: its records shift
+  // between offsets, and pages in flight side by side can be served out of order (each on its own connection), which
+  // would skip the records that shifted between them.
+  let startTotal: number | undefined;
+  let changing = false;
+  let pagesRead = 0;
   try {
     for (;;) {
       if (signal?.aborted) return;
@@ -107,10 +113,14 @@ export async function* paginate<T = unknown>(
       if (known) {
         // This page may hold up to perPage records: only the pages needed whatever it holds.
         const until = Math.min(known.lastPage, lastNeeded(page, seen + (perPage ?? 0), options, perPage));
-        if (next <= until && !pastCeiling(known.meta, until, perPage, path)) await sendAhead(until, width);
+        if (next <= until && !pastCeiling(known.meta, until, perPage, path))
+          await sendAhead(until, changing ? 1 : width);
       }
       const { records, meta } = readPage<T>(response, path);
       checkPage(meta, page, path);
+      const total = integer(meta.total);
+      if (pagesRead++ === 0) startTotal = total;
+      else changing ||= total !== startTotal;
       if (follow && records.length > 0) {
         checkNewRecords(records, previous, ids!, page, path);
         previous = records;
@@ -132,7 +142,7 @@ export async function* paginate<T = unknown>(
         const until =
           lastPage === undefined ? page + 1 : Math.min(lastPage, lastNeeded(page, seen, options, perPage));
         // One page ahead until a second page has checked out: a server whose pages never end costs two requests.
-        const wanted = ++checked >= 2 ? width : 1;
+        const wanted = ++checked >= 2 && !changing ? width : 1;
         await sendAhead(until, wanted);
       }
       known = more && checked >= 2 && lastPage !== undefined ? { lastPage, meta } : undefined;

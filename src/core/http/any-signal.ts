@@ -21,7 +21,10 @@ export function anySignal(signals: readonly (AbortSignal | undefined)[]): Linked
     release();
     controller.abort((event.target as AbortSignal).reason);
   };
+  let released = false;
   const release = () => {
+    if (released) return;
+    released = true;
     for (const signal of given) signal.removeEventListener('abort', onAbort);
   };
   for (const signal of given) signal.addEventListener('abort', onAbort);

@@ -397,8 +397,13 @@ describe('start-up: V8 tuned for constant memory only in runs that follow pages'
           return stat(join(cache, names[0]!));
         };
         const args = ['customers', 'list', '--all', '--limit', '5'];
-        const first = await runCli(dir, args, { env: { CLINIC_TOKEN: 'x' } });
+        const tuning = join(dir, '..', 'v8.txt');
+        const first = await runCli(dir, args, {
+          nodeArgs: ['--import', RECORDER_V8],
+          env: { CLINIC_TOKEN: 'x', RECORD_V8_TUNING_FILE: tuning },
+        });
         expect(first.code).toBe(0);
+        expect(await readFile(tuning, 'utf8')).toBe('tuned'); // the run this is about set V8's flags
         const written = await cacheFile();
         for (let run = 0; run < 2; run++) {
           const again = await runCli(dir, args, { env: { CLINIC_TOKEN: 'x' } });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { restoreV8Flags, youngGenerationCap } from '../../../src/core/memory.js';
+import v8 from 'node:v8';
+import { describe, expect, it, vi } from 'vitest';
+import { collectOnGrowth, restoreV8Flags, youngGenerationCap } from '../../../src/core/memory.js';
 
 const MiB = 2 ** 20;
 const spaces = (young: number) => [
@@ -48,5 +49,21 @@ describe('the V8 flags of a long run', () => {
     expect(flags).toEqual(['--semi-space-growth-factor=1', '--semi-space-growth-factor=2']);
     restoreV8Flags();
     expect(flags).toHaveLength(2);
+  });
+
+  it('are set up again by a later run in the same process, and set back again after it', () => {
+    const set = vi.spyOn(v8, 'setFlagsFromString');
+    try {
+      for (let run = 0; run < 2; run++) {
+        collectOnGrowth();
+        restoreV8Flags();
+      }
+      const gcFlags = set.mock.calls.map(([flag]) => flag).filter((flag) => flag.endsWith('expose-gc'));
+      // A Node started with --expose-gc keeps its flag as it was given.
+      const run = typeof globalThis.gc === 'function' ? [] : ['--expose-gc', '--no-expose-gc'];
+      expect(gcFlags).toEqual([...run, ...run]);
+    } finally {
+      set.mockRestore();
+    }
   });
 });

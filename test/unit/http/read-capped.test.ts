@@ -18,7 +18,11 @@ describe('readCapped', () => {
         ];
         cuts.sort((a, b) => a - b);
         const pieces = cuts.slice(1).map((end, i) => bytes.subarray(cuts[i], end));
-        expect(await readCapped(body(...pieces), 'x', 1024)).toBe(text);
+        const split = body(...pieces);
+        let chunks = 0;
+        split.on('data', () => chunks++);
+        expect(await readCapped(split, 'x', 1024)).toBe(text);
+        expect(chunks).toBe(pieces.filter((piece) => piece.length > 0).length);
       }),
       { numRuns: 300 },
     );

@@ -106,6 +106,12 @@ describe('the transport', () => {
     const already = AbortSignal.abort(new Error('before'));
     const early = await get(origin, { signals: [watched(), already] }).catch((e: unknown) => e);
     expect((early as Error).message).toBe('before');
+    // Stopped or not, streamed or read, no exchange leaves a listener behind.
+    const stopping = new AbortController();
+    setTimeout(() => stopping.abort(new Error('third')), 100);
+    const streamed = get(origin, { signals: [watched(), stopping.signal], stream: true }, '/silent');
+    expect(((await streamed.catch((e: unknown) => e)) as Error).message).toBe('third');
+    expect([...listening.values()].filter((count) => count !== 0)).toEqual([]);
   });
 
   it('a reset mid-body reaches the reader', async () => {

@@ -206,6 +206,42 @@ describe('pages known to exist leave before a page is read', () => {
   });
 });
 
+describe('a collection that changes while it is paged', () => {
+  /** Pages answered a turn later, counting the most in flight at once; `total(page)` is what page N says. */
+  function turningServer(pages: number, total: (page: number) => number) {
+    let inFlight = 0;
+    let most = 0;
+    const client = {
+      request(request: ApiRequest): Promise<ApiResponse> {
+        const page = Number((request.query as URLSearchParams).get('page'));
+        most = Math.max(most, ++inFlight);
+        request.onSent?.();
+        const data = Array.from({ length: PER_PAGE }, (_, i) => ({ id: (page - 1) * PER_PAGE + i + 1 }));
+        const text = JSON.stringify({
+          data,
+          meta: { current_page: page, last_page: pages, total: total(page) },
+        });
+        return new Promise((resolve) =>
+          setImmediate(() => {
+            inFlight--;
+            resolve({ status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T });
+          }),
+        );
+      },
+    };
+    return { client, most: () => most };
+  }
+
+  it('is followed one page at a time once its total moves (pages served out of order would skip records)', async () => {
+    const moving = turningServer(12, (page) => 120 + page);
+    expect(await ids(paginate(moving.client, '/v1/customers', [], options(4)))).toHaveLength(120);
+    expect(moving.most()).toBe(1);
+    const still = turningServer(12, () => 120);
+    expect(await ids(paginate(still.client, '/v1/customers', [], options(4)))).toHaveLength(120);
+    expect(still.most()).toBe(4);
+  });
+});
+
 describe('mayStart (the decision bulk runs share)', () => {
   it('fills up to what is wanted when the budget is unknown', () => {
     expect(mayStart(4, 0, undefined)).toBe(4);

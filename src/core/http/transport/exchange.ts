@@ -64,10 +64,13 @@ export async function exchange(
   // as it is read.
   if (options.stream === true || deadlineMs === undefined) {
     const linked = anySignal(signals);
+    let handedBack = false;
     try {
-      return await within(transport, request, options, linked.signal);
+      const answer = await within(transport, request, options, linked.signal);
+      handedBack = answer.text === undefined;
+      return answer;
     } finally {
-      if (options.stream !== true) linked.release();
+      if (!handedBack) linked.release();
     }
   }
   // One deadline for the whole exchange (a body trickling a byte a second must not hang forever). Its controller
