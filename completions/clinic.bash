@@ -53,7 +53,7 @@ __clinic_options() {
     'erasure certificate') __clinic_words=('-O' '--output-file' '--force') ;;
     'erasure watch') __clinic_words=('--interval' '--timeout') ;;
     'api') __clinic_words=('-X' '--method' '-F' '--field' '-f' '--raw-field' '-H' '--header' '--input' '--paginate') ;;
-    'sandbox start') __clinic_words=('--port' '--seed' '--records' '--rate-limit' '--faults' '--chatter' '--access-token-ttl' '--refresh-token-ttl' '--erasure-step' '--write-profile' '--no-write-profile') ;;
+    'sandbox start') __clinic_words=('--port' '--seed' '--records' '--rate-limit' '--faults' '--latency' '--chatter' '--access-token-ttl' '--refresh-token-ttl' '--erasure-step' '--write-profile' '--no-write-profile') ;;
     *) __clinic_words=() ;;
   esac
   __clinic_words+=('--profile' '--tenant' '--base-url' '-o' '--output' '--json' '--fields' '--raw' '--csv-raw' '--debug' '--no-color' '-y' '--yes' '--no-input' '--dry-run' '-q' '--quiet' '--jq' '--wide' '--utc' '--max-retries' '--concurrency' '--request-timeout' '-h' '--help')
@@ -105,6 +105,7 @@ __clinic_option() {
     'sandbox start|--records') __clinic_kind=none ;;
     'sandbox start|--rate-limit') __clinic_kind=none ;;
     'sandbox start|--faults') __clinic_kind=none ;;
+    'sandbox start|--latency') __clinic_kind=none ;;
     'sandbox start|--chatter') __clinic_kind=none ;;
     'sandbox start|--access-token-ttl') __clinic_kind=none ;;
     'sandbox start|--refresh-token-ttl') __clinic_kind=none ;;

@@ -84,7 +84,7 @@ function __clinic_takes_value
             return 0
         case 'clinic api|-X' 'clinic api|--method' 'clinic api|-F' 'clinic api|--field' 'clinic api|-f' 'clinic api|--raw-field' 'clinic api|-H' 'clinic api|--header' 'clinic api|--input'
             return 0
-        case 'clinic sandbox start|--port' 'clinic sandbox start|--seed' 'clinic sandbox start|--records' 'clinic sandbox start|--rate-limit' 'clinic sandbox start|--faults' 'clinic sandbox start|--chatter' 'clinic sandbox start|--access-token-ttl' 'clinic sandbox start|--refresh-token-ttl' 'clinic sandbox start|--erasure-step' 'clinic sandbox start|--write-profile'
+        case 'clinic sandbox start|--port' 'clinic sandbox start|--seed' 'clinic sandbox start|--records' 'clinic sandbox start|--rate-limit' 'clinic sandbox start|--faults' 'clinic sandbox start|--latency' 'clinic sandbox start|--chatter' 'clinic sandbox start|--access-token-ttl' 'clinic sandbox start|--refresh-token-ttl' 'clinic sandbox start|--erasure-step' 'clinic sandbox start|--write-profile'
             return 0
     end
     contains -- $argv[2] --profile --tenant --base-url -o --output --fields --jq --max-retries --concurrency --request-timeout
@@ -323,6 +323,7 @@ complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l seed -x -d '
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l records -x -d 'customers per tenant'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l rate-limit -x -d 'requests per minute per user (0 = off)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l faults -x -d 'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01,ws-drop=0.1 (lost: done, then the answer is cut off; ws-drop: each second, with that chance, every realtime connection drops)'
+complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l latency -x -d 'milliseconds every API answer waits first, as a network round trip would (default 0): try pacing and --concurrency against a server that is not next door'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l chatter -x -d 'generated patient messages per second, fractions allowed, e.g. 0.5 (default 0 = none)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l access-token-ttl -x -d 'lifetime of OAuth access tokens (default 15 days)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l refresh-token-ttl -x -d 'lifetime of OAuth refresh tokens (default 30 days)'

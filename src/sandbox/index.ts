@@ -53,6 +53,11 @@ export interface SandboxOptions {
   /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05,ws-drop=0.1'; default none. */
   faults?: string;
   /**
+   * Milliseconds every API answer waits before it is worked out, as a network's round trip would (fractions
+   * allowed); default 0. OAuth and realtime are not delayed.
+   */
+  latencyMs?: number;
+  /**
    * Generated patient messages per second (fractions allowed, e.g. 0.5), spread over the seeded conversations of
    * tenants 1 and 2; default 0 = none.
    */
@@ -137,6 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const rateLimit = wholeNumber('rateLimit', options.rateLimit ?? 60);
   const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
   const chatter = nonNegative('chatter', options.chatter ?? 0);
+  const latencyMs = nonNegative('latencyMs', options.latencyMs ?? 0);
   const accessTokenTtl = positive('accessTokenTtl', options.accessTokenTtl ?? DEFAULT_TTL.accessToken);
   const refreshTokenTtl = positive('refreshTokenTtl', options.refreshTokenTtl ?? DEFAULT_TTL.refreshToken);
   const erasureStepSeconds = nonNegative(
@@ -187,6 +193,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokens,
     limiter,
     faults,
+    latencyMs,
     origin: () => origin,
     now,
     lifetime: lifetime.signal,

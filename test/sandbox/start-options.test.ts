@@ -75,3 +75,21 @@ it('highest ids are found without spreading: 200,000 records do not overflow the
   expect(highestId(records)).toBe(200_000);
   expect(highestId([])).toBe(0);
 });
+
+describe('--latency', () => {
+  it('is left to the sandbox default (0, no wait) when absent', () => {
+    expect(parseSandboxOptions({}).latencyMs).toBeUndefined();
+    expect(parseArgv([]).latencyMs).toBeUndefined();
+  });
+
+  it('takes whole milliseconds', () => {
+    expect(parseArgv(['--latency', '40']).latencyMs).toBe(40);
+    expect(parseArgv(['--latency', '0']).latencyMs).toBe(0);
+    expect(parseSandboxOptions({ latency: '60000' }).latencyMs).toBe(60_000);
+  });
+
+  it.each(['-1', '1.5', 'slow', '60001'])('refuses %s', (value) => {
+    expect(() => parseSandboxOptions({ latency: value })).toThrow(/--latency/);
+    expect(() => parseArgv(['--latency', value])).toThrow(/--latency/);
+  });
+});

@@ -14,6 +14,12 @@ export const START_OPTIONS = [
     'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01,ws-drop=0.1 (lost: done, then the ' +
       'answer is cut off; ws-drop: each second, with that chance, every realtime connection drops)',
   ),
+  option.int(
+    '--latency <ms>',
+    'milliseconds every API answer waits first, as a network round trip would (default 0): try pacing and ' +
+      '--concurrency against a server that is not next door',
+    { min: 0, max: 60_000 },
+  ),
   CHATTER_OPTION,
   option.int('--access-token-ttl <seconds>', 'lifetime of OAuth access tokens (default 15 days)', { min: 1 }),
   option.int('--refresh-token-ttl <seconds>', 'lifetime of OAuth refresh tokens (default 30 days)', {
@@ -46,6 +52,7 @@ const start = defineCommand({
     'clinic sandbox start --faults 5xx=0.1,reset=0.05 --write-profile flaky',
     'clinic sandbox start --erasure-step 1 --no-write-profile',
     'clinic sandbox start --chatter 0.5 --faults ws-drop=0.05',
+    'clinic sandbox start --records 5000 --latency 40 --rate-limit 0',
   ],
   noJq: 'sandbox start runs until stopped, so there is no whole output to filter',
   load: async () => (await import('./start.js')).start,

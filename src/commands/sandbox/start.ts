@@ -17,6 +17,8 @@ export interface SandboxStartOptions {
   records: number;
   rateLimit: number;
   faults?: string;
+  /** Milliseconds every API answer waits first; undefined = none. */
+  latencyMs?: number;
   /** Generated patient messages per second (fractions allowed); undefined = the sandbox's default (0, none). */
   chatter?: number;
   accessTokenTtl?: number;
@@ -38,6 +40,8 @@ export function parseSandboxOptions(options: Record<string, unknown>): SandboxSt
     records: num('records', '--records', 40, { min: 0, max: 100_000 }),
     rateLimit: num('rateLimit', '--rate-limit', 60, { min: 0 }),
     faults: typeof options.faults === 'string' ? options.faults : undefined,
+    latencyMs:
+      options.latency === undefined ? undefined : num('latency', '--latency', 0, { min: 0, max: 60_000 }),
     chatter: options.chatter === undefined ? undefined : parseChatterRate(String(options.chatter)),
     accessTokenTtl:
       options.accessTokenTtl === undefined
@@ -73,6 +77,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     records: options.records,
     rateLimit: options.rateLimit,
     faults: options.faults,
+    latencyMs: options.latencyMs,
     chatter: options.chatter,
     accessTokenTtl: options.accessTokenTtl,
     refreshTokenTtl: options.refreshTokenTtl,

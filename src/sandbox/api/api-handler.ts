@@ -32,16 +32,20 @@ export interface ApiDependencies {
   jwtAccess?: JwtAccessVerifier;
   limiter: RateLimiter;
   faults: FaultInjector;
+  /** Milliseconds every answer waits first, as a network's round trip would (0: none). */
+  latencyMs?: number;
   /** http://host:port, known once the server listens. */
   origin(): string;
   now(): number;
-  /** Aborted when the sandbox closes, to cut short slow-fault delays. */
+  /** Aborted when the sandbox closes, to cut short slow-fault and latency delays. */
   lifetime: AbortSignal;
   routes?: readonly Route[];
 }
 
 export function createApiHandler(deps: ApiDependencies) {
   return async (req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> => {
+    // The request's way there and the answer's way back, before anything is looked at (--latency).
+    if (deps.latencyMs && !(await pause(deps.latencyMs, deps.lifetime))) return;
     const access = await authenticate(deps, bearerToken(req));
     const callerKey = access ? `user:${access.userId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
     const rate = deps.limiter.hit(callerKey);
