@@ -116,7 +116,7 @@ export async function* paginate<T = unknown>(
         if (next <= until && !pastCeiling(known.meta, until, perPage, path))
           await sendAhead(until, changing ? 1 : width);
       }
-      const { records, meta } = readPage<T>(response, path);
+      const { records, meta, hasNext } = readPage<T>(response, path);
       checkPage(meta, page, path);
       const total = integer(meta.total);
       if (pagesRead++ === 0) startTotal = total;
@@ -131,7 +131,7 @@ export async function* paginate<T = unknown>(
         follow &&
         records.length > 0 &&
         (options.limit === undefined || seen < options.limit) &&
-        (lastPage === undefined ? hasNext(response) : page < lastPage);
+        (lastPage === undefined ? hasNext : page < lastPage);
       if (more) {
         const beyond = pastCeiling(meta, page + 1, perPage, path);
         if (beyond) {
@@ -229,14 +229,13 @@ function integer(value: unknown): number | undefined {
   return typeof number === 'number' && Number.isSafeInteger(number) ? number : undefined;
 }
 
-function readPage<T>(response: ApiResponse, path: string): { records: T[]; meta: PageMeta } {
-  const body = response.json<{ data?: unknown; meta?: unknown }>();
+/** A page's records, its meta, and whether it links a next page (what a page without last_page goes by): one parse. */
+function readPage<T>(
+  response: ApiResponse,
+  path: string,
+): { records: T[]; meta: PageMeta; hasNext: boolean } {
+  const body = response.json<{ data?: unknown; meta?: unknown; links?: { next?: unknown } }>();
   if (!Array.isArray(body?.data)) throw new NetworkError(`unexpected response from ${path}: no 'data' list`);
   const meta = typeof body.meta === 'object' && body.meta !== null ? (body.meta as PageMeta) : {};
-  return { records: body.data as T[], meta };
-}
-
-function hasNext(response: ApiResponse): boolean {
-  const body = response.json<{ links?: { next?: unknown } }>();
-  return typeof body.links?.next === 'string';
+  return { records: body.data as T[], meta, hasNext: typeof body.links?.next === 'string' };
 }

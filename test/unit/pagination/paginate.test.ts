@@ -95,6 +95,20 @@ describe('paginate stop rules', () => {
     expect(calls.map((c) => c.query.get('page'))).toEqual(['1', '2']);
   });
 
+  it('parses each page once, also when links.next is what says a next page exists', async () => {
+    let parses = 0;
+    const client = {
+      async request(request: ApiRequest): Promise<ApiResponse> {
+        const page = Number((request.query as URLSearchParams).get('page'));
+        const next = page < 3 ? `https://x/api/v1/customers?page=${page + 1}` : null;
+        const text = JSON.stringify({ data: [{ id: page }], links: { next } });
+        return { status: 200, headers: {}, text, json: <T>() => (parses++, JSON.parse(text) as T) };
+      },
+    };
+    expect(await collect(client, { all: true })).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(parses).toBe(3);
+  });
+
   it('meta.last_page stops even when links.next is still a string', async () => {
     const { client, calls } = fakeClient([
       { data: [{ id: 1 }], links: { next: 'p2' }, meta: { last_page: 2 } },
