@@ -107,12 +107,28 @@ export async function sandboxProcess(args, env) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     ready: JSON.parse(line),
+    /** The sandbox's CPU time so far in ms (user + system, from /proc; undefined where there is none). */
+    cpuMs: () => processCpuMs(child.pid),
     stop: () => {
       child.kill('SIGTERM');
       return exited;
     },
   };
 }
+
+/** A process's CPU time in ms (user + system) from /proc/PID/stat (Linux); undefined elsewhere. */
+export function processCpuMs(pid) {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 12 and 13.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's clock ticks of /proc (USER_HZ), 100 on every mainstream platform. */
+const TICKS_PER_SECOND = 100;
 
 /**
  * A config under `home` whose default profile points at `ready` and holds its token in a file (no keychain).
