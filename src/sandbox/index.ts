@@ -1,5 +1,6 @@
 // Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API (REST, OpenID provider,
 // Pusher-protocol realtime) on one port of 127.0.0.1.
+import { setMaxListeners } from 'node:events';
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
 import { broadcastingAuthRoute } from './api/broadcasting-auth.js';
 import { API_ROUTES } from './api/routes.js';
@@ -53,8 +54,8 @@ export interface SandboxOptions {
   /** E.g. '5xx=0.05,429=0.05,reset=0.02,slow=0.05,ws-drop=0.1'; default none. */
   faults?: string;
   /**
-   * Milliseconds every API answer waits before it is worked out, as a network's round trip would (fractions
-   * allowed); default 0. OAuth and realtime are not delayed.
+   * Milliseconds (whole, up to MAX_LATENCY_MS) every API answer waits before it is worked out, as a network's round
+   * trip would; default 0. OAuth and realtime are not delayed.
    */
   latencyMs?: number;
   /**
@@ -134,6 +135,9 @@ export const SANDBOX_CLIENT_ID = 'clinic-cli';
 export const SANDBOX_REALTIME_KEY = 'sandbox-key';
 const ADMIN_USER_ID = 1;
 
+/** The longest --latency: a minute (a timer's limit is some 24 days; a longer wait is no round trip). */
+export const MAX_LATENCY_MS = 60_000;
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
   const port = wholeNumber('port', options.port ?? 0);
@@ -142,7 +146,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const rateLimit = wholeNumber('rateLimit', options.rateLimit ?? 60);
   const faultSpec = options.faults === undefined ? undefined : parseFaultSpec(options.faults);
   const chatter = nonNegative('chatter', options.chatter ?? 0);
-  const latencyMs = nonNegative('latencyMs', options.latencyMs ?? 0);
+  const latencyMs = wholeNumber('latencyMs', options.latencyMs ?? 0);
+  if (latencyMs > MAX_LATENCY_MS)
+    throw new Error(`Sandbox option latencyMs must be at most ${MAX_LATENCY_MS}, got ${latencyMs}.`);
   const accessTokenTtl = positive('accessTokenTtl', options.accessTokenTtl ?? DEFAULT_TTL.accessToken);
   const refreshTokenTtl = positive('refreshTokenTtl', options.refreshTokenTtl ?? DEFAULT_TTL.refreshToken);
   const erasureStepSeconds = nonNegative(
@@ -164,6 +170,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = new FaultInjector(seed);
   faults.set(faultSpec);
   const lifetime = new AbortController();
+  // Every answer held back (--latency, slow faults) listens to it until it goes on: as many as requests in flight.
+  setMaxListeners(0, lifetime.signal);
   const requests: RequestLogEntry[] = [];
   // Mounted once the port is known (issuer, audience and links hold it). This runs in the same tick as listen's
   // callback, so no request can arrive while the list is still empty.

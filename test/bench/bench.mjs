@@ -50,23 +50,22 @@ const NOTES = `## How it is measured
   (\`node --import test/bench/no-memory-policy.mjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
   fifth of the export's time.
-- **What the cores allow, and why the automatic export falls short of 1.5× here**: the CLI, the sandbox and the
-  harness share the machine's cores, so pages in flight can at best hide the sandbox's time behind the client's. No
-  run is faster than its own CPU time (one thread does the work) nor than all the CPU spent meanwhile (its own, the
-  sandbox's, the harness's) spread over the cores. The row "what N cores allow" is the floor's time over that least
-  time, round by round: for the automatic export it comes out at what the export measures, so the export is held by
-  its own CPU on one core, not by waiting. To reach 1.5× against a sequential floor that itself spends about two
-  thirds of its time on its own CPU, a client must spend less CPU than that floor (node:http, one parse and one
-  stringify a record, nothing checked); the CLI spends a third more (the checks of every page, each request's
-  deadline, signal and rate budget, a young generation held small for a flat peak). The floor with 4 pages in flight
-  shows where that ceiling lies for a client with no checks at all. The --concurrency 1 export keeps one page in
-  flight too: the pages the last page said exist are asked for as soon as the next page is in, before it is parsed,
-  checked and written.
-- **From a sandbox a round trip away**: against the API, what pages in flight hide is the network's and the
-  server's time, not a core of the same machine. The same exports (the floor, the floor with 4 pages in flight, the
-  CLI sequential and automatic) of 20,000 records against a second sandbox started with \`--latency 2\` (every
-  answer waits 2 ms first, a short network's round trip; a clinic's connection to the API is tens of ms), in the
-  same number of rounds, are the last rows of the section.
+- **What the cores allow**: the CLI, the sandbox and the harness share the machine's cores, so pages in flight can
+  at best hide the sandbox's time behind the client's. No run is faster than its main thread's CPU time (the one
+  thread that parses, checks and writes), nor than the sandbox's main thread's, nor than all the CPU spent meanwhile
+  (every thread of the client, the sandbox and the harness, which reads and counts the lines) spread over the cores.
+  The row "what N cores allow" is the floor's time over that least time, round by round (median), beside the ratio
+  the run measured: where the two are close, the run was held by CPU, not by waiting, and only less CPU would make
+  it faster. The floor with 4 pages in flight is the same for a client that checks nothing. The CPU figures beside
+  it (medians) are the client's (every thread, and its main thread), the sandbox's and the harness's. The
+  --concurrency 1 export keeps one page in flight too: the pages the last page said exist are asked for as soon as
+  the next page is in, before it is parsed, checked and written.
+- **From a sandbox a round trip away**: against the API, what pages in flight hide is the network's and the server's
+  time, not a core of the same machine. The same exports (the floor, the floor with 4 pages in flight, the CLI
+  sequential and automatic) of 20,000 records against a second sandbox started with \`--latency 2\` (every answer
+  waits 2 ms first: a short network's round trip; a clinic's connection to the API is tens of ms), in as many
+  rounds, are the last rows of the section. They carry the same targets as the local rows (0.9× sequential, 1.5×
+  automatic): the local rows stay as they measure, beside them.
 - **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --import report-rss.mjs\`): the 100,000-record
   export's median over the rounds above against the median of three 10,000-record exports (\`--limit 10000\`);
   -o csv once each. The curl + jq loop over 100 pages is an info row only: it mostly measures process spawns.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './proc-cpu.mjs';
 
 export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
 const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
@@ -83,8 +84,8 @@ export function runNode(args, env) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const [rssKiB, cpuUs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
-      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, stderr });
+      const [rssKiB, cpuUs, mainMs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, mainCpuMs: mainMs, stderr });
     });
   });
 }
@@ -107,28 +108,15 @@ export async function sandboxProcess(args, env) {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return {
     ready: JSON.parse(line),
-    /** The sandbox's CPU time so far in ms (user + system, from /proc; undefined where there is none). */
+    /** The sandbox's CPU time so far in ms, every thread and its main thread's (undefined where /proc has none). */
     cpuMs: () => processCpuMs(child.pid),
+    mainCpuMs: () => processCpuMs(child.pid, child.pid),
     stop: () => {
       child.kill('SIGTERM');
       return exited;
     },
   };
 }
-
-/** A process's CPU time in ms (user + system) from /proc/PID/stat (Linux); undefined elsewhere. */
-export function processCpuMs(pid) {
-  try {
-    // The fields after the command name, which is in parentheses and may hold spaces: utime and stime are 12 and 13.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Linux's clock ticks of /proc (USER_HZ), 100 on every mainstream platform. */
-const TICKS_PER_SECOND = 100;
 
 /**
  * A config under `home` whose default profile points at `ready` and holds its token in a file (no keychain).

@@ -1,12 +1,11 @@
 // `clinic sandbox start --latency MS`: every API answer waits that long first, as a round trip across a network
-// would. Requests in flight side by side wait side by side (it is distance, not a busy server), and a sandbox
-// that closes does not wait for them.
-import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/index.js';
+// would. Requests in flight side by side wait side by side (it is distance, not a busy server), many at once raise
+// no warning, and a sandbox that closes neither waits for the answers it holds nor leaves their timers behind.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { call, sandboxForFile } from './client.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
 
-const LATENCY_MS = 300;
+const LATENCY_MS = 500;
 
 let sandbox: RunningSandbox;
 sandboxForFile(
@@ -15,6 +14,15 @@ sandboxForFile(
   },
   { latencyMs: LATENCY_MS },
 );
+
+const warnings: Error[] = [];
+const onWarning = (warning: Error) => warnings.push(warning);
+afterEach(() => {
+  process.off('warning', onWarning);
+  warnings.length = 0;
+});
+
+const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 describe('--latency', () => {
   it('makes every API answer, errors too, wait first', async () => {
@@ -26,24 +34,36 @@ describe('--latency', () => {
     }
   });
 
-  it('lets requests in flight side by side wait side by side, not one after another', async () => {
+  it('lets requests in flight wait side by side, not one after another, and many at once warn of nothing', async () => {
+    process.on('warning', onWarning);
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: 4 }, () => call(sandbox, '/v1/account')));
+    const results = await Promise.all(Array.from({ length: 16 }, () => call(sandbox, '/v1/account')));
     const took = performance.now() - started;
     expect(results.every((result) => result.status === 200)).toBe(true);
     expect(took).toBeGreaterThanOrEqual(LATENCY_MS - 5);
-    // One after another they would take four times as long.
-    expect(took).toBeLessThan(4 * LATENCY_MS);
+    // Two at a time would already take twice as long.
+    expect(took).toBeLessThan(2 * LATENCY_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings.map((warning) => warning.name)).toEqual([]);
   });
 
-  it('is refused when negative, and a closing sandbox does not wait for the answers it holds', async () => {
-    await expect(startSandbox({ latencyMs: -1 })).rejects.toThrow(/latencyMs/);
+  it('refuses what is no round trip: negative, fractional, or over a minute', async () => {
+    for (const latencyMs of [-1, 1.5, 60_001])
+      await expect(startSandbox({ latencyMs })).rejects.toThrow(/latencyMs/);
+  });
+
+  it('closing, does not wait for the answers it holds, and leaves no timer of theirs behind', async () => {
+    const before = timers();
     const slow = await startSandbox({ port: 0, rateLimit: 0, latencyMs: 60_000 });
     const held = call(slow, '/v1/account').catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!slow.requests.some((request) => request.path === '/api/v1/account'))
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // into the handler's wait
+    expect(timers()).toBeGreaterThan(before);
     const closing = performance.now();
     await slow.close();
     expect(performance.now() - closing).toBeLessThan(10_000);
     expect(await held).toBeInstanceOf(Error);
+    expect(timers()).toBeLessThanOrEqual(before);
   });
 });
