@@ -136,7 +136,7 @@ export const SANDBOX_REALTIME_KEY = 'sandbox-key';
 const ADMIN_USER_ID = 1;
 
 /** The longest --latency: a minute (a timer's limit is some 24 days; a longer wait is no round trip). */
-export const MAX_LATENCY_MS = 60_000;
+const MAX_LATENCY_MS = 60_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';

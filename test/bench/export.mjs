@@ -72,19 +72,36 @@ const ceilingsOf = (results, name, cores) =>
 
 const times = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a');
 
+/** The floor against `sandbox`, with `inFlight` pages in flight. */
+const floorRun = (sandbox, env, inFlight) => () =>
+  runNode([FLOOR, sandbox.ready.base_url, sandbox.ready.token, '1', String(inFlight)], env);
+
+/** An info row: a candidate's records/s and its median ratio to the floor. */
+const overlapRowOf = (results, figure, name) => ({
+  figure,
+  value: `${rates(results[name])} records/s, ${times(median(ratiosOf(results, name)))} the floor`,
+  baseline: `floor: ${rates(results.floor)} records/s`,
+  info: true,
+});
+
 export async function exportBench(runs) {
   const rounds = Math.max(3, Math.min(runs, 9));
+  // One sandbox at a time: the local one has stopped before the distant one starts.
+  const local = await localExports(rounds);
+  return [...local, ...(await distantExports(rounds))];
+}
+
+/** The exports against the local sandbox of RECORDS records, and their memory. */
+async function localExports(rounds) {
   const home = tempDir('clinic-bench-export-');
   const sandbox = await sandboxProcess(['--rate-limit', '0', '--records', String(RECORDS)], cleanEnv(home));
   try {
     const env = await signIn(home, sandbox.ready);
     const all = ['customers', 'list', '--all', '-o', 'ndjson'];
-    const floor = (inFlight) => () =>
-      runNode([FLOOR, sandbox.ready.base_url, sandbox.ready.token, '1', String(inFlight)], env);
     const candidates = {
-      floor: floor(1),
-      floor2: floor(2),
-      floor4: floor(4),
+      floor: floorRun(sandbox, env, 1),
+      floor2: floorRun(sandbox, env, 2),
+      floor4: floorRun(sandbox, env, 4),
       sequential: () => runCli(['--concurrency', '1', ...all], env),
       automatic: () => runCli(all, env),
       noPolicy: () => runCli(['--concurrency', '1', ...all], env, ['--import', NO_POLICY]),
@@ -92,12 +109,7 @@ export async function exportBench(runs) {
     const results = await alternateRuns(candidates, rounds, sandbox, RECORDS);
     const perRound = (name, base = 'floor') => ratiosOf(results, name, base);
     const ratioRow = (figure, name, target) => ratioRowOf(results, figure, name, target);
-    const overlapRow = (figure, name) => ({
-      figure,
-      value: `${rates(results[name])} records/s, ${times(median(perRound(name)))} the floor`,
-      baseline: `floor: ${rates(results.floor)} records/s`,
-      info: true,
-    });
+    const overlapRow = (figure, name) => overlapRowOf(results, figure, name);
     const cpu = (name) => spread(results[name].map((run) => run.cpuMs / 1000));
     const cpuOf = (name, key) => median(results[name].map((run) => run[key] / 1000)).toFixed(2);
     const cpuText = (name) =>
@@ -117,7 +129,6 @@ export async function exportBench(runs) {
     const csv = await runCli(['customers', 'list', '--all', '-o', 'csv'], env);
     const smallCsv = await runCli(['customers', 'list', '--all', '--limit', String(SMALL), '-o', 'csv'], env);
     const shell = curlJq(sandbox.ready, SMALL / 100);
-    const distant = await distantExports(rounds);
     return [
       ratioRow(
         `export of ${RECORDS.toLocaleString('en')} records, --concurrency 1, rate limit off`,
@@ -186,10 +197,9 @@ export async function exportBench(runs) {
         baseline: `${shell.lines} lines`,
         info: true,
       },
-      ...distant,
     ];
   } finally {
-    sandbox.stop();
+    await sandbox.stop();
   }
 }
 
@@ -220,8 +230,8 @@ async function distantExports(rounds) {
     const all = ['customers', 'list', '--all', '-o', 'ndjson'];
     const results = await alternateRuns(
       {
-        floor: () => runNode([FLOOR, sandbox.ready.base_url, sandbox.ready.token, '1', '1'], env),
-        floor4: () => runNode([FLOOR, sandbox.ready.base_url, sandbox.ready.token, '1', '4'], env),
+        floor: floorRun(sandbox, env, 1),
+        floor4: floorRun(sandbox, env, 4),
         sequential: () => runCli(['--concurrency', '1', ...all], env),
         automatic: () => runCli(all, env),
       },
@@ -234,12 +244,7 @@ async function distantExports(rounds) {
     return [
       ratioRowOf(results, `export of ${records} records ${away}, --concurrency 1`, 'sequential', 0.9),
       ratioRowOf(results, `export of ${records} records ${away}, automatic concurrency`, 'automatic', 1.5),
-      {
-        figure: `floor with 4 pages in flight, ${away}`,
-        value: `${rates(results.floor4)} records/s, ${times(median(ratiosOf(results, 'floor4')))} the floor`,
-        baseline: `floor: ${rates(results.floor)} records/s`,
-        info: true,
-      },
+      overlapRowOf(results, `floor with 4 pages in flight, ${away}`, 'floor4'),
     ];
   } finally {
     await sandbox.stop();
