@@ -45,8 +45,9 @@ const NOTES = `## How it is measured
   time is the spawn to the close of stdout, process start-up included on both sides. CPU is the process's own
   user + system time (\`process.resourceUsage()\` at exit); beside each run the sandbox's (from /proc) and the
   harness's own (it reads and counts the lines) are taken over the same span.
-- **The memory policy** (src/core/memory.ts: a young generation that does not grow, and a full collection when the
-  old generation has grown 2 MiB since the last): its cost is the sequential export with node:v8 withheld
+- **The memory policy** (src/core/memory.ts: a young generation that grows to 4 MiB and no further, a full
+  collection when the old generation has grown 4 MiB since the last, and, on a V8 whose default it knows, a later
+  tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
   (\`node --import test/bench/no-memory-policy.mjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
   fifth of the export's time.

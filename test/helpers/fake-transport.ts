@@ -69,6 +69,7 @@ export class FakeTransport implements HttpTransport {
 
   async request(options: TransportRequest): Promise<TransportResponse> {
     if (options.signal?.aborted) throw options.signal.reason;
+    if (options.cancel?.reason) throw options.cancel.reason;
     const headers = Object.fromEntries(Object.entries(options.headers).map(([k, v]) => [k.toLowerCase(), v]));
     const { body } = options;
     const request: FakeRequest = {

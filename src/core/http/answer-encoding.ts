@@ -12,6 +12,7 @@ export function refuseEncodedAnswer(
   url: string,
 ): void {
   const raw = headers['content-encoding'];
+  if (raw === undefined) return; // most answers: nothing to split
   const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
   const codings = value.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.every((coding) => coding === '' || coding === 'identity')) return;

@@ -130,7 +130,7 @@ export class HttpClient {
   /** Builds the request without auth; checks the address and the tenant rule, so bad input fails before anything is sent. */
   prepare(request: ApiRequest): PreparedRequest {
     const query = request.query instanceof URLSearchParams ? request.query : toSearchParams(request.query);
-    const { url, path } =
+    const { href, origin, target, path } =
       request.url === undefined
         ? buildRequestUrl(this.base, request.path, query)
         : absoluteRequestUrl(this.base, request.url, query);
@@ -158,9 +158,9 @@ export class HttpClient {
     const repeatable = request.form === undefined && (request.repeatable ?? isIdempotent(method));
     return {
       method,
-      url: url.href,
-      origin: url.origin,
-      target: url.pathname + url.search,
+      url: href,
+      origin,
+      target,
       path,
       headers,
       body,
@@ -384,7 +384,8 @@ function absoluteRequestUrl(base: ApiBase, address: string, query: URLSearchPara
   const url = sameOriginUrl(base, address);
   for (const [key, value] of query) url.searchParams.append(key, value);
   const below = url.pathname.startsWith(`${base.prefix}/`);
-  return { url, path: below ? url.pathname.slice(base.prefix.length) : url.pathname };
+  const path = below ? url.pathname.slice(base.prefix.length) : url.pathname;
+  return { href: url.href, origin: url.origin, target: url.pathname + url.search, path };
 }
 
 function toSearchParams(

@@ -8,18 +8,33 @@ export interface ApiBase {
   origin: string;
   /** base_url's path without its trailing slash (`/api`, or '' for a bare host). */
   prefix: string;
+  /** Each path joined so far, checked once (a long export asks for one path a thousand times). */
+  joined: Map<string, JoinedPath>;
+}
+
+/** A path joined to base_url and checked: its pathname as sent, and the path below base_url. */
+interface JoinedPath {
+  pathname: string;
+  path: string;
 }
 
 /** A built request address: the URL to send as it is, and its path below base_url (for the tenant rule, messages). */
 export interface RequestUrl {
-  url: URL;
+  /** The whole address, as sent. */
+  href: string;
+  origin: string;
+  /** The request target: the pathname and the query. */
+  target: string;
   /** The path below base_url's prefix, dot segments resolved, e.g. `/v1/customers`. */
   path: string;
 }
 
+/** The paths a client keeps checked (a run asks for a handful; a bound keeps a strange one from growing it). */
+const JOINED_PATHS = 256;
+
 export function apiBase(baseUrl: string): ApiBase {
   const url = new URL(baseUrl);
-  return { origin: url.origin, prefix: trimEnd(url.pathname, '/') };
+  return { origin: url.origin, prefix: trimEnd(url.pathname, '/'), joined: new Map() };
 }
 
 /**
@@ -68,9 +83,17 @@ function percentCodes(text: string): string[] {
 /**
  * base_url joined with `path` (relative to it, e.g. `/v1/customers`) and `query`. Dot segments are resolved (the
  * encoded ones too, `%2e%2e`, `.%2E`…) and the result must stay on base_url's origin and under its path, or a
- * usage error is thrown: nothing is sent.
+ * usage error is thrown: nothing is sent. The query is URLSearchParams' own text, which a URL keeps as it is.
  */
 export function buildRequestUrl(base: ApiBase, path: string, query?: URLSearchParams): RequestUrl {
+  const joined = joinPath(base, path);
+  const target = query?.size ? `${joined.pathname}?${query.toString()}` : joined.pathname;
+  return { href: base.origin + target, origin: base.origin, target, path: joined.path };
+}
+
+function joinPath(base: ApiBase, path: string): JoinedPath {
+  const known = base.joined.get(path);
+  if (known) return known;
   const problem = pathProblem(path);
   if (problem) throw refused(path, `it holds ${problem}`);
   const url = new URL(base.origin + base.prefix + (path.startsWith('/') ? path : `/${path}`));
@@ -78,9 +101,10 @@ export function buildRequestUrl(base: ApiBase, path: string, query?: URLSearchPa
   const inside = pathname === base.prefix || pathname.startsWith(`${base.prefix}/`);
   if (url.origin !== base.origin || !inside || pathname.includes('//'))
     throw refused(path, `it leads out of ${base.origin}${base.prefix}/`);
-  // One serialisation of the whole query (appending to url.searchParams re-serialises it at every key).
-  if (query?.size) url.search = query.toString();
-  return { url, path: pathname.slice(base.prefix.length) || '/' };
+  if (base.joined.size >= JOINED_PATHS) base.joined.clear();
+  const joined = { pathname, path: pathname.slice(base.prefix.length) || '/' };
+  base.joined.set(path, joined);
+  return joined;
 }
 
 /** An absolute address the token is to be sent to (e.g. realtime.auth_endpoint): base_url's origin only. */

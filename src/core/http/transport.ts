@@ -1,9 +1,10 @@
 // The one road onto the wire: Node's own http/https (its parser is native, where undici's WebAssembly llhttp costs a
 // short-lived process over 100 ms to compile). Everything that speaks HTTP (the API client, OAuth, uploads,
 // downloads, realtime authorization, doctor's probes) goes through this module and its folder, transport/.
-import type { IncomingHttpHeaders, ClientRequest, RequestOptions } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { Cancel } from './transport/cancel.js';
 import type { MultipartBody } from './transport/multipart.js';
 
 export interface TransportRequest {
@@ -22,6 +23,12 @@ export interface TransportRequest {
   headersTimeout?: number;
   bodyTimeout?: number;
   signal?: AbortSignal;
+  /**
+   * The other way to end it, which every transport honours as it does the signal: an exchange under a deadline ends
+   * its request through a Cancel, not a signal of its own (transport/cancel.ts: a long export's requests share one
+   * timer and one listener per signal). The transport hands it the way to end the request (`onEnd`).
+   */
+  cancel?: Cancel;
   /** Told once the whole request has been handed to the system (node:http writes it a turn or more later). */
   onSent?: () => void;
 }
@@ -50,7 +57,24 @@ function checkedPath(path: string): string {
   return path;
 }
 
-type Send = (url: URL, options: RequestOptions) => ClientRequest;
+type Send = typeof httpRequest;
+
+/** Where an origin's requests go, as node:http's options (what urlToHttpOptions gives, made once per origin). */
+export interface OriginOptions {
+  protocol: string;
+  hostname: string;
+  port?: number;
+}
+
+/** `scheme://host[:port]` as request options: an IPv6 host without its brackets, a port only when one is given. */
+export function originOptions(origin: string): OriginOptions {
+  const url = new URL(origin);
+  const { hostname, port } = url;
+  const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return port === ''
+    ? { protocol: url.protocol, hostname: host }
+    : { protocol: url.protocol, hostname: host, port: Number(port) };
+}
 
 /** node:http or node:https for an origin; node:https (and with it TLS) loads on the first https request only. */
 export async function requestFunction(origin: string): Promise<Send> {
@@ -61,13 +85,14 @@ export class NodeTransport implements HttpTransport {
   private readonly http = new HttpAgent(AGENT_OPTIONS);
   private https?: HttpAgent;
   /** Each origin parsed once (a long export sends thousands of requests to one). */
-  private readonly origins = new Map<string, URL>();
+  private readonly origins = new Map<string, OriginOptions>();
 
   async request(options: TransportRequest): Promise<TransportResponse> {
     const secure = options.origin.startsWith('https:');
-    const send = await requestFunction(options.origin);
+    // node:https loads on the first https request; a plain http request waits for nothing before it is made.
+    const send = secure ? await requestFunction(options.origin) : httpRequest;
     if (secure) this.https ??= new (await import('node:https')).Agent(AGENT_OPTIONS);
-    const { headersTimeout = 60_000, bodyTimeout = 60_000, signal, body } = options;
+    const { headersTimeout = 60_000, bodyTimeout = 60_000, signal, cancel, body } = options;
     const multipart = typeof body === 'object' ? body : undefined;
     const headers = multipart
       ? {
@@ -78,9 +103,11 @@ export class NodeTransport implements HttpTransport {
       : options.headers;
     return new Promise<TransportResponse>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
+      if (cancel?.reason) return reject(cancel.reason);
       let origin = this.origins.get(options.origin);
-      if (!origin) this.origins.set(options.origin, (origin = new URL(options.origin)));
-      const req = send(origin, {
+      if (!origin) this.origins.set(options.origin, (origin = originOptions(options.origin)));
+      const req = send({
+        ...origin,
         path: checkedPath(options.path),
         method: options.method,
         headers,
@@ -93,6 +120,7 @@ export class NodeTransport implements HttpTransport {
       };
       const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
       signal?.addEventListener('abort', onAbort, { once: true });
+      cancel?.onEnd(fail);
       if (headersTimeout !== Infinity)
         req.setTimeout(headersTimeout, () => fail(timedOut('waiting for the answer')));
       if (options.onSent) req.once('finish', options.onSent);

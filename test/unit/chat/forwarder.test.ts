@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
 import { CancelledError } from '../../../src/core/errors.js';
-import { NodeTransport } from '../../../src/core/http/transport.js';
+import { NodeTransport, type TransportRequest } from '../../../src/core/http/transport.js';
 import { Forwarder, forwardBackoffMs } from '../../../src/core/realtime/forwarder.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { type FakeAnswer, FakeTransport } from '../../helpers/fake-transport.js';
@@ -155,10 +155,12 @@ describe('Forwarder', () => {
     const ending = new AbortController();
     const transport = {
       requests: 0,
-      request: (options: { signal?: AbortSignal }) =>
+      // Ended as a transport is: by its signal, or through its Cancel (an exchange under a deadline).
+      request: (options: TransportRequest) =>
         new Promise<never>((_resolve, reject) => {
           transport.requests++;
           options.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+          options.cancel?.onEnd(reject);
         }),
       close: async () => undefined,
     };

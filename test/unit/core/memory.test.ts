@@ -1,6 +1,12 @@
 import v8 from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
-import { collectOnGrowth, restoreV8Flags, youngGenerationCap } from '../../../src/core/memory.js';
+import { execFileSync } from 'node:child_process';
+import {
+  collectOnGrowth,
+  restoreV8Flags,
+  tierUpLater,
+  youngGenerationCap,
+} from '../../../src/core/memory.js';
 
 const MiB = 2 ** 20;
 const spaces = (young: number) => [
@@ -65,5 +71,40 @@ describe('the V8 flags of a long run', () => {
     } finally {
       set.mockRestore();
     }
+  });
+});
+
+describe('a long run tiers up later', () => {
+  const recorder = () => {
+    const flags: string[] = [];
+    return { flags, engine: { setFlagsFromString: (flag: string) => void flags.push(flag) } };
+  };
+
+  it("raises V8's interrupt budget on a V8 whose default it knows, and sets that default back at the end", () => {
+    const { flags, engine } = recorder();
+    tierUpLater(engine, '11.3.244.8-node.33');
+    expect(flags).toEqual(['--interrupt-budget=600000']);
+    restoreV8Flags();
+    expect(flags).toEqual(['--interrupt-budget=600000', '--interrupt-budget=67584']);
+  });
+
+  it('leaves a V8 whose default it does not know as it is', () => {
+    const { flags, engine } = recorder();
+    tierUpLater(engine, '99.1.0');
+    restoreV8Flags();
+    expect(flags).toEqual([]);
+  });
+
+  it("sets back exactly this V8's own default (a code cache made under another value is refused)", () => {
+    const { flags, engine } = recorder();
+    tierUpLater(engine, process.versions.v8);
+    restoreV8Flags();
+    if (flags.length === 0) return; // a V8 not tuned: nothing to set back
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const own = /--interrupt-budget \(.*\)\n\s+type: int\s+default: (--interrupt-budget=\d+)/.exec(
+      options,
+    )?.[1];
+    expect(own).toBeDefined();
+    expect(flags[1]).toBe(own);
   });
 });

@@ -16,7 +16,7 @@ import { fakeClock } from '../../helpers/fake-clock.js';
 
 const BASE = apiBase('http://api.test:8080/api');
 
-const build = (path: string, base = BASE) => buildRequestUrl(base, path).url.href;
+const build = (path: string, base = BASE) => buildRequestUrl(base, path).href;
 
 /** Each of these would reach another host, another path than base_url's, or a server's reading of one. */
 const HOSTILE = [
@@ -93,8 +93,8 @@ describe('buildRequestUrl: hostile paths', () => {
   });
 
   it('adds the query as parameters, encoded', () => {
-    const { url } = buildRequestUrl(BASE, '/v1/customers', new URLSearchParams([['q', '#/../x?&']]));
-    expect(url.href).toBe('http://api.test:8080/api/v1/customers?q=%23%2F..%2Fx%3F%26');
+    const { href } = buildRequestUrl(BASE, '/v1/customers', new URLSearchParams([['q', '#/../x?&']]));
+    expect(href).toBe('http://api.test:8080/api/v1/customers?q=%23%2F..%2Fx%3F%26');
   });
 
   it('gives the path below base_url, dot segments resolved', () => {
@@ -159,8 +159,10 @@ describe('buildRequestUrl: any path', () => {
       fc.property(fc.constantFrom(...bases), path, (baseUrl, candidate) => {
         const base = apiBase(baseUrl);
         let built: URL;
+        let sent: { href: string; origin: string; target: string };
         try {
-          built = buildRequestUrl(base, candidate).url;
+          sent = buildRequestUrl(base, candidate);
+          built = new URL(sent.href);
         } catch (error) {
           expect(error).toBeInstanceOf(UsageError);
           return;
@@ -169,8 +171,11 @@ describe('buildRequestUrl: any path', () => {
         expect(built.pathname.startsWith(`${base.prefix}/`)).toBe(true);
         expect(built.pathname).not.toContain('//');
         expect(built.username + built.password + built.hash).toBe('');
-        // What the transport sends (origin + path as is) is the same address again.
-        expect(new URL(built.origin + built.pathname + built.search).href).toBe(built.href);
+        // What the transport sends (origin + target as is) is the same address again, as a URL writes it.
+        expect(sent.origin + sent.target).toBe(sent.href);
+        expect(built.href).toBe(sent.href);
+        // Asked again (from the client's cache of checked paths), the same answer.
+        expect(buildRequestUrl(base, candidate)).toEqual(sent);
         accepted++;
       }),
       { numRuns: 3000 },
@@ -301,13 +306,24 @@ describe('NodeTransport: a path is sent as it is, never resolved', () => {
   });
 });
 
+describe('the paths a client has checked', () => {
+  it('are kept, a bounded number of them, and a refused path is refused every time', () => {
+    const base = apiBase('http://api.test:8080/api');
+    for (let id = 1; id <= 300; id++)
+      expect(build(`/v1/customers/${id}`, base)).toContain(`/customers/${id}`);
+    expect(base.joined.size).toBeLessThanOrEqual(256);
+    expect(base.joined.size).toBeGreaterThan(0);
+    for (let round = 0; round < 2; round++) expect(() => build('/v1/../../x', base)).toThrow(UsageError);
+  });
+});
+
 describe('the query of a built request address', () => {
   it('is the query as URLSearchParams writes it, whatever its keys and values', () => {
     const base = apiBase('https://api.example.com/api');
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.string(), fc.string({ unit: 'grapheme' }))), (pairs) => {
         const query = new URLSearchParams(pairs);
-        const { url } = buildRequestUrl(base, '/v1/customers', query);
+        const url = new URL(buildRequestUrl(base, '/v1/customers', query).href);
         const expected = new URL('https://api.example.com/api/v1/customers');
         for (const [key, value] of pairs) expected.searchParams.append(key, value);
         expect(url.href).toBe(expected.href);

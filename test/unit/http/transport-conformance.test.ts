@@ -5,10 +5,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { urlToHttpOptions } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { NetworkError } from '../../../src/core/errors.js';
-import { NodeTransport } from '../../../src/core/http/transport.js';
+import { NodeTransport, originOptions } from '../../../src/core/http/transport.js';
 import { exchange, type ExchangeOptions } from '../../../src/core/http/transport/exchange.js';
 import { probe } from '../../../src/core/http/transport/fresh-connection.js';
 import { multipartBody } from '../../../src/core/http/transport/multipart.js';
@@ -112,6 +113,46 @@ describe('the transport', () => {
     const streamed = get(origin, { signals: [watched(), stopping.signal], stream: true }, '/silent');
     expect(((await streamed.catch((e: unknown) => e)) as Error).message).toBe('third');
     expect([...listening.values()].filter((count) => count !== 0)).toEqual([]);
+  });
+
+  it('exchanges side by side share one deadline timer and one listener per signal, and each still ends alone', async () => {
+    const origin = await serve((req, res) => (req.url === '/silent' ? undefined : res.end('{}')));
+    const run = new AbortController();
+    const add = vi.spyOn(run.signal, 'addEventListener');
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => get(origin, { signals: [run.signal], deadlineMs: 5000 })),
+      );
+      expect(answers.map((answer) => answer.text)).toEqual(Array(20).fill('{}'));
+      expect(add.mock.calls.length).toBeLessThanOrEqual(1);
+      expect(timers.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      timers.mockRestore();
+    }
+    // A short deadline among long ones ends its own exchange, in time; the others are answered.
+    const started = Date.now();
+    const [late, ...answered] = await Promise.allSettled([
+      get(origin, { signals: [run.signal], deadlineMs: 200 }, '/silent'),
+      ...Array.from({ length: 3 }, () => get(origin, { signals: [run.signal], deadlineMs: 60_000 })),
+    ]);
+    expect(late).toMatchObject({ status: 'rejected', reason: { code: 'CLINIC_DEADLINE' } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(answered.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+  });
+
+  it("an origin's request options are node:url's own for it", () => {
+    for (const origin of [
+      'http://127.0.0.1:8080',
+      'https://api.example.com',
+      'http://[::1]:3000',
+      'https://[2001:db8::1]',
+      'http://localhost',
+      'https://xn--bcher-kva.example:8443',
+    ]) {
+      const { protocol, hostname, port } = urlToHttpOptions(new URL(origin));
+      expect(originOptions(origin)).toEqual({ protocol, hostname, ...(port === undefined ? {} : { port }) });
+    }
   });
 
   it('a reset mid-body reaches the reader', async () => {

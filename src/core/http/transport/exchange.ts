@@ -6,6 +6,7 @@ import { NetworkError } from '../../errors.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
 import { refuseEncodedAnswer } from '../answer-encoding.js';
 import { anySignal } from '../any-signal.js';
+import { abortError, Cancel, onAbort, onDeadline } from './cancel.js';
 
 export interface ExchangeOptions {
   /**
@@ -55,7 +56,7 @@ export class DeadlineError extends Error {
 
 export async function exchange(
   transport: HttpTransport,
-  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal'>,
+  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal' | 'cancel'>,
   options: ExchangeOptions,
 ): Promise<Exchanged> {
   const { deadlineMs, signals = [] } = options;
@@ -66,42 +67,40 @@ export async function exchange(
     const linked = anySignal(signals);
     let handedBack = false;
     try {
-      const answer = await within(transport, request, options, linked.signal);
+      const answer = await within(transport, request, options, { signal: linked.signal });
       handedBack = answer.text === undefined;
       return answer;
     } finally {
       if (!handedBack) linked.release();
     }
   }
-  // One deadline for the whole exchange (a body trickling a byte a second must not hang forever). Its controller
-  // carries the cancelling signals too: one signal a request (a bulk run makes thousands), not two linked by a third.
-  const deadline = new AbortController();
+  // One deadline for the whole exchange (a body trickling a byte a second must not hang forever). Its timer and the
+  // cancelling signals' listeners are shared with every other exchange in flight (cancel.ts).
+  for (const signal of signals) if (signal?.aborted) throw signal.reason;
+  const cancel = new Cancel();
   let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    deadline.abort();
-  }, deadlineMs);
-  const onCancel = (event: Event) => deadline.abort((event.target as AbortSignal).reason);
-  for (const cancel of signals) {
-    if (cancel?.aborted) deadline.abort(cancel.reason);
-    else cancel?.addEventListener('abort', onCancel, { once: true });
-  }
+  const stops = [
+    onDeadline(deadlineMs, () => {
+      late = true;
+      cancel.end(new Error('deadline'));
+    }),
+  ];
+  for (const signal of signals) if (signal) stops.push(onAbort(signal, () => cancel.end(abortError(signal))));
   try {
-    return await within(transport, request, options, deadline.signal);
+    return await within(transport, request, options, { cancel });
   } catch (error) {
-    if (late && !signals.some((cancel) => cancel?.aborted)) throw new DeadlineError(deadlineMs);
+    if (late && !signals.some((signal) => signal?.aborted)) throw new DeadlineError(deadlineMs);
     throw error;
   } finally {
-    clearTimeout(timer);
-    for (const cancel of signals) cancel?.removeEventListener('abort', onCancel);
+    for (const stop of stops) stop();
   }
 }
 
 async function within(
   transport: HttpTransport,
-  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal'>,
+  request: Omit<TransportRequest, 'headersTimeout' | 'bodyTimeout' | 'signal' | 'cancel'>,
   options: ExchangeOptions,
-  signal: AbortSignal | undefined,
+  ending: Pick<TransportRequest, 'signal' | 'cancel'>,
 ): Promise<Exchanged> {
   const { trace, secrets = [], now = () => performance.now(), maxBytes, deadlineMs } = options;
   // Silence can last no longer than the whole exchange: a deadline no longer than the idle time covers it.
@@ -126,7 +125,7 @@ async function within(
     body: request.body,
     headersTimeout: idleMs,
     bodyTimeout: idleMs,
-    signal,
+    ...ending,
     onSent: options.onSent,
   });
   if (trace) {

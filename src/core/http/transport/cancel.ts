@@ -1,0 +1,105 @@
+// What ends an exchange early (its deadline, Ctrl-C, a caller's own signal), shared by every exchange in flight: one
+// timer for all their deadlines and one 'abort' listener per signal. A controller, a timer and a listener on each
+// signal for every request cost a 1,000-page export a tenth of its CPU.
+
+/**
+ * How an exchange ends its request in flight: the transport hands `onEnd` the way to end it, and `end` ends it (at
+ * once when the transport already has, or as soon as it does). The first reason wins.
+ */
+export class Cancel {
+  reason: Error | undefined;
+  private ender: ((error: Error) => void) | undefined;
+
+  onEnd(ender: (error: Error) => void): void {
+    if (this.reason) ender(this.reason);
+    else this.ender = ender;
+  }
+
+  end(error: Error): void {
+    if (this.reason) return;
+    this.reason = error;
+    this.ender?.(error);
+  }
+}
+
+/** The error a signal's abort is told as (its reason when that is an Error). */
+export const abortError = (signal: AbortSignal): Error =>
+  signal.reason instanceof Error ? signal.reason : new Error('aborted');
+
+interface Deadline {
+  at: number;
+  expire: () => void;
+}
+
+const deadlines = new Set<Deadline>();
+let timer: ReturnType<typeof setTimeout> | undefined;
+let armedFor = Infinity;
+
+/**
+ * Calls `expire` once `ms` have passed, unless the returned function is called first. One timer serves every
+ * deadline: armed for the earliest, it expires what is due and arms itself for the next. It is unref'd: a request in
+ * flight keeps the process alive by its socket, and a timer left armed after the last one must not.
+ */
+export function onDeadline(ms: number, expire: () => void): () => void {
+  const deadline = { at: performance.now() + ms, expire };
+  deadlines.add(deadline);
+  if (deadline.at < armedFor) arm(deadline.at);
+  return () => void deadlines.delete(deadline);
+}
+
+function arm(at: number): void {
+  if (timer) clearTimeout(timer);
+  armedFor = at;
+  timer = setTimeout(sweep, Math.max(0, at - performance.now()));
+  timer.unref();
+}
+
+function sweep(): void {
+  timer = undefined;
+  armedFor = Infinity;
+  const now = performance.now();
+  const due: Deadline[] = [];
+  let next = Infinity;
+  for (const deadline of deadlines) {
+    if (deadline.at <= now) {
+      deadlines.delete(deadline);
+      due.push(deadline);
+    } else if (deadline.at < next) next = deadline.at;
+  }
+  // Armed for the next before any is told: what one does cannot keep the others waiting for ever.
+  if (next !== Infinity) arm(next);
+  for (const deadline of due) deadline.expire();
+}
+
+interface Listening {
+  acts: Set<() => void>;
+  listener: () => void;
+}
+
+const listening = new WeakMap<AbortSignal, Listening>();
+
+/**
+ * Calls `act` when `signal` aborts, unless the returned function is called first. A signal has one listener while
+ * any exchange waits on it, whatever their number (Ctrl-C's covers every request of a run), and none once the last
+ * is over: a signal made by AbortSignal.any is kept alive by its sources for as long as it has a listener.
+ */
+export function onAbort(signal: AbortSignal, act: () => void): () => void {
+  let entry = listening.get(signal);
+  if (!entry) {
+    const acts = new Set<() => void>();
+    const listener = () => {
+      listening.delete(signal);
+      for (const each of [...acts]) each();
+      acts.clear();
+    };
+    listening.set(signal, (entry = { acts, listener }));
+    signal.addEventListener('abort', listener, { once: true });
+  }
+  const { acts, listener } = entry;
+  acts.add(act);
+  return () => {
+    if (!acts.delete(act) || acts.size > 0) return;
+    signal.removeEventListener('abort', listener);
+    if (listening.get(signal)?.acts === acts) listening.delete(signal);
+  };
+}
