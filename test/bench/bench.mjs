@@ -44,11 +44,13 @@ const NOTES = `## How it is measured
   the floor's of the same round), with the spread of those ratios. Every run must write all 100,000 lines. Wall
   time is the spawn to the close of stdout, process start-up included on both sides. CPU is the process's own
   user + system time (\`process.resourceUsage()\` at exit); beside each run the sandbox's (from /proc) and the
-  harness's own (it reads and counts the lines) are taken over the same span.
+  harness's own (it reads and counts the lines) are taken over the same span. These figures come from a CommonJS
+  preload (\`node --require report-rss.cjs\`): an ES module one (\`--import\`) boots Node's ES module loader, which
+  cost the CLI (CommonJS) some 60 ms a run that it never pays without it, and the floor (an ES module) nothing.
 - **The memory policy** (src/core/memory.ts: a young generation that grows to 4 MiB and no further, a full
   collection when the old generation has grown 4 MiB since the last, and, on a V8 whose default it knows, a later
   tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
-  (\`node --import test/bench/no-memory-policy.mjs\`, so nothing is tuned and nothing collected) over the export
+  (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
   fifth of the export's time.
 - **What the cores allow**: the CLI, the sandbox and the harness share the machine's cores, so pages in flight can
@@ -67,7 +69,7 @@ const NOTES = `## How it is measured
   waits 2 ms first: a short network's round trip; a clinic's connection to the API is tens of ms), in as many
   rounds, are the last rows of the section. They carry the same targets as the local rows (0.9× sequential, 1.5×
   automatic): the local rows stay as they measure, beside them.
-- **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --import report-rss.mjs\`): the 100,000-record
+- **Export memory**: peak RSS is the process's \`maxRSS\` (via \`node --require report-rss.cjs\`): the 100,000-record
   export's median over the rounds above against the median of three 10,000-record exports (\`--limit 10000\`);
   -o csv once each. The curl + jq loop over 100 pages is an info row only: it mostly measures process spawns.
 - **Pacing**: in-process sandboxes with a limit of 60 requests per 30 s window (the API's 60 per minute, on a shorter

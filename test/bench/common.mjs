@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { processCpuMs } from './proc-cpu.mjs';
+import { processCpuMs } from './proc-cpu.cjs';
 
 export const BIN = fileURLToPath(new URL('../../bin/clinic.js', import.meta.url));
-const RSS = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
+const RSS = fileURLToPath(new URL('./report-rss.cjs', import.meta.url));
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 /** A figure's median with its spread: `median (min–max)`, each with `digits` decimals. */
@@ -70,7 +70,7 @@ export function runNode(args, env) {
   const rssFile = join(tempDir('clinic-rss-'), 'rss');
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['--import', RSS, ...args], {
+    const child = spawn(process.execPath, ['--require', RSS, ...args], {
       env: { ...env, RSS_FILE: rssFile },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -13,7 +13,7 @@ const SMALL = 10_000;
 const LATENCY_MS = 2;
 const DISTANT_RECORDS = 20_000;
 const FLOOR = fileURLToPath(new URL('./floor.mjs', import.meta.url));
-const NO_POLICY = fileURLToPath(new URL('./no-memory-policy.mjs', import.meta.url));
+const NO_POLICY = fileURLToPath(new URL('./no-memory-policy.cjs', import.meta.url));
 
 /** An info row's figure: a bash loop of curl + jq over the same pages (it mostly measures process spawns). */
 function curlJq(ready, pages) {
@@ -104,7 +104,7 @@ async function localExports(rounds) {
       floor4: floorRun(sandbox, env, 4),
       sequential: () => runCli(['--concurrency', '1', ...all], env),
       automatic: () => runCli(all, env),
-      noPolicy: () => runCli(['--concurrency', '1', ...all], env, ['--import', NO_POLICY]),
+      noPolicy: () => runCli(['--concurrency', '1', ...all], env, ['--require', NO_POLICY]),
     };
     const results = await alternateRuns(candidates, rounds, sandbox, RECORDS);
     const perRound = (name, base = 'floor') => ratiosOf(results, name, base);

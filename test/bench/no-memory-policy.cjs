@@ -1,4 +1,4 @@
-// Preloaded with `node --import` to measure what the memory policy costs: node:v8 is not to be had through
+// Preloaded with `node --require` (as report-rss.cjs is, so both runs load alike) to measure what the memory policy costs: node:v8 is not to be had through
 // process.getBuiltinModule, so src/core/memory.ts sets nothing up and never collects (its "not available" path).
 const builtin = process.getBuiltinModule.bind(process);
 process.getBuiltinModule = (name) => {

@@ -1,5 +1,6 @@
-// CPU time of a process, or of one of its threads, from Linux's /proc (a bench's view of another process).
-import { readFileSync } from 'node:fs';
+// CPU time of a process, or of one of its threads, from Linux's /proc (a bench's view of another process). CommonJS:
+// report-rss.cjs, preloaded into the runs it measures, requires it.
+const { readFileSync } = require('node:fs');
 
 /** Linux's clock ticks of /proc (USER_HZ), 100 on every mainstream platform. */
 const TICKS_PER_SECOND = 100;
@@ -8,7 +9,7 @@ const TICKS_PER_SECOND = 100;
  * CPU time in ms (user + system) of process `pid`, every thread, or of its thread `tid` alone (the main thread's id is
  * the process's); undefined where /proc has none (not Linux, or the process has gone).
  */
-export function processCpuMs(pid, tid) {
+function processCpuMs(pid, tid) {
   try {
     const stat = readFileSync(
       tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`,
@@ -22,3 +23,5 @@ export function processCpuMs(pid, tid) {
     return undefined;
   }
 }
+
+module.exports = { processCpuMs };
