@@ -114,7 +114,8 @@ const anyAborted = (signals: Signals) => signals.some((signal) => signal?.aborte
 const TENANT_FREE = new Set(['/v1/account', '/v1/account/']);
 
 export function isTenantScoped(path: string): boolean {
-  const clean = path.split('?')[0] ?? '';
+  const query = path.indexOf('?');
+  const clean = query === -1 ? path : path.slice(0, query);
   return clean.startsWith('/v1/') && !TENANT_FREE.has(clean);
 }
 
@@ -397,8 +398,9 @@ function toSearchParams(
   return params;
 }
 
-function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+function lowerKeys(headers: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (headers === undefined) return undefined; // most requests: nothing to copy
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
