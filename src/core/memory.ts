@@ -18,13 +18,11 @@ type HeapSpaceInfo = import('node:v8').HeapSpaceInfo;
 
 type FlagSetter = Pick<V8, 'setFlagsFromString'>;
 
-/** Each V8 flag set here, and the flag that sets it back to V8's default. */
-const DEFAULTS: Record<string, string> = {
+/** The flags set here with a fixed value, and the flag that sets each back to V8's default. */
+const DEFAULTS = {
   '--expose-gc': '--no-expose-gc',
   '--semi-space-growth-factor=1': '--semi-space-growth-factor=2',
-};
-
-type Flag = string;
+} as const;
 
 /**
  * How much a function runs (V8's interrupt budget, bytes of bytecode) before V8 looks at optimising it, in a long
@@ -37,14 +35,14 @@ const LONG_RUN_BUDGET = 600_000;
  * V8's default budget, by V8 version: set back exactly at the run's end (a code cache made under another value is
  * refused). A V8 not listed is left as it is.
  */
-const BUDGET_DEFAULTS: Record<string, number> = { '11.3': 67_584 };
+const BUDGET_DEFAULTS: Readonly<Record<string, number>> = { '11.3': 67_584 };
 
-/** The flags set so far, each with the engine it was set on (restoreV8Flags). */
-const flagsSet = new Map<Flag, FlagSetter>();
+/** The flags set so far, each with the engine it was set on and the flag that sets it back (restoreV8Flags). */
+const flagsSet = new Map<string, { engine: FlagSetter; restore: string }>();
 
-function setFlag(engine: FlagSetter, flag: Flag): void {
+function setFlag(engine: FlagSetter, flag: string, restore: string): void {
   engine.setFlagsFromString(flag);
-  flagsSet.set(flag, engine);
+  flagsSet.set(flag, { engine, restore });
 }
 
 let v8: V8 | null | undefined;
@@ -59,8 +57,11 @@ function prepare(): V8 | null {
   try {
     v8 = process.getBuiltinModule('node:v8') as V8;
     // Node started with --expose-gc has gc() already: the flag is left as it was given.
-    if (typeof globalThis.gc !== 'function') setFlag(v8, '--expose-gc');
-    tierUpLater(v8, process.versions.v8);
+    if (typeof globalThis.gc !== 'function') setFlag(v8, '--expose-gc', DEFAULTS['--expose-gc']);
+    tierUpLater(v8, process.versions.v8, [
+      ...process.execArgv,
+      ...(process.env.NODE_OPTIONS ?? '').split(' '),
+    ]);
     capYoung = youngGenerationCap(v8);
   } catch {
     v8 = null; // not available: only the flat peak is lost
@@ -82,14 +83,15 @@ export function collectGarbage(): void {
   collect?.();
 }
 
-/** Raises V8's interrupt budget to LONG_RUN_BUDGET, on a V8 whose default is known (BUDGET_DEFAULTS). */
-export function tierUpLater(engine: FlagSetter, v8Version: string): void {
+/**
+ * Raises V8's interrupt budget to LONG_RUN_BUDGET, on a V8 whose default is known (BUDGET_DEFAULTS) and when Node was
+ * not given a budget of its own (`execArgv`: its command line and NODE_OPTIONS).
+ */
+export function tierUpLater(engine: FlagSetter, v8Version: string, execArgv: readonly string[] = []): void {
   const [major, minor] = v8Version.split('.');
   const known = BUDGET_DEFAULTS[`${major}.${minor}`];
-  if (known === undefined) return;
-  const flag = `--interrupt-budget=${LONG_RUN_BUDGET}`;
-  DEFAULTS[flag] = `--interrupt-budget=${known}`;
-  setFlag(engine, flag);
+  if (known === undefined || execArgv.some((arg) => arg.startsWith('--interrupt-budget'))) return;
+  setFlag(engine, `--interrupt-budget=${LONG_RUN_BUDGET}`, `--interrupt-budget=${known}`);
 }
 
 /**
@@ -102,7 +104,7 @@ export function youngGenerationCap(engine: FlagSetter): (spaces: readonly HeapSp
     if (capped) return true;
     const young = spaces.find((space) => space.space_name === 'new_space');
     if (young && young.space_size < YOUNG_CAP_BYTES) return false;
-    setFlag(engine, '--semi-space-growth-factor=1');
+    setFlag(engine, '--semi-space-growth-factor=1', DEFAULTS['--semi-space-growth-factor=1']);
     return (capped = true);
   };
 }
@@ -156,7 +158,7 @@ export function collectOnGrowth(): () => void {
  * the bundle again and wrote it again. What the flags did is done by then.
  */
 export function restoreV8Flags(): void {
-  for (const [flag, engine] of flagsSet) engine.setFlagsFromString(DEFAULTS[flag]!);
+  for (const { engine, restore } of flagsSet.values()) engine.setFlagsFromString(restore);
   flagsSet.clear();
   // A later run in this process (the tests run several) sets them up again.
   v8 = undefined;

@@ -48,7 +48,7 @@ const NOTES = `## How it is measured
   preload (\`node --require report-rss.cjs\`): an ES module one (\`--import\`) boots Node's ES module loader, which
   cost the CLI (CommonJS) some 60 ms a run that it never pays without it, and the floor (an ES module) nothing.
 - **The memory policy** (src/core/memory.ts: a young generation that grows to 4 MiB and no further, a full
-  collection when the old generation has grown 4 MiB since the last, and, on a V8 whose default it knows, a later
+  collection when the old generation has grown 2 MiB since the last, and, on a V8 whose default it knows, a later
   tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
   (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a

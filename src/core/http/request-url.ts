@@ -5,11 +5,11 @@ import { trimEnd } from '../plain-text.js';
 
 /** base_url, parsed once per client. */
 export interface ApiBase {
-  origin: string;
+  readonly origin: string;
   /** base_url's path without its trailing slash (`/api`, or '' for a bare host). */
-  prefix: string;
+  readonly prefix: string;
   /** Each path joined so far, checked once (a long export asks for one path a thousand times). */
-  joined: Map<string, JoinedPath>;
+  readonly joined: Map<string, JoinedPath>;
 }
 
 /** A path joined to base_url and checked: its pathname as sent, and the path below base_url. */

@@ -39,7 +39,11 @@ export interface TransportResponse {
   body: Readable;
 }
 
-/** What the callers need of a transport: NodeTransport sends; tests fake this interface (test/helpers). */
+/**
+ * What the callers need of a transport: NodeTransport sends; tests fake this interface (test/helpers). A request is
+ * ended early by its signal or by its cancel, whichever it carries: every transport honours both (an exchange under
+ * a deadline gives only a cancel).
+ */
 export interface HttpTransport {
   request(options: TransportRequest): Promise<TransportResponse>;
   close(): Promise<void>;

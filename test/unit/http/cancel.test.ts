@@ -3,42 +3,75 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cancel, onAbort, onDeadline } from '../../../src/core/http/transport/cancel.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits (up to 5 s) until `done()`; the time it took, in ms. */
+async function until(done: () => boolean): Promise<number> {
+  const started = performance.now();
+  while (!done()) {
+    if (performance.now() - started > 5000) throw new Error('never happened');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return performance.now() - started;
+}
 
 afterEach(() => vi.restoreAllMocks());
 
 describe('deadlines', () => {
-  it('a hundred in flight share one timer, which keeps nothing alive; each expires once, in time', async () => {
+  it('a hundred in flight share one timer, which keeps nothing alive; each expires once, none early', async () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const expired: number[] = [];
-    const stops = Array.from({ length: 100 }, (_, i) => onDeadline(60, () => expired.push(i)));
+    const started = performance.now();
+    const stops = Array.from({ length: 100 }, (_, i) => onDeadline(150, () => expired.push(i)));
     expect(timers).toHaveBeenCalledTimes(1);
     expect((timers.mock.results[0]!.value as NodeJS.Timeout).hasRef()).toBe(false);
-    stops[7]!(); // over before its deadline
     timers.mockRestore();
-    await sleep(20);
-    expect(expired).toEqual([]);
-    await sleep(120);
+    stops[7]!(); // over before its deadline
+    await until(() => expired.length > 0);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    await until(() => expired.length === 99);
     expect(expired).toEqual([...Array(100).keys()].filter((i) => i !== 7));
-    await sleep(80);
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(expired).toHaveLength(99);
   });
 
   it('an earlier deadline arms the timer again; a later one waits for the sweep that reaches it', async () => {
     const expired: string[] = [];
-    const stopLong = onDeadline(5_000, () => expired.push('long'));
-    onDeadline(40, () => expired.push('short'));
-    onDeadline(120, () => expired.push('middle'));
-    await sleep(80);
+    const stopLong = onDeadline(60_000, () => expired.push('long'));
+    onDeadline(1000, () => expired.push('middle'));
+    onDeadline(30, () => expired.push('short'));
+    expect(await until(() => expired.length > 0)).toBeLessThan(900);
     expect(expired).toEqual(['short']);
-    await sleep(100);
+    await until(() => expired.length > 1);
     expect(expired).toEqual(['short', 'middle']);
     stopLong();
+  });
+
+  it('one that throws keeps no other from expiring, nor the timer from arming for the next', async () => {
+    const expired: string[] = [];
+    const thrown: unknown[] = [];
+    // The test runner's own listener would fail the run on the one thrown on purpose: it waits aside meanwhile.
+    const runners = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    process.on('uncaughtException', (error) => thrown.push(error));
+    try {
+      onDeadline(20, () => {
+        throw new Error('a bug in one');
+      });
+      onDeadline(20, () => expired.push('same time'));
+      onDeadline(200, () => expired.push('later'));
+      await until(() => expired.length === 2);
+      expect(expired).toEqual(['same time', 'later']);
+      expect(thrown).toHaveLength(1);
+    } finally {
+      process.removeAllListeners('uncaughtException');
+      for (const listener of runners) process.on('uncaughtException', listener);
+    }
   });
 });
 
 describe('signals', () => {
-  it('one listener a signal whatever the number of exchanges; each told once; none left once all are over', () => {
+  it('one listener a signal whatever the number of exchanges; each told once; none left once all are over', async () => {
     const controller = new AbortController();
     const add = vi.spyOn(controller.signal, 'addEventListener');
     const remove = vi.spyOn(controller.signal, 'removeEventListener');
@@ -57,18 +90,33 @@ describe('signals', () => {
     ];
     later[0]!();
     controller.abort();
+    await turn();
     expect(told).toEqual([101]);
     expect(add).toHaveBeenCalledTimes(2);
     later[1]!(); // after the abort: nothing to do, nothing thrown
   });
 
-  it('a signal made by AbortSignal.any keeps no listener once its exchanges are over', () => {
+  it('a signal already aborted tells at once, unless stopped first, and keeps no listener', async () => {
+    const signal = AbortSignal.abort();
+    const add = vi.spyOn(signal, 'addEventListener');
+    const told: string[] = [];
+    onAbort(signal, () => told.push('told'));
+    onAbort(signal, () => told.push('stopped'))();
+    await turn();
+    expect(told).toEqual(['told']);
+    expect(add).not.toHaveBeenCalled();
+  });
+
+  it('a signal made by AbortSignal.any has its listener taken off once its exchanges are over', () => {
     const sources = [new AbortController(), new AbortController()];
     const any = AbortSignal.any(sources.map((c) => c.signal));
     const add = vi.spyOn(any, 'addEventListener');
     const remove = vi.spyOn(any, 'removeEventListener');
-    onAbort(any, () => undefined)();
-    expect(add.mock.calls.length).toBe(remove.mock.calls.length);
+    const stops = [onAbort(any, () => undefined), onAbort(any, () => undefined)];
+    for (const stop of stops) stop();
+    expect(add).toHaveBeenCalledTimes(1);
+    expect(remove).toHaveBeenCalledTimes(1);
+    expect(remove.mock.calls[0]![1]).toBe(add.mock.calls[0]![1]);
   });
 });
 

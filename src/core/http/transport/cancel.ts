@@ -66,9 +66,10 @@ function sweep(): void {
       due.push(deadline);
     } else if (deadline.at < next) next = deadline.at;
   }
-  // Armed for the next before any is told: what one does cannot keep the others waiting for ever.
+  // Armed for the next before any is told, and each told on its own turn: what one does (or throws) cannot keep the
+  // others waiting.
   if (next !== Infinity) arm(next);
-  for (const deadline of due) deadline.expire();
+  for (const deadline of due) queueMicrotask(deadline.expire);
 }
 
 interface Listening {
@@ -84,12 +85,18 @@ const listening = new WeakMap<AbortSignal, Listening>();
  * is over: a signal made by AbortSignal.any is kept alive by its sources for as long as it has a listener.
  */
 export function onAbort(signal: AbortSignal, act: () => void): () => void {
+  if (signal.aborted) {
+    // Its 'abort' has been and gone: told at once (on the next turn), unless stopped first.
+    let stopped = false;
+    queueMicrotask(() => stopped || act());
+    return () => void (stopped = true);
+  }
   let entry = listening.get(signal);
   if (!entry) {
     const acts = new Set<() => void>();
     const listener = () => {
       listening.delete(signal);
-      for (const each of [...acts]) each();
+      for (const each of acts) queueMicrotask(each); // each on its own turn: one that throws stops no other
       acts.clear();
     };
     listening.set(signal, (entry = { acts, listener }));
