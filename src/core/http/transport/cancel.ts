@@ -31,6 +31,12 @@ interface Deadline {
   expire: () => void;
 }
 
+/**
+ * A monotonic clock in ms. Not performance.now(): the first touch of `performance` loads perf_hooks, a millisecond of
+ * every command that asks anything.
+ */
+const monotonicMs = () => process.uptime() * 1000;
+
 const deadlines = new Set<Deadline>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let armedFor = Infinity;
@@ -41,7 +47,7 @@ let armedFor = Infinity;
  * flight keeps the process alive by its socket, and a timer left armed after the last one must not.
  */
 export function onDeadline(ms: number, expire: () => void): () => void {
-  const deadline = { at: performance.now() + ms, expire };
+  const deadline = { at: monotonicMs() + ms, expire };
   deadlines.add(deadline);
   if (deadline.at < armedFor) arm(deadline.at);
   return () => void deadlines.delete(deadline);
@@ -50,14 +56,14 @@ export function onDeadline(ms: number, expire: () => void): () => void {
 function arm(at: number): void {
   if (timer) clearTimeout(timer);
   armedFor = at;
-  timer = setTimeout(sweep, Math.max(0, at - performance.now()));
+  timer = setTimeout(sweep, Math.max(0, at - monotonicMs()));
   timer.unref();
 }
 
 function sweep(): void {
   timer = undefined;
   armedFor = Infinity;
-  const now = performance.now();
+  const now = monotonicMs();
   const due: Deadline[] = [];
   let next = Infinity;
   for (const deadline of deadlines) {
