@@ -9,8 +9,8 @@
 // export's time, one on growth is a handful in 100,000 records. node:v8 loads only here, when a long run starts (a
 // bulk run, or a list's second page: a one-page list pays nothing); node:vm only for the first collection.
 // A long run also lets V8 wait longer before it optimises a function (tierUpLater): a run of a thousand pages
-// optimised, and after each collection optimised again, dozens of functions that each ran little, a fifth of an
-// export's CPU on V8's compiler threads.
+// optimised (some of them twice, after a deoptimisation) dozens of functions that each ran little, a tenth of an
+// export's CPU.
 // V8 stamps a code cache with its flags: restoreV8Flags sets ours back to their defaults before bin writes one.
 
 type V8 = typeof import('node:v8');

@@ -13,7 +13,7 @@ export function refuseEncodedAnswer(
 ): void {
   const raw = headers['content-encoding'];
   if (raw === undefined) return; // most answers: nothing to split
-  const value = (Array.isArray(raw) ? raw.join(', ') : (raw ?? '')).trim();
+  const value = (Array.isArray(raw) ? raw.join(', ') : raw).trim();
   const codings = value.split(',').map((coding) => coding.trim().toLowerCase());
   if (codings.every((coding) => coding === '' || coding === 'identity')) return;
   // The header's value is the server's text: only printable ASCII of it is shown, and not much.
