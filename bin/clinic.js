@@ -194,7 +194,8 @@ function cacheDir() {
 /**
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
  * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
- * and saves its own, the functions it ran included; its later runs skip most of the compiling. One cache per command
+ * and saves its own, the functions it ran included; its later runs skip most of the compiling. The commands the build
+ * ran to make its cache (`customers get`, `customers list`, `config list`…: main.cjs.cache.json) keep using it. One cache per command
  * (`customers-get`), so each holds what its command runs and no more (a cache written by `config set` lacks the HTTP
  * client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the build's, made by
  * another Node version, included) is rejected by V8, which then compiles from the source: the user's is rewritten.
@@ -204,16 +205,19 @@ function loadWithVmCache(file) {
   const { size, mtimeMs } = fs.statSync(file);
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
-  const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
+  const key = commandKey(argv);
+  const cacheFile = join(dir, `${build}${key}.cache`);
   const { wrapped, cache, userCache } = readBundle(fs, file, cacheFile);
   const { script, main } = compileBundle(file, cache, wrapped);
-  const fresh = !userCache || script.cachedDataRejected;
+  // Which cache V8 took, if any: `user`, `build` or `none`.
+  const cacheUsed = script.cachedDataRejected !== false ? 'none' : userCache ? 'user' : 'build';
   return {
     main,
-    // Which cache V8 took, if any (for the tests): `user`, `build` or `none`.
-    cacheUsed: script.cachedDataRejected !== false ? 'none' : userCache ? 'user' : 'build',
+    cacheUsed,
     saveCache() {
-      if (!fresh) return;
+      // A command the build's cache was made with (its warmed commands) has nothing to add to it: writing its own
+      // (3 ms of V8's serializing) would only copy it.
+      if (cacheUsed === 'user' || (cacheUsed === 'build' && builtWith(fs, file).includes(key))) return;
       try {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         const temp = `${cacheFile}.${process.pid}.tmp`;
@@ -225,6 +229,16 @@ function loadWithVmCache(file) {
       }
     },
   };
+}
+
+/** The command keys (commandKey) the build's cache was made with: dist/bundle/main.cjs.cache.json, written with it. */
+function builtWith(fs, file) {
+  try {
+    const { commands } = JSON.parse(fs.readFileSync(`${file}.cache.json`, 'utf8'));
+    return Array.isArray(commands) ? commands : [];
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -22,14 +22,19 @@ const NOTES = `## How it is measured
   system's file cache, as they are just after an install has written them (dropping that would need root and would
   slow every other process alike). That is an honest first run after an install: the install holds the package
   with the cache its build made (\`dist/bundle/main.cjs.cache\`, which Node 20 starts from), and no cache of the
-  user's. The build's cache serves only a Node whose V8 made it (\`npm run build\`/prepare on this machine, as here);
-  a package built by another Node version's V8 has it rejected, and its first run compiles the whole bundle. The real
+  user's. The build makes that cache after running the commands most runs share against a local sandbox
+  (scripts/warm-up.mjs: a stored sign-in, \`config list\`, \`customers get\` and \`customers list\`, JSON and
+  the default output); their first run takes it as their own and writes none. A command it was not made with
+  compiles what it lacks and writes its own cache once (V8's serializing, about 3 ms): the info row below the cold
+  one shows such a first run (\`users get\`). The build's cache serves only a Node whose V8 made it (\`npm run
+  build\`/prepare on this machine, as here); a package built by another Node version's V8 has it rejected, and its
+  first run compiles the whole bundle. The real
   command reads the profile and a file-stored token under that HOME and asks a
   local sandbox over HTTP; the sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer
   carries the X-RateLimit headers, no run comes near the limit), so the figure includes what the CLI does with them.
   The floor row runs test/bench/startup-floor.cjs in the same rounds: the same GET written by hand in a few lines
   of node:http (the profile and token read, the record printed), no checks: what Node alone costs for what the
-  command does (loading node:http is some 8 ms of it here). It is context, not a target.
+  command does (loading node:http, connecting and asking once). It is context, not a target.
   The single executable's row runs \`release/clinic-<version>-<platform>\` (made first by \`scripts/package.mjs\` when
   missing or older than the bundle) with the same arguments and HOME, in the same rounds; it keeps no compile cache
   of the user's, every run starts from the code cache its build made, so it has no cold row of its own.

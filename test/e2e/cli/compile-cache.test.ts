@@ -1,5 +1,6 @@
 // The compile cache the build ships (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs): a command's first run
-// on Node 20 starts from it, and a cache V8 cannot take (another V8 version) only means compiling from the source.
+// on Node 20 starts from it (the commands it was made with keep it as their own), and a cache V8 cannot take (another
+// V8 version) only means compiling from the source.
 import { spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +29,24 @@ describe('compile cache shipped with the build', () => {
       first.saveCache();
       console.log(first.cacheUsed, loadWithVmCache(${JSON.stringify(BUNDLE)}).cacheUsed);`;
     expect(inNode(code, { XDG_CACHE_HOME: cacheHome })).toBe('build user');
+  });
+
+  it('a command the build warmed takes its cache as its own and writes none; another writes its own', async () => {
+    const { commands } = JSON.parse(await readFile(`${BUNDLE}.cache.json`, 'utf8'));
+    expect(commands).toEqual(expect.arrayContaining(['customers-get', 'customers-list', 'config-list-json']));
+    const firstRuns = async (words: string[]) => {
+      const cacheHome = await tempDir();
+      const code = `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
+        const { loadWithVmCache } = require(${JSON.stringify(BIN)});
+        const first = loadWithVmCache(${JSON.stringify(BUNDLE)});
+        first.saveCache();
+        const kept = require('node:fs').existsSync(${JSON.stringify(join(cacheHome, 'clinic'))});
+        console.log(first.cacheUsed, loadWithVmCache(${JSON.stringify(BUNDLE)}).cacheUsed, kept);`;
+      return inNode(code, { XDG_CACHE_HOME: cacheHome });
+    };
+    expect(await firstRuns(['customers', 'get', '1', '-o', 'json'])).toBe('build build false');
+    expect(await firstRuns(['--profile', 'prod', 'customers', 'get', '1'])).toBe('build user true');
+    expect(await firstRuns(['users', 'get', '1'])).toBe('build user true');
   });
 
   it('a cache made by another V8 version is rejected, and the bundle compiles from the source', async () => {
