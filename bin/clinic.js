@@ -18,7 +18,15 @@ const npmPackage = {
 // Required (by scripts/compile-cache.mjs, by tests) for its compile cache alone, and by the single executable
 // (src/executable/, which hands startCli its own files); run as the CLI otherwise.
 if (require.main !== module)
-  module.exports = { commandKey, compileBundle, directStdout, loadWithVmCache, startCli, wrapForVm };
+  module.exports = {
+    commandKey,
+    compileBundle,
+    directStdout,
+    loadWithVmCache,
+    runShape,
+    startCli,
+    wrapForVm,
+  };
 else startCli(npmPackage);
 
 /** The CLI, its files read through `installation` (`version()`, `helpTexts()`, `loadBundle(useCache)`). */
@@ -194,8 +202,8 @@ function cacheDir() {
 /**
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
  * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
- * and saves its own, the functions it ran included; its later runs skip most of the compiling. The commands the build
- * ran to make its cache (`customers get`, `customers list`, `config list`…: main.cjs.cache.json) keep using it. One cache per command
+ * and saves its own, the functions it ran included; its later runs skip most of the compiling. A run like those the
+ * build made its cache after (`customers get 1 -o json`…: main.cjs.cache.json) keeps using it and writes none. One cache per command
  * (`customers-get`), so each holds what its command runs and no more (a cache written by `config set` lacks the HTTP
  * client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the build's, made by
  * another Node version, included) is rejected by V8, which then compiles from the source: the user's is rewritten.
@@ -205,8 +213,7 @@ function loadWithVmCache(file) {
   const { size, mtimeMs } = fs.statSync(file);
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
-  const key = commandKey(argv);
-  const cacheFile = join(dir, `${build}${key}.cache`);
+  const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
   const { wrapped, cache, userCache } = readBundle(fs, file, cacheFile);
   const { script, main } = compileBundle(file, cache, wrapped);
   // Which cache V8 took, if any: `user`, `build` or `none`.
@@ -215,9 +222,10 @@ function loadWithVmCache(file) {
     main,
     cacheUsed,
     saveCache() {
-      // A command the build's cache was made with (its warmed commands) has nothing to add to it: writing its own
-      // (3 ms of V8's serializing) would only copy it.
-      if (cacheUsed === 'user' || (cacheUsed === 'build' && builtWith(fs, file).includes(key))) return;
+      // A run like one the build's cache was made with has nothing to add to it: writing its own (3 ms of V8's
+      // serializing) would only copy it.
+      if (cacheUsed === 'user' || (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv))))
+        return;
       try {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         const temp = `${cacheFile}.${process.pid}.tmp`;
@@ -231,7 +239,7 @@ function loadWithVmCache(file) {
   };
 }
 
-/** The command keys (commandKey) the build's cache was made with: dist/bundle/main.cjs.cache.json, written with it. */
+/** The shapes (runShape) of the runs the build's cache was made with: dist/bundle/main.cjs.cache.json, beside it. */
 function builtWith(fs, file) {
   try {
     const { commands } = JSON.parse(fs.readFileSync(`${file}.cache.json`, 'utf8'));
@@ -321,6 +329,21 @@ function commandKey(args) {
     if (!isCommandWord(arg) || words.push(arg) === 3) break;
   }
   return words.join('-') || 'other';
+}
+
+/**
+ * A run's arguments as one string, each whole number as `#`: `customers get 7 -o json` is `customers get # -o json`,
+ * the same run as far as the code it compiles goes.
+ */
+function runShape(args) {
+  return args.map((arg) => (isWholeNumber(arg) ? '#' : arg)).join(' ');
+}
+
+/** Digits only (by hand, as isCommandWord). */
+function isWholeNumber(arg) {
+  if (arg.length === 0) return false;
+  for (let i = 0; i < arg.length; i++) if (arg[i] < '0' || arg[i] > '9') return false;
+  return true;
 }
 
 /** A lower-case word of up to 32 letters and dashes, a letter first (by hand: a regular expression costs a start). */

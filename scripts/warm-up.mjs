@@ -1,7 +1,7 @@
-// The commands most runs share, run once against a local sandbox as a user runs them (a profile and a token stored
-// in the config directory, the rate-limit headers the API sends, JSON and the default output), so that a compile
-// cache made after them holds their code compiled: config, building the program, signing a request, pacing, reading
-// an answer, the output. Used by scripts/compile-cache.mjs (the npm package's cache) and
+// The commands most runs share, run once as a user runs them (a profile and a token stored in the config directory,
+// a local sandbox that sends the rate-limit headers the API sends, JSON into a pipe and tables on a terminal), so
+// that a compile cache made after them holds their code compiled: config, building the program, signing a request,
+// pacing, reading an answer, the output. Used by scripts/compile-cache.mjs (the npm package's cache) and
 // scripts/package/bundle-cache.mjs (the executable's).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,69 +9,57 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { startSandbox } from '../dist/sandbox/index.js';
 
 const BIN = fileURLToPath(new URL('../bin/clinic.js', import.meta.url));
 
-/** The commands warmed, in order, after the sign-in. */
+/**
+ * The commands warmed, in order. `terminal` ones write to a stand-in terminal: the table format, which loads a
+ * package (cli-table3) as well as the bundle's code.
+ */
 export const WARM_UP_COMMANDS = [
-  ['config', 'list', '-o', 'json'],
-  ['customers', 'get', '1', '-o', 'json'],
-  ['customers', 'get', '1'],
-  ['customers', 'list', '--per-page', '2', '-o', 'json'],
-  ['customers', 'list', '--per-page', '2'],
+  { argv: ['config', 'list', '-o', 'json'] },
+  { argv: ['customers', 'get', '1', '-o', 'json'] },
+  { argv: ['customers', 'get', '1'], terminal: true },
+  { argv: ['customers', 'list', '-o', 'json'] },
+  { argv: ['customers', 'list'], terminal: true },
 ];
 
+/** How long a set-up run (`config set`, `login --with-token`) may take. */
+const SET_UP_MS = 60_000;
+
 /**
- * Signs in (the sandbox's address and tenant set in the profile, its token kept in the config directory: there is
- * no keychain at build time; CLINIC_NO_COMPILE_CACHE keeps those runs from writing one), then runs WARM_UP_COMMANDS through the bundle's `main`, with a private home, against
- * a sandbox of three records. Returns the commands that ran: a build where the sandbox cannot start (no loopback)
- * warms less, says so on stderr, and does not fail.
+ * Runs WARM_UP_COMMANDS through the bundle's `main`, with a private home: `config list` first, then, against a
+ * sandbox of three records, the rest, signed in as a user is (the sandbox's address and tenant set in the profile by
+ * `config set`, its token kept in the config directory by `login --with-token --insecure-storage`: there is no
+ * keychain at build time). Returns the commands that ran. Where the sandbox cannot start (no loopback) it warms what
+ * it could and says so on stderr; `strict` (a release) throws instead. Without `packages` (the executable's bundle,
+ * whose packages only the executable itself can load) the terminal runs are left out.
  */
-export async function warmUp(main) {
+export async function warmUp(main, { strict = false, packages = true } = {}) {
   const done = [];
   let sandbox;
   const home = mkdtempSync(join(tmpdir(), 'clinic-warm-up-'));
+  // The build's own CLINIC_* settings (a developer's token, profile or base URL) stay out of it.
+  const inherited = Object.entries(process.env).filter(([name]) => !name.startsWith('CLINIC_'));
+  const env = {
+    ...Object.fromEntries(inherited),
+    HOME: home,
+    CLINIC_CONFIG_DIR: join(home, 'config'),
+    CLINIC_NO_COMPILE_CACHE: '1',
+  };
+  const run = (command) => runWarmUp(main, command, env).then(() => done.push(command));
   try {
+    await run(WARM_UP_COMMANDS[0]);
+    const { startSandbox } = await import('../dist/sandbox/index.js');
     // A limit no run reaches: every answer carries X-RateLimit-* headers, as the API's do.
     sandbox = await startSandbox({ port: 0, records: 3, rateLimit: 1_000_000 });
     const { base_url: baseUrl, tenants, token } = sandbox.info;
-    const env = { HOME: home, CLINIC_CONFIG_DIR: join(home, 'config'), CLINIC_NO_COMPILE_CACHE: '1' };
-    const discard = new Writable({ write: (_chunk, _encoding, next) => next() });
-    const run = async (argv) => {
-      let told = '';
-      const stderr = new Writable({ write: (chunk, _encoding, next) => next(void (told += chunk)) });
-      const code = await main(argv, {
-        streams: { stdin: Readable.from([]), stdout: discard, stderr },
-        env,
-        signal: new AbortController().signal,
-      });
-      if (code !== 0) throw new Error(`clinic ${argv.join(' ')} exited ${code}: ${told.trim()}`);
-    };
-    // Set up by the npm package's CLI in processes of their own: the bundle being warmed may be the executable's,
-    // whose packages (the config file's lock) only the executable itself can load.
-    const setUp = (args, input = '') =>
-      new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [BIN, ...args], {
-          env: { PATH: process.env.PATH, ...env },
-          stdio: ['pipe', 'ignore', 'pipe'],
-        });
-        let told = '';
-        child.stderr.on('data', (chunk) => (told += chunk));
-        child.on('error', reject);
-        child.on('close', (code) =>
-          code === 0 ? resolve() : reject(new Error(`clinic ${args[0]} exited ${code}: ${told.trim()}`)),
-        );
-        child.stdin.end(input);
-      });
-    await setUp(['config', 'set', 'base_url', baseUrl]);
-    await setUp(['config', 'set', 'tenant', String(tenants[0].id)]);
-    await setUp(['login', '--with-token', '--insecure-storage'], token);
-    for (const argv of WARM_UP_COMMANDS) {
-      await run(argv);
-      done.push(argv);
-    }
+    await setUp(['config', 'set', 'base_url', baseUrl], env);
+    await setUp(['config', 'set', 'tenant', String(tenants[0].id)], env);
+    await setUp(['login', '--with-token', '--insecure-storage'], env, token);
+    for (const command of WARM_UP_COMMANDS.slice(1)) if (packages || !command.terminal) await run(command);
   } catch (error) {
+    if (strict) throw error;
     process.stderr.write(
       `warning: the compile cache is made without warming every command (${error.message})\n`,
     );
@@ -80,4 +68,39 @@ export async function warmUp(main) {
     rmSync(home, { recursive: true, force: true });
   }
   return done;
+}
+
+/** One warmed command through `main`: its output thrown away, its stderr in the error if it fails. */
+async function runWarmUp(main, { argv, terminal = false }, env) {
+  const stdout = new Writable({ write: (_chunk, _encoding, next) => next() });
+  if (terminal) Object.assign(stdout, { isTTY: true, columns: 100 });
+  let told = '';
+  const stderr = new Writable({ write: (chunk, _encoding, next) => next(void (told += chunk)) });
+  const code = await main(argv, {
+    streams: { stdin: Readable.from([]), stdout, stderr },
+    env,
+    signal: new AbortController().signal,
+  });
+  if (code !== 0) throw new Error(`clinic ${argv.join(' ')} exited ${code}: ${told.trim()}`);
+}
+
+/**
+ * A set-up run by the npm package's CLI in a process of its own (the bundle being warmed may be the executable's,
+ * whose packages, such as the config file's lock, only the executable itself can load). `input` goes to its stdin.
+ */
+function setUp(args, env, input = '') {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const timer = setTimeout(() => child.kill(), SET_UP_MS);
+    let told = '';
+    child.stderr.on('data', (chunk) => (told += chunk));
+    child.stdin.on('error', () => {}); // a child that ended first: its exit code tells
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`clinic ${args.slice(0, 2).join(' ')} exited ${code}: ${told.trim()}`));
+    });
+    child.stdin.end(input);
+  });
 }

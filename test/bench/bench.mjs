@@ -15,20 +15,22 @@ const NOTES = `## How it is measured
 - **Start-up**: \`env -i HOME=<fresh> PATH=/usr/bin:/bin\` on both sides (no NODE_OPTIONS, no extra CA file), three
   warm-up rounds, then 51 alternating rounds (BENCH_RUNS). Each time is the median of its runs with their spread
   (min–max) beside it; the ratio is the median of each round's ratio to that round's \`node -e 0\` (a paired
-  comparison, so a slow moment of the machine slows both sides of a ratio alike), with the spread of those ratios. _Warm_ is
-  a run after earlier runs of the same command (its compile cache written). _Cold_, the first run after an install,
+  comparison, so a slow moment of the machine slows both sides of a ratio alike), with the spread of those ratios.
+  _Warm_ is a run after earlier runs of the same command, from the compile cache they leave: the command's own, or,
+  for a run like one the build made its cache after, the build's (see below). _Cold_, the first run after an install,
   is the same command with the compile cache directory (\`$HOME/.cache/clinic\`: Node's own cache on Node 22.1+,
   the CLI's V8 code cache on Node 20) emptied before each run, untimed; the files themselves stay in the operating
   system's file cache, as they are just after an install has written them (dropping that would need root and would
   slow every other process alike). That is an honest first run after an install: the install holds the package
   with the cache its build made (\`dist/bundle/main.cjs.cache\`, which Node 20 starts from), and no cache of the
-  user's. The build makes that cache after running the commands most runs share against a local sandbox
-  (scripts/warm-up.mjs: a stored sign-in, \`config list\`, \`customers get\` and \`customers list\`, JSON and
-  the default output); their first run takes it as their own and writes none. A command it was not made with
-  compiles what it lacks and writes its own cache once (V8's serializing, about 3 ms): the info row below the cold
-  one shows such a first run (\`users get\`). The build's cache serves only a Node whose V8 made it (\`npm run
-  build\`/prepare on this machine, as here); a package built by another Node version's V8 has it rejected, and its
-  first run compiles the whole bundle. The real
+  user's. The build makes that cache after the runs most commands share, made as a user makes them
+  (scripts/warm-up.mjs: a profile and token stored by \`config set\` and \`login --with-token\`, a local sandbox
+  with rate-limit headers; \`config list\`, \`customers get\` and \`customers list\`, JSON into a pipe and
+  tables on a terminal). A first run like one of those (the same arguments, any numbers) takes it as its own and
+  writes none. Any other compiles what the build's cache lacks and writes its own once (V8's serializing, about
+  3 ms): the info row below the cold one shows such a first run (\`users get\`). The build's cache serves only a
+  Node whose V8 made it (\`npm run build\`/prepare on this machine, as here); a package built by another Node
+  version's V8 has it rejected, and its first run compiles the whole bundle. The real
   command reads the profile and a file-stored token under that HOME and asks a
   local sandbox over HTTP; the sandbox limits the rate as the API does (\`--rate-limit 1000000\`: every answer
   carries the X-RateLimit headers, no run comes near the limit), so the figure includes what the CLI does with them.

@@ -31,22 +31,73 @@ describe('compile cache shipped with the build', () => {
     expect(inNode(code, { XDG_CACHE_HOME: cacheHome })).toBe('build user');
   });
 
-  it('a command the build warmed takes its cache as its own and writes none; another writes its own', async () => {
+  /** The first run of `words` from a cache directory of its own: the cache V8 took, the next run's, and if one was kept. */
+  async function firstRun(words: string[], bundle = BUNDLE): Promise<string> {
+    const cacheHome = await tempDir();
+    const code = `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
+      const { loadWithVmCache } = require(${JSON.stringify(BIN)});
+      const first = loadWithVmCache(${JSON.stringify(bundle)});
+      first.saveCache();
+      const kept = require('node:fs').existsSync(${JSON.stringify(join(cacheHome, 'clinic'))});
+      console.log(first.cacheUsed, loadWithVmCache(${JSON.stringify(bundle)}).cacheUsed, kept);`;
+    return inNode(code, { XDG_CACHE_HOME: cacheHome });
+  }
+
+  it('a run like one the build warmed takes its cache as its own and writes none; another writes its own', async () => {
     const { commands } = JSON.parse(await readFile(`${BUNDLE}.cache.json`, 'utf8'));
-    expect(commands).toEqual(expect.arrayContaining(['customers-get', 'customers-list', 'config-list-json']));
-    const firstRuns = async (words: string[]) => {
-      const cacheHome = await tempDir();
-      const code = `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
-        const { loadWithVmCache } = require(${JSON.stringify(BIN)});
-        const first = loadWithVmCache(${JSON.stringify(BUNDLE)});
-        first.saveCache();
-        const kept = require('node:fs').existsSync(${JSON.stringify(join(cacheHome, 'clinic'))});
-        console.log(first.cacheUsed, loadWithVmCache(${JSON.stringify(BUNDLE)}).cacheUsed, kept);`;
-      return inNode(code, { XDG_CACHE_HOME: cacheHome });
+    // Every warmed run is listed (a build whose sandbox could not start would list fewer).
+    expect(commands).toEqual([
+      'config list -o json',
+      'customers get # -o json',
+      'customers get #',
+      'customers list -o json',
+      'customers list',
+    ]);
+    expect(await firstRun(['customers', 'get', '1', '-o', 'json'])).toBe('build build false');
+    expect(await firstRun(['customers', 'get', '7'])).toBe('build build false');
+    expect(await firstRun(['customers', 'list'])).toBe('build build false');
+    expect(await firstRun(['--profile', 'prod', 'customers', 'get', '1'])).toBe('build user true');
+    expect(await firstRun(['customers', 'list', '--all', '-o', 'ndjson'])).toBe('build user true');
+    expect(await firstRun(['users', 'get', '1'])).toBe('build user true');
+  });
+
+  it('a warmed run whose build cache V8 rejects writes its own', async () => {
+    const dir = await tempDir();
+    const bundle = join(dir, 'main.cjs');
+    for (const name of ['main.cjs', 'main.function.cjs', 'main.cjs.cache.json'])
+      await writeFile(join(dir, name), await readFile(join(BUNDLE, '..', name)));
+    const foreign = Buffer.from(await readFile(`${BUNDLE}.cache`));
+    foreign.writeUInt32LE(foreign.readUInt32LE(4) ^ 0xffff, 4); // V8's header: the version hash at offset 4
+    await writeFile(`${bundle}.cache`, foreign);
+    expect(await firstRun(['customers', 'get', '1', '-o', 'json'], bundle)).toBe('none user true');
+  });
+
+  it('the build warms JSON into a pipe and the default format on a terminal, signed in as a user is', async () => {
+    type Streams = { stdout: { isTTY?: boolean }; stdin: unknown };
+    type Main = (argv: string[], deps: { streams: Streams; env: Record<string, string> }) => Promise<number>;
+    const script = new URL('../../../scripts/warm-up.mjs', import.meta.url).href;
+    const { warmUp } = (await import(script)) as {
+      warmUp: (main: Main, options?: { packages?: boolean }) => Promise<unknown[]>;
     };
-    expect(await firstRuns(['customers', 'get', '1', '-o', 'json'])).toBe('build build false');
-    expect(await firstRuns(['--profile', 'prod', 'customers', 'get', '1'])).toBe('build user true');
-    expect(await firstRuns(['users', 'get', '1'])).toBe('build user true');
+    const runs: string[] = [];
+    const warmed = await warmUp(async (argv, { streams, env }) => {
+      const stored = await readFile(join(env.CLINIC_CONFIG_DIR!, 'credentials.json'), 'utf8').catch(() => '');
+      runs.push(
+        `${argv.join(' ')} | ${streams.stdout.isTTY === true ? 'terminal' : 'pipe'} | ${stored !== ''}`,
+      );
+      return 0;
+    });
+    expect(warmed).toHaveLength(5);
+    expect(runs).toEqual([
+      'config list -o json | pipe | false',
+      'customers get 1 -o json | pipe | true',
+      'customers get 1 | terminal | true',
+      'customers list -o json | pipe | true',
+      'customers list | terminal | true',
+    ]);
+    // The executable's bundle loads no package outside the executable: its warm-up leaves the tables out.
+    const noTables = await warmUp(async () => 0, { packages: false });
+    expect(noTables).toHaveLength(3);
   });
 
   it('a cache made by another V8 version is rejected, and the bundle compiles from the source', async () => {

@@ -396,8 +396,7 @@ describe('start-up: V8 tuned for constant memory only in runs that follow pages'
           expect(names).toHaveLength(1);
           return stat(join(cache, names[0]!));
         };
-        // `-o ndjson` first: a command the build's cache was not made with (that one writes no cache of its own).
-        const args = ['-o', 'ndjson', 'customers', 'list', '--all', '--limit', '5'];
+        const args = ['customers', 'list', '--all', '--limit', '5'];
         const tuning = join(dir, '..', 'v8.txt');
         const first = await runCli(dir, args, {
           nodeArgs: ['--import', RECORDER_V8],
