@@ -203,10 +203,11 @@ function cacheDir() {
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
  * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
  * and saves its own, the functions it ran included; its later runs skip most of the compiling. A run like those the
- * build made its cache after (`customers get 1 -o json`…: main.cjs.cache.json) keeps using it and writes none. One cache per command
- * (`customers-get`), so each holds what its command runs and no more (a cache written by `config set` lacks the HTTP
- * client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the build's, made by
- * another Node version, included) is rejected by V8, which then compiles from the source: the user's is rewritten.
+ * build made its cache after (`customers get 1 -o json`…: main.cjs.cache.json) keeps using it and writes none. One
+ * cache per command (`customers-get`), so each holds what its command runs and no more (a cache written by `config
+ * set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the
+ * build's, made by another Node version, included) is rejected by V8, which then compiles from the source: the user's
+ * is rewritten.
  */
 function loadWithVmCache(file) {
   const fs = require('node:fs');

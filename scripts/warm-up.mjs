@@ -16,7 +16,7 @@ const BIN = fileURLToPath(new URL('../bin/clinic.js', import.meta.url));
  * The commands warmed, in order. `terminal` ones write to a stand-in terminal: the table format, which loads a
  * package (cli-table3) as well as the bundle's code.
  */
-export const WARM_UP_COMMANDS = [
+const WARM_UP_COMMANDS = [
   { argv: ['config', 'list', '-o', 'json'] },
   { argv: ['customers', 'get', '1', '-o', 'json'] },
   { argv: ['customers', 'get', '1'], terminal: true },

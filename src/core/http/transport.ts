@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Cancel } from './transport/cancel.js';
+import { abortError, type Cancel } from './transport/cancel.js';
 import type { MultipartBody } from './transport/multipart.js';
 
 export interface TransportRequest {
@@ -122,7 +122,7 @@ export class NodeTransport implements HttpTransport {
         req.destroy(error);
         response?.destroy(error);
       };
-      const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+      const onAbort = () => signal && fail(abortError(signal));
       signal?.addEventListener('abort', onAbort, { once: true });
       cancel?.onEnd(fail);
       if (headersTimeout !== Infinity)

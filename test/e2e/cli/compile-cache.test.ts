@@ -31,7 +31,10 @@ describe('compile cache shipped with the build', () => {
     expect(inNode(code, { XDG_CACHE_HOME: cacheHome })).toBe('build user');
   });
 
-  /** The first run of `words` from a cache directory of its own: the cache V8 took, the next run's, and if one was kept. */
+  /**
+   * The first run of `words` with a cache directory of its own: the cache V8 took, the next run's, and whether one
+   * was kept.
+   */
   async function firstRun(words: string[], bundle = BUNDLE): Promise<string> {
     const cacheHome = await tempDir();
     const code = `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
