@@ -173,8 +173,10 @@ function loadBundle(useCache) {
     // Node keeps, checks and rewrites its cache itself, for every module loaded from here on (packages included).
     const dir = join(cacheDir(), 'node');
     try {
-      require('node:fs').mkdirSync(dir, { recursive: true, mode: 0o700 });
-      require('node:module').enableCompileCache(dir);
+      const fs = require('node:fs');
+      // Node reads its cache from there without asking whose it is: only from a folder private to this user.
+      if (privateFolder(fs, dir) && privateFolder(fs, cacheDir()))
+        require('node:module').enableCompileCache(dir);
     } catch {
       // A cache directory that cannot be made (read-only home) only costs speed.
     }
@@ -228,9 +230,9 @@ function loadWithVmCache(file) {
       if (cacheUsed === 'user' || (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv))))
         return;
       try {
-        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+        if (!privateFolder(fs, dir)) return;
         const temp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
         fs.renameSync(temp, cacheFile);
         pruneCaches(fs, dir);
       } catch {
@@ -257,19 +259,24 @@ function builtWith(fs, file) {
  * machine some 17 us; the second buffer was 80 of them).
  */
 function readBundle(fs, file, userCacheFile) {
-  const openOrNone = (path) => {
+  const openOrNone = (path, flags) => {
     try {
-      return fs.openSync(path, 'r');
+      return fs.openSync(path, flags);
     } catch {
       return undefined;
     }
   };
   const source = fs.openSync(wrappedFile(file));
-  const userCache = openOrNone(userCacheFile);
-  const cacheFd = userCache ?? openOrNone(`${file}.cache`);
+  let userCache = openOrNone(userCacheFile, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  let userStat = userCache === undefined ? undefined : fs.fstatSync(userCache);
+  if (userStat && !heldPrivately(userStat)) {
+    fs.closeSync(userCache);
+    userCache = userStat = undefined;
+  }
+  const cacheFd = userCache ?? openOrNone(`${file}.cache`, 'r');
   try {
     const sourceSize = fs.fstatSync(source).size;
-    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
+    const cacheSize = userStat ? userStat.size : cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
     const buffer = Buffer.allocUnsafeSlow(Math.max(sourceSize, cacheSize));
     const wrapped = buffer.latin1Slice(0, readAll(fs, source, buffer, sourceSize));
     const cache =
@@ -278,6 +285,29 @@ function readBundle(fs, file, userCacheFile) {
   } finally {
     for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * Whether a file is this user's and no one else may write to it. V8 runs what a code cache holds, checked
+ * only against the source's length and V8's version and flags: a cache anyone else could have planted or changed
+ * (a shared XDG_CACHE_HOME, a folder another user made) is never read, nor is a symbolic link. Only speed is lost.
+ */
+function heldPrivately(stat) {
+  const uid = process.getuid?.();
+  return stat.isFile() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+}
+
+/**
+ * `dir`, made if missing, when it is a folder of this user's (not a symbolic link): made private (0700) if it was
+ * not. False for anyone else's: nothing is cached there.
+ */
+function privateFolder(fs, dir) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = fs.lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) return false;
+  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  return true;
 }
 
 /** Reads up to `size` bytes of `fd` into `buffer` from its start: how many there were. */

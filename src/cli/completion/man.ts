@@ -106,7 +106,8 @@ const FILES: [string, string][] = [
   [
     '$XDG_CACHE_HOME/clinic/',
     "V8's compile cache of the CLI (default ~/.cache/clinic): Node's own in node/ on Node 22.1 and later; on Node " +
-      '20 one file per command, Node version and build (the 24 newest kept), rewritten when stale; off with ' +
+      '20 one file per command, Node version and build (the 24 newest kept), rewritten when stale; only a folder ' +
+      "and files of the user's own that no one else may write to are used (V8 runs what a cache holds); off with " +
       'CLINIC_NO_COMPILE_CACHE=1 or --debug; safe to delete',
   ],
   [

@@ -2,7 +2,7 @@
 // on Node 20 starts from it (the commands it was made with keep it as their own), and a cache V8 cannot take (another
 // V8 version) only means compiling from the source.
 import { spawnSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -101,6 +101,68 @@ describe('compile cache shipped with the build', () => {
     // The executable's bundle loads no package outside the executable: its warm-up leaves the tables out.
     const noTables = await warmUp(async () => 0, { packages: false });
     expect(noTables).toHaveLength(3);
+  });
+
+  describe('a cache only this user could have written', () => {
+    const words = ['users', 'get', '1'];
+    /** Runs `words` twice, the cache folder changed by `tamper` between: the cache the second run took. */
+    async function takenAfter(tamper: (file: string, dir: string) => Promise<void>): Promise<string> {
+      const cacheHome = await tempDir();
+      expect(await runsWith(cacheHome)).toBe('build');
+      const dir = join(cacheHome, 'clinic');
+      const [name] = (await readdir(dir)).filter((file) => file.endsWith('.cache'));
+      await tamper(join(dir, name!), dir);
+      return runsWith(cacheHome);
+    }
+    /** One run of `words` (its cache saved): the cache V8 took. */
+    const runsWith = async (cacheHome: string) =>
+      inNode(
+        `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
+        const run = require(${JSON.stringify(BIN)}).loadWithVmCache(${JSON.stringify(BUNDLE)});
+        run.saveCache();
+        console.log(run.cacheUsed);`,
+        { XDG_CACHE_HOME: cacheHome },
+      );
+    const otherUser = 65534; // nobody
+    const asRoot = process.getuid?.() === 0;
+
+    it('reads its own', async () => {
+      expect(await takenAfter(async () => {})).toBe('user');
+    });
+
+    it('never reads one others may write to, nor a symbolic link, and writes its own over it', async () => {
+      let cacheFile = '';
+      expect(
+        await takenAfter(async (file) => {
+          await chmod((cacheFile = file), 0o646);
+        }),
+      ).toBe('build');
+      expect((await stat(cacheFile)).mode & 0o777).toBe(0o600); // the run's own, written in its place
+      expect(
+        await takenAfter(async (file, dir) => {
+          await rename(file, join(dir, 'elsewhere'));
+          await symlink(join(dir, 'elsewhere'), file);
+        }),
+      ).toBe('build');
+    });
+
+    it.skipIf(!asRoot)("never reads another user's, nor writes into another user's folder", async () => {
+      expect(await takenAfter((file) => chown(file, otherUser, otherUser))).toBe('build');
+      const cacheHome = await tempDir();
+      await mkdir(join(cacheHome, 'clinic'), { mode: 0o777 });
+      await chown(join(cacheHome, 'clinic'), otherUser, otherUser);
+      expect(await runsWith(cacheHome)).toBe('build');
+      expect(await readdir(join(cacheHome, 'clinic'))).toEqual([]);
+    });
+
+    it('makes a folder of its own that others could enter private before it writes there', async () => {
+      const cacheHome = await tempDir();
+      await mkdir(join(cacheHome, 'clinic'));
+      await chmod(join(cacheHome, 'clinic'), 0o777);
+      expect(await runsWith(cacheHome)).toBe('build');
+      expect((await stat(join(cacheHome, 'clinic'))).mode & 0o777).toBe(0o700);
+      expect(await runsWith(cacheHome)).toBe('user');
+    });
   });
 
   it('a cache made by another V8 version is rejected, and the bundle compiles from the source', async () => {

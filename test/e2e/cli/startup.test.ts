@@ -1,7 +1,18 @@
 // Start-up budget: --version and --help load none of the heavy modules; every command's help has an example.
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -304,6 +315,32 @@ describe("start-up: Node's compile cache where Node has one", () => {
       expect(given, args.join(' ')).toEqual([]);
       expect(kept, args.join(' ')).toEqual([]);
     }
+  });
+
+  it("is never handed a folder that is a symbolic link or another user's; one of the user's is made private", async () => {
+    // Node reads its cache from the folder without asking whose it is.
+    const linked = await tempConfigDir();
+    await mkdir(join(linked, 'elsewhere'), { mode: 0o700 });
+    await mkdir(join(linked, 'cache', 'clinic'), { recursive: true, mode: 0o700 });
+    await symlink(join(linked, 'elsewhere'), join(linked, 'cache', 'clinic', 'node'));
+    const calls = join(linked, 'calls.txt');
+    await writeFile(calls, '');
+    const env = { XDG_CACHE_HOME: join(linked, 'cache'), STUB_COMPILE_CACHE_FILE: calls };
+    const run = await runCli(linked, ['config', 'list'], { nodeArgs: ['--import', STUB], env });
+    expect(run.code).toBe(0);
+    expect(await readFile(calls, 'utf8')).toBe('');
+    if (process.getuid?.() === 0) {
+      await rm(join(linked, 'cache', 'clinic', 'node'));
+      await chown(join(linked, 'cache', 'clinic'), 65534, 65534);
+      expect((await runCli(linked, ['config', 'list'], { nodeArgs: ['--import', STUB], env })).code).toBe(0);
+      expect(await readFile(calls, 'utf8')).toBe('');
+    }
+    const open = await tempConfigDir();
+    await mkdir(join(open, 'cache', 'clinic'), { recursive: true });
+    await chmod(join(open, 'cache', 'clinic'), 0o777);
+    const { given } = await withNodeCache(['config', 'list'], { XDG_CACHE_HOME: join(open, 'cache') });
+    expect(given).toEqual([join(open, 'cache', 'clinic', 'node')]);
+    expect((await stat(join(open, 'cache', 'clinic'))).mode & 0o777).toBe(0o700);
   });
 
   it.runIf(nodeHasCompileCache)('is written by a real run', async () => {
