@@ -17,9 +17,9 @@ export default tseslint.config(
     },
   },
   // bin/clinic.js is CommonJS on purpose (bin/package.json): no ES module loader for --version and --help. So is the
-  // bench's start-up floor, which must not pay for the loader either.
+  // bench's start-up floor, which must not pay for the loader either, and a test's preload that must not start it.
   {
-    files: ['bin/**/*.js', 'test/bench/*.cjs'],
+    files: ['bin/**/*.js', 'test/bench/*.cjs', 'test/helpers/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -48,8 +48,14 @@ export function packagesLoaded(root) {
     for (const entry of readdirSync(join(root, 'src', dir), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
       const source = readFileSync(join(entry.parentPath, entry.name), 'utf8');
-      for (const [, id] of source.matchAll(/\blazyRequire\s*(?:<[^>()]*>)?\s*\(\s*'([^']+)'\s*\)/g))
-        requires.push(id);
+      // The type argument may hold parentheses of its own: lazyRequire<typeof import('csv-parse')>('csv-parse').
+      const calls = [...source.matchAll(/\blazyRequire\s*(?:<[^;]*?>)?\s*\(\s*'([^']+)'\s*\)/g)];
+      const uses = [...source.matchAll(/\blazyRequire\b(?!\s*<T>\(id: string\))/g)].length;
+      const imported = (source.match(/\bimport \{[^}]*\blazyRequire\b[^}]*\}/g) ?? []).length;
+      // Every use but its import is a call of a package named in quotes: one not read here would be missing.
+      if (uses - imported !== calls.length)
+        throw new Error(`${entry.name}: a lazyRequire whose package is not a quoted name`);
+      for (const [, id] of calls) requires.push(id);
     }
   const unique = (ids) => [...new Set(ids)].filter((id) => !isBuiltin(id)).sort();
   return [...unique(imports).map((id) => ['import', id]), ...unique(requires).map((id) => ['require', id])];

@@ -1,9 +1,13 @@
 // A cross-process lock (proper-lockfile) around a critical section, e.g. a refresh or a read-change-write of a file.
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from './config/private-file.js';
+import { lazyRequire } from './lazy-require.js';
+
+/** CommonJS, so required: a dynamic import would start Node's ES module loader (some 5 ms of a run). */
+const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
 
 export async function withLock<T>(path: string, section: () => Promise<T>): Promise<T> {
-  const { default: lockfile } = await import('proper-lockfile');
+  const lockfile = properLockfile();
   await ensurePrivateDir(dirname(path));
   const release = await lockfile.lock(path, {
     realpath: false,
@@ -25,7 +29,7 @@ export async function withLock<T>(path: string, section: () => Promise<T>): Prom
  * process goes stale within seconds (its holder refreshes it), so a run right after a crash waits a moment instead.
  */
 export async function withRunLock<T>(path: string, busy: () => Error, section: () => Promise<T>): Promise<T> {
-  const { default: lockfile } = await import('proper-lockfile');
+  const lockfile = properLockfile();
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(path, {

@@ -1,4 +1,5 @@
 // Human tables through cli-table3 (loaded only when a table is printed), fitted to the terminal's width (fit.ts).
+import { lazyRequire } from '../../core/lazy-require.js';
 import { cellText, valueAt } from './fields.js';
 import { type ColumnNeeds, fitColumns } from './fit.js';
 import { recordMarks } from './marks.js';
@@ -52,8 +53,11 @@ const NOTE_COLUMN: Column = {
   wrap: true,
 };
 
+/** CommonJS, so required: a dynamic import would start Node's ES module loader (some 7 ms of a table's run). */
+const cliTable3 = lazyRequire<typeof import('cli-table3')>('cli-table3');
+
 export async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
-  const { default: Table } = await import('cli-table3');
+  const Table = cliTable3();
   return new Table({
     head,
     ...(colWidths ? { colWidths } : {}),

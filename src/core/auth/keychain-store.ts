@@ -6,6 +6,7 @@ import {
   parseCredentials,
   type StoredCredentials,
 } from './credential-store.js';
+import { lazyRequire } from '../lazy-require.js';
 
 export const KEYCHAIN_SERVICE = 'clinic-cli';
 const CALL_TIMEOUT_MS = 3000;
@@ -46,10 +47,13 @@ export function keychainErrorInWords(message: string): string {
   return 'the keychain reported an error';
 }
 
+/** keytar's interface, CommonJS, so required: a dynamic import would start Node's ES module loader (some 6 ms). */
+const keytar = lazyRequire<Keytar>('@napi-rs/keyring/keytar.js');
+
 /** The keyring's platform binary is an optional package: when it is missing, there is simply no keychain. */
 const loadKeytar: KeytarLoader = async () => {
   try {
-    return await import('@napi-rs/keyring/keytar.js');
+    return keytar();
   } catch (error) {
     const { message } = error as Error;
     throw new KeychainUnavailableError(

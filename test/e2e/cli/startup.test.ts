@@ -15,11 +15,11 @@ import {
 } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandPaths } from '../../../src/main.js';
 import { buildProgram } from '../../../src/cli/program.js';
 import { loadCommands } from '../../../src/commands/index.js';
-import { BIN, baseEnv, runCli, tempConfigDir } from '../../helpers/cli.js';
+import { BIN, baseEnv, runCli, startWorld, tempConfigDir, type TestWorld } from '../../helpers/cli.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { startFakeApi } from '../../helpers/fake-api.js';
 
@@ -347,6 +347,49 @@ describe("start-up: Node's compile cache where Node has one", () => {
     const { dir, cache, env } = await cacheInConfigDir();
     expect((await runCli(dir, ['config', 'list'], { env })).code).toBe(0);
     expect(await readdir(join(cache, 'node'))).not.toEqual([]);
+  });
+});
+
+describe("start-up: CommonJS packages are required, never imported (Node's ES module loader costs a run 5-7 ms)", () => {
+  const RECORDER_CJS = fileURLToPath(new URL('../../helpers/record-builtins.cjs', import.meta.url));
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await startWorld({ records: 12, rateLimit: 1000 });
+  });
+  afterAll(() => world.close());
+
+  /** The built-in modules a run loaded, and its exit code. */
+  async function loaded(args: string[], env: Record<string, string | undefined> = {}) {
+    const file = join(world.configDir, '..', `builtins-${args.join('-')}.txt`);
+    const run = await world.clinic(args, {
+      nodeArgs: ['--require', RECORDER_CJS],
+      env: { RECORD_BUILTINS_FILE: file, ...env },
+    });
+    return { code: run.code, stderr: run.stderr, builtins: await readFile(file, 'utf8') };
+  }
+  // Loaded only when something is imported (the loader's module jobs).
+  const IMPORTED = 'internal/modules/esm/module_job';
+
+  it('a table (cli-table3), and an export whose requests share the rate-limit budget (proper-lockfile)', async () => {
+    const table = await loaded(['customers', 'list', '-o', 'table', '--utc']);
+    expect(table.code).toBe(0);
+    expect(table.builtins).not.toContain(IMPORTED);
+    const shared = await loaded(['customers', 'list', '--all', '--per-page', '5', '-o', 'table']);
+    expect(shared.code).toBe(0);
+    expect(await readdir(join(world.configDir, 'rate-limit', 'sandbox'))).not.toEqual([]);
+    expect(shared.builtins).not.toContain(IMPORTED);
+  });
+
+  it('the keychain (@napi-rs/keyring), even when it cannot be reached', async () => {
+    const run = await loaded(['--profile', 'nokeychain', 'login', '--with-token'], {
+      DBUS_SESSION_BUS_ADDRESS: undefined,
+    });
+    expect(run.code).toBe(3);
+    expect(run.builtins).not.toContain(IMPORTED);
+    // The yardstick: a package that is an ES module does start the loader.
+    const jq = await loaded(['customers', 'list', '--jq', '.[0].id']);
+    expect(jq.code).toBe(0);
+    expect(jq.builtins).toContain(IMPORTED);
   });
 });
 
