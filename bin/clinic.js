@@ -174,9 +174,12 @@ function loadBundle(useCache) {
     const dir = join(cacheDir(), 'node');
     try {
       const fs = require('node:fs');
-      // Node reads its cache from there without asking whose it is: only from a folder private to this user.
-      if (privateFolder(fs, dir) && privateFolder(fs, cacheDir()))
-        require('node:module').enableCompileCache(dir);
+      // Node reads its cache from there later, by name, without asking whose it is: only from a folder private to
+      // this user, given by its real path, on a way no one else can change.
+      if (privateFolder(fs, dir) && privateFolder(fs, cacheDir())) {
+        const real = fs.realpathSync(dir);
+        if (noOneElseCanChange(fs, real)) require('node:module').enableCompileCache(real);
+      }
     } catch {
       // A cache directory that cannot be made (read-only home) only costs speed.
     }
@@ -308,6 +311,22 @@ function privateFolder(fs, dir) {
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) return false;
   if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
   return true;
+}
+
+/**
+ * Whether no one but this user and root can change what the real path `dir` leads to: it and every folder above it
+ * are theirs, and no one else may write to them (a sticky folder such as /tmp aside: there no one can move another's
+ * entry). Else another user could swap a folder on the way between a check and a later read.
+ */
+function noOneElseCanChange(fs, dir) {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  for (let at = dir; ; at = dirname(at)) {
+    const stat = fs.lstatSync(at);
+    if (stat.uid !== uid && stat.uid !== 0) return false;
+    if ((stat.mode & 0o022) !== 0 && (stat.mode & 0o1000) === 0) return false;
+    if (dirname(at) === at) return true;
+  }
 }
 
 /** Reads up to `size` bytes of `fd` into `buffer` from its start: how many there were. */

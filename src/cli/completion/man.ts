@@ -91,7 +91,8 @@ const ENVIRONMENT: [string, string][] = [
 const FILES: [string, string][] = [
   [
     '$CLINIC_CONFIG_DIR/config.json',
-    'named profiles and current_profile (directory mode 0700, file mode 0600)',
+    "named profiles and current_profile (directory mode 0700, file mode 0600; another user's directory or file is " +
+      'refused, never used or changed)',
   ],
   [
     '$CLINIC_CONFIG_DIR/credentials.json',
@@ -113,7 +114,8 @@ const FILES: [string, string][] = [
   [
     'FILE.journal',
     'the journal of a bulk run from FILE (beside it, or where --journal says): what each line did, so that ' +
-      '--resume goes on after a crash or Ctrl-C without creating anything twice',
+      "--resume goes on after a crash or Ctrl-C without creating anything twice; one that is another user's, or " +
+      'that others may write to, is not trusted (--restart replaces it)',
   ],
   [
     'completions/clinic.bash, completions/_clinic, completions/clinic.fish',

@@ -14,6 +14,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
+import { othersCouldWrite } from '../config/private-file.js';
+import { UsageError } from '../errors.js';
 
 export interface JournalFile {
   /** Appends `text` whole (write(2) may take less than all of it: the rest follows). */
@@ -37,8 +39,9 @@ export function openJournalFile(path: string, flags: 'wx' | 'a', validBytes?: nu
       : openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   if (flags === 'a') {
     try {
-      if (!fstatSync(fd).isFile())
-        throw Object.assign(new Error(`${path} is not a file`), { code: 'EINVAL' });
+      const stat = fstatSync(fd);
+      if (!stat.isFile()) throw Object.assign(new Error(`${path} is not a file`), { code: 'EINVAL' });
+      refuseUntrusted(path, stat); // the file appended to is the one checked, whatever its name leads to by now
       if (validBytes !== undefined) ftruncateSync(fd, validBytes);
     } catch (error) {
       closeSync(fd);
@@ -55,4 +58,17 @@ export function openJournalFile(path: string, flags: 'wx' | 'a', validBytes?: nu
     datasyncInBackground: () => background(fd),
     close: () => promisify(close)(fd),
   };
+}
+
+/**
+ * A journal decides what a resume sends again and what it skips as done: one another user could have written (theirs,
+ * or one others may write to, as in a shared folder) is refused, never trusted.
+ */
+export function refuseUntrusted(path: string, stat: { uid: number; mode: number }): void {
+  const reason = othersCouldWrite(path, stat);
+  if (reason)
+    throw new UsageError(
+      `${reason}: a journal others could have written is not trusted; give --journal a file of your own, or ` +
+        '--restart',
+    );
 }

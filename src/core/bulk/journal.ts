@@ -3,9 +3,9 @@
 // One write and one fdatasync per batch of "sending" lines, the outcomes answered since the last batch written with
 // it: a record costs one fdatasync, and its outcome is durable once the next record's "sending" line is.
 import { constants } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { type JournalFile, openJournalFile } from './journal-file.js';
+import { type JournalFile, openJournalFile, refuseUntrusted } from './journal-file.js';
 
 export interface JournalHeader {
   journal: 'clinic-bulk';
@@ -41,10 +41,13 @@ export async function readJournal(path: string): Promise<JournalContents | undef
   let text: string;
   try {
     // Never through a symbolic link (as the checkpoint of chat tail): the journal is appended to and cut after this.
-    text = await readFile(path, {
-      encoding: 'utf8',
-      flag: constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK,
-    });
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      refuseUntrusted(path, await handle.stat());
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw journalFileError(path, 'read', error);
@@ -203,6 +206,7 @@ export class Journal {
 }
 
 function journalFileError(path: string, doing: string, error: unknown): UsageError {
+  if (error instanceof UsageError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP')
     return new UsageError(`${path} is a symbolic link; refusing to ${doing} a journal through it`);

@@ -104,7 +104,8 @@ export async function prepareJournal(
   input: CheckedInput,
   mode: JournalMode,
 ): Promise<{ journal: Journal; previous?: JournalContents }> {
-  const previous = await readJournal(path);
+  // --restart replaces whatever is there, unread: a damaged journal, or one that is not the user's to trust.
+  const previous = mode === 'restart' ? undefined : await readJournal(path);
   if (mode === 'new' && previous) {
     throw new UsageError(
       `${path} holds an earlier run over this input: pass --resume to go on where it stopped, or --restart to ` +

@@ -1,6 +1,6 @@
 // Reads and writes files only the user may read (dir 0700, file 0600), atomically and never through a symlink.
 
-import { chmodSync, closeSync, constants, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
@@ -13,30 +13,92 @@ export class UnsafeFileError extends Error {
   override name = 'UnsafeFileError';
 }
 
+/** The user running clinic (undefined where the system has no user ids: Windows). */
+const uid = process.getuid?.();
+
+/**
+ * Why a file or folder of clinic's own must not be used: another user owns it, so what it holds or leads to is theirs
+ * to choose (root running clinic with another user's HOME would write where they point). Undefined when it is the
+ * user's.
+ */
+export function anotherUsers(path: string, stat: Pick<Stats, 'uid'>): string | undefined {
+  return uid === undefined || stat.uid === uid
+    ? undefined
+    : `${path} belongs to another user (uid ${stat.uid})`;
+}
+
+/**
+ * Why a file clinic keeps its state in (a bulk journal, a chat checkpoint) must not be trusted: another user's, or
+ * one others may write to, so what it says may not be the user's. Undefined when it is the user's alone.
+ */
+export function othersCouldWrite(path: string, stat: Pick<Stats, 'uid' | 'mode'>): string | undefined {
+  const owner = anotherUsers(path, stat);
+  if (owner) return owner;
+  if (uid !== undefined && (stat.mode & 0o022) !== 0)
+    return `${path} may be written by other users (mode ${(stat.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/**
+ * A folder of clinic's own (config, rate-limit budgets), made 0700 if missing and tightened to 0700 if others could
+ * enter it, through its descriptor: what is checked and changed is what was opened. Refused when it is not a folder
+ * or not the user's.
+ */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await fsp().mkdir(dir, { recursive: true, mode: 0o700 });
   // The directory may be a symlink (dotfile managers do that); its target is what must be private.
-  const stat = await fsp().stat(dir);
-  if (!stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
-  if ((stat.mode & 0o077) !== 0) await fsp().chmod(dir, 0o700);
+  let handle: import('node:fs/promises').FileHandle | undefined;
+  try {
+    handle = await fsp().open(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  } catch {
+    // A folder cannot be opened everywhere (Windows): checked by its name there.
+  }
+  try {
+    const stat = handle ? await handle.stat() : await fsp().stat(dir);
+    if (!stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
+    const owner = anotherUsers(dir, stat);
+    if (owner) throw new UnsafeFileError(`${owner}; refusing to keep clinic's files in it`);
+    if ((stat.mode & 0o077) !== 0) await (handle ? handle.chmod(0o700) : fsp().chmod(dir, 0o700));
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** Says once per file and run that its modes were loose and have been tightened. */
 export type ModeNotice = (line: string) => void;
 const tightened = new Set<string>();
 
-/** Others may read it (0644, a 0755 directory): tighten to 0600/0700 and say so once, as ssh would complain. */
-function tightenModes(path: string, fileMode: number, notice?: ModeNotice): void {
+/**
+ * The file (open as `fd`) and its folder must be the user's, as ssh wants of its own: another user's is refused.
+ * Others may read them (0644, a 0755 directory): tightened to 0600/0700, each through its descriptor, and said once.
+ */
+function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   const dir = dirname(path);
-  const dirMode = statSync(dir).mode;
-  const loose: string[] = [];
-  if ((fileMode & 0o077) !== 0) loose.push(`${path} was ${(fileMode & 0o777).toString(8)}`);
-  if ((dirMode & 0o077) !== 0) loose.push(`${dir} was ${(dirMode & 0o777).toString(8)}`);
-  if (loose.length === 0) return;
-  if ((fileMode & 0o077) !== 0) chmodSync(path, 0o600);
-  if ((dirMode & 0o077) !== 0) chmodSync(dir, 0o700);
-  if (!tightened.has(path)) notice?.(`warning: ${loose.join(' and ')}, readable by others; now 0600/0700`);
-  tightened.add(path);
+  const fileStat = fstatSync(fd);
+  const owner = anotherUsers(path, fileStat);
+  if (owner) throw new UnsafeFileError(`${owner}; refusing to use it`);
+  let dirFd: number | undefined;
+  try {
+    dirFd = openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
+  } catch {
+    // A folder cannot be opened everywhere (Windows): left as it is there.
+  }
+  try {
+    const dirStat = dirFd === undefined ? undefined : fstatSync(dirFd);
+    const dirOwner = dirStat && anotherUsers(dir, dirStat);
+    if (dirOwner) throw new UnsafeFileError(`${dirOwner}; refusing to use ${path}`);
+    const loose: string[] = [];
+    if ((fileStat.mode & 0o077) !== 0) loose.push(`${path} was ${(fileStat.mode & 0o777).toString(8)}`);
+    if (dirStat && (dirStat.mode & 0o077) !== 0)
+      loose.push(`${dir} was ${(dirStat.mode & 0o777).toString(8)}`);
+    if (loose.length === 0) return;
+    if ((fileStat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    if (dirFd !== undefined && dirStat && (dirStat.mode & 0o077) !== 0) fchmodSync(dirFd, 0o700);
+    if (!tightened.has(path)) notice?.(`warning: ${loose.join(' and ')}, readable by others; now 0600/0700`);
+    tightened.add(path);
+  } finally {
+    if (dirFd !== undefined) closeSync(dirFd);
+  }
 }
 
 /** The file's text, or undefined when it does not exist. Refuses a symlink; tightens loose modes. */
@@ -44,7 +106,7 @@ export async function readPrivateFile(path: string, notice?: ModeNotice): Promis
   try {
     const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      tightenModes(path, fstatSync(fd).mode, notice);
+      tightenModes(path, fd, notice);
       return readFileSync(fd, 'utf8');
     } finally {
       closeSync(fd);

@@ -10,6 +10,16 @@ import { type BudgetState, combine, hasRateHeaders, learn, roomIn, takeSlot } fr
 
 type Headers = Record<string, string | undefined>;
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
+/** The budget file's opening flags: a symbolic link in its place is refused (ELOOP), never followed. */
+const {
+  O_CREAT,
+  O_NOFOLLOW = 0,
+  O_RDONLY,
+  O_TRUNC,
+  O_WRONLY,
+} = (process.getBuiltinModule('node:fs') as typeof import('node:fs')).constants;
+const READ_UNLINKED = O_RDONLY | O_NOFOLLOW;
+const WRITE_UNLINKED = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
 
 export interface Pacer {
   /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. */
@@ -77,14 +87,16 @@ export class SharedPacer implements Pacer {
     return withLock(this.file, async () => {
       const next = take(await this.read(), this.clock.now());
       this.view = next.state;
-      await fsp().writeFile(this.file, JSON.stringify(next.state), { mode: 0o600 });
+      // In the profile's private folder (withLock made it so); never through a link, whoever put one there.
+      await fsp().writeFile(this.file, JSON.stringify(next.state), { mode: 0o600, flag: WRITE_UNLINKED });
       return next.wait;
     });
   }
 
   private async read(): Promise<BudgetState> {
     try {
-      const state = JSON.parse(await fsp().readFile(this.file, 'utf8')) as BudgetState;
+      const text = await fsp().readFile(this.file, { encoding: 'utf8', flag: READ_UNLINKED });
+      const state = JSON.parse(text) as BudgetState;
       return typeof state === 'object' && state !== null ? state : {};
     } catch {
       return {}; // none yet, or torn by a crash: start over from the next answer

@@ -3,7 +3,7 @@
 // old one), one write at a time: deliveries made while a write runs are written together by the next one.
 import { fstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { readUnlinked, replaceFile } from '../config/private-file.js';
+import { othersCouldWrite, readUnlinked, replaceFile } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 import { withRunLock } from '../lock.js';
 
@@ -196,7 +196,14 @@ function readCheckpointText(path: string): string | undefined {
     failed: (reason: string) => `cannot read the checkpoint ${path}: ${reason}`,
   };
   return readUnlinked(path, refusal, (fd) => {
-    if (!fstatSync(fd).isFile()) throw new UsageError(`${path} is not a file; --checkpoint needs a file`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UsageError(`${path} is not a file; --checkpoint needs a file`);
+    // It decides which messages are skipped as delivered: one another user could have written is not trusted.
+    const untrusted = othersCouldWrite(path, stat);
+    if (untrusted)
+      throw new UsageError(
+        `${untrusted}: a checkpoint others could have written is not trusted; give --checkpoint a file of your own`,
+      );
     return readFileSync(fd, 'utf8');
   });
 }

@@ -1,7 +1,7 @@
 // Bulk runs end to end: the built CLI against a sandbox; checked files, results, journal, lost answers, SIGKILL and
 // resume, pacing without a single 429.
 import { spawn } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -144,6 +144,42 @@ describe('the journal', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('is not the input');
     expect([...(await onServer()).values()]).toEqual([1]);
+  });
+
+  it('one others could have written is not trusted: --resume sends nothing and says so', async () => {
+    // A journal says which lines are done: in a shared folder, another user could mark every line done.
+    await writeFile(file('t.ndjson'), ndjson([patient(1), patient(2)]));
+    const first = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('t.ndjson'),
+      '--max-retries',
+      '0',
+    ]);
+    expect(first.code).toBe(0);
+    await chmod(file('t.ndjson.journal'), 0o666);
+    world.newRequests();
+    const resumed = await world.clinic(['customers', 'create', '--from', file('t.ndjson'), '--resume']);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr).toBe(
+      `error: ${file('t.ndjson.journal')} may be written by other users (mode 666): a journal others could have ` +
+        'written is not trusted; give --journal a file of your own, or --restart\n',
+    );
+    expect(resumed.stdout).toBe('');
+    expect(world.newRequests()).toEqual([]);
+  });
+
+  it('--restart replaces a journal it cannot read, unread: a damaged one', async () => {
+    await writeFile(file('d.ndjson'), ndjson([patient(1)]));
+    await writeFile(file('d.ndjson.journal'), 'not a journal\n');
+    const refused = await world.clinic(['customers', 'create', '--from', file('d.ndjson'), '--resume']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('use --restart');
+    const restarted = await world.clinic(['customers', 'create', '--from', file('d.ndjson'), '--restart']);
+    expect(restarted.code).toBe(0);
+    expect(results(restarted.stdout).map((r) => r.status)).toEqual(['ok']);
+    expect((await stat(file('d.ndjson.journal'))).mode & 0o777).toBe(0o600);
   });
 
   it('a lost answer is unknown, never re-sent by --resume; --retry-unknown re-sends on request', async () => {

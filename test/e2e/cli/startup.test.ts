@@ -317,7 +317,7 @@ describe("start-up: Node's compile cache where Node has one", () => {
     }
   });
 
-  it("is never handed a folder that is a symbolic link or another user's; one of the user's is made private", async () => {
+  it("is never handed a folder that is a symbolic link, another user's or below one others may change; one of the user's is made private", async () => {
     // Node reads its cache from the folder without asking whose it is.
     const linked = await tempConfigDir();
     await mkdir(join(linked, 'elsewhere'), { mode: 0o700 });
@@ -335,6 +335,16 @@ describe("start-up: Node's compile cache where Node has one", () => {
       expect((await runCli(linked, ['config', 'list'], { nodeArgs: ['--import', STUB], env })).code).toBe(0);
       expect(await readFile(calls, 'utf8')).toBe('');
     }
+    // A folder on the way that others may write to: they could swap what follows it after the check.
+    const shared = await tempConfigDir();
+    await mkdir(join(shared, 'open', 'cache'), { recursive: true });
+    await chmod(join(shared, 'open'), 0o777);
+    const unsafe = await withNodeCache(['config', 'list'], { XDG_CACHE_HOME: join(shared, 'open', 'cache') });
+    expect(unsafe.run.code).toBe(0);
+    expect(unsafe.given).toEqual([]);
+    await chmod(join(shared, 'open'), 0o1777); // sticky, as /tmp: no one moves another's entry
+    const sticky = await withNodeCache(['config', 'list'], { XDG_CACHE_HOME: join(shared, 'open', 'cache') });
+    expect(sticky.given).toEqual([join(shared, 'open', 'cache', 'clinic', 'node')]);
     const open = await tempConfigDir();
     await mkdir(join(open, 'cache', 'clinic'), { recursive: true });
     await chmod(join(open, 'cache', 'clinic'), 0o777);

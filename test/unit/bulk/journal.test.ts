@@ -1,5 +1,5 @@
 // The bulk journal and record reader: line numbers, formats, torn tails, durability order.
-import { appendFile, readFile, rename, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, chown, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -139,6 +139,45 @@ describe('a journal is never used through a symbolic link', () => {
       /is a symbolic link; refusing to append to a journal through it/,
     );
     expect(await readFile(victim, 'utf8')).toBe(before);
+  });
+});
+
+describe('a journal another user could have written is never trusted', () => {
+  const asRoot = process.getuid?.() === 0;
+  const OTHER_USER = 65534; // nobody
+
+  /** A resumable journal, and what it held before anything was done to it. */
+  async function journal() {
+    const path = join(await tempDir('clinic-journal-'), 'w.csv.journal');
+    const written = await Journal.create(path, header, false);
+    await written.sending(1);
+    await written.close();
+    return { path, before: await readFile(path, 'utf8') };
+  }
+
+  it('one others may write to (a shared folder) is refused, to read and to append to', async () => {
+    const { path, before } = await journal();
+    const read = await readJournal(path);
+    await chmod(path, 0o666);
+    await expect(readJournal(path)).rejects.toThrow(
+      /w\.csv\.journal may be written by other users \(mode 666\): a journal others could have written is not trusted/,
+    );
+    // Made so between the read and the append: what is appended to is checked too.
+    await expect(Journal.reopen(path, read?.validBytes ?? 0)).rejects.toThrow(UsageError);
+    await chmod(path, 0o620);
+    await expect(readJournal(path)).rejects.toThrow(/mode 620/);
+    expect(await readFile(path, 'utf8')).toBe(before);
+    await chmod(path, 0o644); // others may read it: theirs to see, not to change
+    expect((await readJournal(path))?.lines.get(1)).toMatchObject({ state: 'sending' });
+  });
+
+  it.skipIf(!asRoot)("another user's is refused, to read and to append to", async () => {
+    const { path, before } = await journal();
+    const read = await readJournal(path);
+    await chown(path, OTHER_USER, OTHER_USER);
+    await expect(readJournal(path)).rejects.toThrow(/belongs to another user \(uid 65534\)/);
+    await expect(Journal.reopen(path, read?.validBytes ?? 0)).rejects.toThrow(/belongs to another user/);
+    expect(await readFile(path, 'utf8')).toBe(before);
   });
 });
 

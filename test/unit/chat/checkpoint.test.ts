@@ -192,6 +192,21 @@ describe('Checkpoint', () => {
     expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/symbolic link/);
   });
 
+  it('refuses one another user could have written: it decides which messages are skipped', async () => {
+    const checkpoint = Checkpoint.open(fileIn(), OWNER);
+    checkpoint.delivered(12, 345);
+    await checkpoint.flush();
+    await chmod(fileIn(), 0o646);
+    expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(
+      /chat\.checkpoint may be written by other users \(mode 646\): a checkpoint others could have written is not trusted/,
+    );
+    await chmod(fileIn(), 0o644);
+    expect(() => Checkpoint.open(fileIn(), OWNER)).not.toThrow();
+    if (process.getuid?.() !== 0) return; // another user's file can only be made as root
+    execFileSync('chown', ['65534:65534', fileIn()]);
+    expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/belongs to another user \(uid 65534\)/);
+  });
+
   it('refuses a FIFO planted at its place at once, instead of waiting for a writer with the lock held', () => {
     execFileSync('mkfifo', [fileIn()]);
     expect(() => Checkpoint.open(fileIn(), OWNER)).toThrow(/is not a file/);

@@ -1,5 +1,5 @@
 // The config file: dotted get/set/unset, 0700/0600 modes, symlink refusal and invalid JSON.
-import { lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,7 +12,12 @@ import {
   updateProfile,
 } from '../../../src/core/config/config-file.js';
 import { configDir, configFile, credentialsFile } from '../../../src/core/config/paths.js';
-import { readPrivateFile, UnsafeFileError, writePrivateFile } from '../../../src/core/config/private-file.js';
+import {
+  ensurePrivateDir,
+  readPrivateFile,
+  UnsafeFileError,
+  writePrivateFile,
+} from '../../../src/core/config/private-file.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { useInProcess } from '../../helpers/in-process.js';
@@ -185,6 +190,61 @@ describe('symlinks are refused', () => {
     const file = join(tmp.path, 'not-a-dir');
     await writeFile(file, '');
     await expect(saveConfig({ CLINIC_CONFIG_DIR: file }, { profiles: {} })).rejects.toThrow();
+  });
+});
+
+describe("another user's config folder or file is never used, nor changed", () => {
+  // Root running clinic with another user's HOME (sudo -E) would otherwise chmod or write wherever they point.
+  const asRoot = process.getuid?.() === 0;
+  const OTHER_USER = 65534; // nobody
+
+  it.skipIf(!asRoot)(
+    'a folder of theirs, or a link to one: refused, its modes and contents left alone',
+    async () => {
+      const theirs = join(tmp.path, 'theirs');
+      await mkdir(theirs, { mode: 0o755 });
+      await chown(theirs, OTHER_USER, OTHER_USER);
+      await expect(ensurePrivateDir(theirs)).rejects.toThrow(
+        `${theirs} belongs to another user (uid 65534); refusing to keep clinic's files in it`,
+      );
+      const link = join(tmp.path, 'link');
+      await symlink(theirs, link);
+      await expect(saveConfig({ CLINIC_CONFIG_DIR: link }, { profiles: {} })).rejects.toBeInstanceOf(
+        UnsafeFileError,
+      );
+      expect((await stat(theirs)).mode & 0o777).toBe(0o755);
+      expect(await readdir(theirs)).toEqual([]);
+    },
+  );
+
+  it.skipIf(!asRoot)(
+    'a config file of theirs, or one in a folder of theirs: refused, not made 0600',
+    async () => {
+      const dir = join(tmp.path, 'cfg');
+      await mkdir(dir, { mode: 0o700 });
+      await writeFile(join(dir, 'config.json'), '{"profiles":{}}', { mode: 0o644 });
+      await chown(join(dir, 'config.json'), OTHER_USER, OTHER_USER);
+      await expect(loadConfig({ CLINIC_CONFIG_DIR: dir })).rejects.toThrow(
+        /config\.json belongs to another user/,
+      );
+      expect((await stat(join(dir, 'config.json'))).mode & 0o777).toBe(0o644);
+      await chown(join(dir, 'config.json'), 0, 0);
+      await chmod(dir, 0o755);
+      await chown(dir, OTHER_USER, OTHER_USER);
+      await expect(loadConfig({ CLINIC_CONFIG_DIR: dir })).rejects.toThrow(
+        `${dir} belongs to another user (uid 65534); refusing to use ${join(dir, 'config.json')}`,
+      );
+      expect((await stat(dir)).mode & 0o777).toBe(0o755);
+    },
+  );
+
+  it("the user's own loose folder is still tightened, through a link too", async () => {
+    const mine = join(tmp.path, 'mine');
+    await mkdir(mine, { mode: 0o777 });
+    await chmod(mine, 0o777);
+    await symlink(mine, join(tmp.path, 'mine-link'));
+    await ensurePrivateDir(join(tmp.path, 'mine-link'));
+    expect((await stat(mine)).mode & 0o777).toBe(0o700);
   });
 });
 

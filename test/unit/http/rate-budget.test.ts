@@ -1,5 +1,5 @@
 // The rate-limit budget: what answers teach, when a request may go, and one budget shared by two processes.
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SharedPacer } from '../../../src/core/http/pacers.js';
@@ -138,6 +138,27 @@ describe('SharedPacer', () => {
       remaining: 58,
       resetAtMs: T0 + 60_050,
     });
+  });
+
+  it('never reads or writes the file through a symbolic link', async () => {
+    const victim = join(tmp.path, 'victim');
+    await writeFile(victim, 'precious');
+    const file = join(tmp.path, 'linked.json');
+    await symlink(victim, file);
+    const pacer = new SharedPacer(file, fakeClock(T0));
+    await sendOne(pacer, 59);
+    await expect(pacer.slot()).rejects.toThrow(/ELOOP/);
+    expect(await readFile(victim, 'utf8')).toBe('precious');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("refuses a folder of another user's for the file", async () => {
+    const theirs = join(tmp.path, 'theirs');
+    await mkdir(theirs, { mode: 0o755 });
+    await chown(theirs, 65534, 65534);
+    const pacer = new SharedPacer(join(theirs, 'sandbox.json'), fakeClock(T0));
+    await sendOne(pacer, 59);
+    await expect(pacer.slot()).rejects.toThrow(/belongs to another user/);
+    expect(await readdir(theirs)).toEqual([]);
   });
 
   it('a command of one request never touches the file; its second request does', async () => {
