@@ -43,17 +43,99 @@ function knownZone(zone: string | undefined): string | undefined {
   }
 }
 
-/** How times read in one run's human views: local time or UTC, and which offsets were shown (to say the zone). */
+/** The parts of an instant's wall-clock time that people read, and its offset from UTC (`+01:00`). */
+interface WallClock {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  offset: string;
+}
+
+const two = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+/** `+01:00` of an offset east of UTC in minutes (`+00:53:28` where history had seconds). */
+function offsetText(minutesEast: number): string {
+  const seconds = Math.round(Math.abs(minutesEast) * 60);
+  const sign = minutesEast < 0 ? '-' : '+';
+  const rest = seconds % 60 === 0 ? '' : `:${two(seconds % 60)}`;
+  return `${sign}${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}${rest}`;
+}
+
+/** An instant's wall clock by Date's own getters: UTC's, or the process's local zone (its TZ, else the system's). */
+function dateWallClock(ms: number, utc: boolean): WallClock {
+  const d = new Date(ms);
+  if (utc)
+    return {
+      year: String(d.getUTCFullYear()),
+      month: two(d.getUTCMonth() + 1),
+      day: two(d.getUTCDate()),
+      hour: two(d.getUTCHours()),
+      minute: two(d.getUTCMinutes()),
+      offset: '+00:00',
+    };
+  // The offset from the wall clock itself, to the second (getTimezoneOffset drops the seconds of older offsets);
+  // set field by field, as Date.UTC would read a year below 100 as 19xx.
+  const wall = new Date(0);
+  wall.setUTCFullYear(d.getFullYear(), d.getMonth(), d.getDate());
+  wall.setUTCHours(d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  return {
+    year: String(d.getFullYear()),
+    month: two(d.getMonth() + 1),
+    day: two(d.getDate()),
+    hour: two(d.getHours()),
+    minute: two(d.getMinutes()),
+    offset: offsetText((wall.getTime() - ms) / 60_000),
+  };
+}
+
+/** A zone name as the IANA database writes them (`Europe/Berlin`, `Etc/GMT+5`, `UTC`). */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+
+/**
+ * The name of the zone this process's Date is in, found without ICU's formatter: TZ when it names a zone of the
+ * system's database, else the zone /etc/localtime links to (what ICU reads too). Undefined when neither says.
+ */
+function processZoneName(env: NodeJS.ProcessEnv): string | undefined {
+  const fs = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+  const zoneOf = (path: string) => {
+    const at = path.lastIndexOf('/zoneinfo/');
+    return at === -1 ? undefined : path.slice(at + '/zoneinfo/'.length);
+  };
+  try {
+    if (env.TZ !== undefined) {
+      const name = env.TZ.replace(/^:/, '');
+      if (!ZONE_NAME.test(name) || name.includes('..')) return undefined;
+      // The system's database has it (Node's own may know zones it lacks: those take the long way).
+      return fs.statSync(`/usr/share/zoneinfo/${name}`).isFile() ? name : undefined;
+    }
+    const name = zoneOf(fs.readlinkSync('/etc/localtime'));
+    return name !== undefined && ZONE_NAME.test(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How times read in one run's human views: local time or UTC, and which offsets were shown (to say the zone).
+ * UTC, and the zone this process runs in (the zone asked for is its own TZ: a command run from bin), are read with
+ * Date's getters; any other zone with ICU's formatter, made on first use (some 11 ms of a run, for ICU's data).
+ */
 export class HumanTimes {
   private made?: Intl.DateTimeFormat;
   private readonly offsets = new Set<string>();
   private said = false;
+  /** Whether Date's getters tell this zone's time: UTC, or the process's own zone. */
+  private readonly byDate: boolean;
 
   /** `zone`: the local zone (TZ of the command's environment; default the system's). */
   constructor(
     readonly utc: boolean,
     private readonly zone?: string,
-  ) {}
+  ) {
+    this.byDate = utc || zone === process.env.TZ;
+  }
 
   /** Made on first use: ICU's zone data costs a start-up several milliseconds, and JSON or CSV never shows a time. */
   private get format(): Intl.DateTimeFormat {
@@ -70,10 +152,20 @@ export class HumanTimes {
     return this.made;
   }
 
-  private parts(ms: number): Record<string, string> {
+  private parts(ms: number): WallClock {
+    if (this.byDate) return dateWallClock(ms, this.utc);
     const parts: Record<string, string> = {};
     for (const { type, value } of this.format.formatToParts(ms)) parts[type] = value;
-    return parts;
+    // `GMT+01:00`, or `GMT` itself at offset zero.
+    const offset = parts.timeZoneName ?? 'GMT';
+    return {
+      year: parts.year!,
+      month: parts.month!,
+      day: parts.day!,
+      hour: parts.hour!,
+      minute: parts.minute!,
+      offset: offset === 'GMT' ? '+00:00' : offset.slice(3),
+    };
   }
 
   /** A server value as people read it, with its instant, when it is a date-time; undefined for anything else. */
@@ -84,7 +176,8 @@ export class HumanTimes {
 
   /** `YYYY-MM-DD HH:MM` of an instant. */
   at(ms: number): string {
-    return `${this.day(ms)} ${this.clock(ms)}`;
+    const { year, month, day, hour, minute } = this.parts(ms);
+    return `${year}-${month}-${day} ${hour}:${minute}`;
   }
 
   /** `YYYY-MM-DD` of an instant. */
@@ -101,17 +194,20 @@ export class HumanTimes {
 
   /** Records that an instant was shown to a person, so that its zone is said. */
   shown(ms: number): void {
-    // `GMT+01:00`, or `GMT` itself at offset zero.
-    const offset = this.parts(ms).timeZoneName ?? 'GMT';
-    this.offsets.add(offset === 'GMT' ? '+00:00' : offset.slice(3));
+    this.offsets.add(this.parts(ms).offset);
   }
 
   /** Which zone the times shown are in, the first time it is asked after one was shown; then undefined. */
   zoneNote(): string | undefined {
     if (this.said || this.offsets.size === 0) return undefined;
     this.said = true;
-    const name = this.utc ? 'UTC' : this.format.resolvedOptions().timeZone;
+    const name = this.utc
+      ? 'UTC'
+      : ((this.byDate ? processZoneName(process.env) : undefined) ??
+        (this.format.resolvedOptions().timeZone as string | undefined));
     const offsets = [...this.offsets].sort().map((offset) => `UTC${offset}`);
+    // A TZ that names no zone ICU knows leaves it nameless (its times are UTC's): the offsets alone say it.
+    if (!name) return `times in ${offsets.join(', ')}`;
     const plainUtc = offsets.length === 1 && offsets[0] === 'UTC+00:00' && /^(Etc\/)?(UTC|GMT)$/.test(name);
     return plainUtc ? 'times in UTC' : `times in ${name} (${offsets.join(', ')})`;
   }

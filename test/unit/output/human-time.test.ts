@@ -1,5 +1,6 @@
 // One time format for people: the server's date-times as local `YYYY-MM-DD HH:MM` (UTC with --utc), the zone said
 // once; JSON and CSV keep the server's exact strings.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
 import { HumanTimes, parseDateTime } from '../../../src/cli/output/time.js';
@@ -63,6 +64,92 @@ describe('HumanTimes', () => {
   it('a value that is no date-time is not a time', () => {
     expect(new HumanTimes(false).of(20260102)).toBeUndefined();
     expect(new HumanTimes(false).of('2026-01-02')).toBeUndefined();
+  });
+});
+
+describe("the process's own zone and UTC are read with Date's getters, as ICU's formatter reads them", () => {
+  /** Zones with half- and quarter-hour offsets, a 30-minute DST, seconds in older offsets, and UTC itself. */
+  const ZONES = [
+    'Europe/Berlin',
+    'America/New_York',
+    'Asia/Kolkata',
+    'Asia/Kathmandu',
+    'Australia/Lord_Howe',
+    'Pacific/Chatham',
+    'America/St_Johns',
+    'Africa/Monrovia',
+    'UTC',
+  ];
+  /** Runs `body` with this process in `zone` (Node tells V8 when TZ changes), then puts TZ back. */
+  function inZone(zone: string, body: () => void): void {
+    const saved = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      body();
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+  }
+  const instant = fc.integer({ min: Date.UTC(1900, 0, 1), max: Date.UTC(2100, 0, 1) });
+
+  it.each(ZONES)(
+    '%s: the same wall clock and offsets at any instant since 1900, and no formatter made',
+    (zone) => {
+      inZone(zone, () => {
+        const real = Intl.DateTimeFormat;
+        let made = 0;
+        fc.assert(
+          fc.property(fc.array(instant, { minLength: 1, maxLength: 4 }), (instants) => {
+            // The zone given as the process's TZ says it: Date. Any other spelling of it: ICU's formatter.
+            const byDate = new HumanTimes(false, zone);
+            const byIcu = new HumanTimes(false, `:${zone}`);
+            const expected = instants.map((ms) => byIcu.at(ms));
+            Intl.DateTimeFormat = new Proxy(real, {
+              construct: (target, args: ConstructorParameters<typeof real>) => (made++, new target(...args)),
+            });
+            try {
+              expect(instants.map((ms) => byDate.at(ms))).toEqual(expected);
+              for (const ms of instants) byDate.shown(ms);
+            } finally {
+              Intl.DateTimeFormat = real;
+            }
+            expect(made).toBe(0);
+            for (const ms of instants) byIcu.shown(ms);
+            // The offsets said: the same (the name is TZ's own spelling: Asia/Kolkata, where ICU says Asia/Calcutta).
+            const offsets = (note: string | undefined) => note?.replace(/^times in \S+ /, '');
+            expect(offsets(byDate.zoneNote())).toBe(offsets(byIcu.zoneNote()));
+            made = 0;
+          }),
+          { numRuns: 60 },
+        );
+      });
+    },
+  );
+
+  it("--utc is read with Date's UTC getters, in any process zone", () => {
+    inZone('Pacific/Chatham', () => {
+      const times = new HumanTimes(true);
+      expect(times.of('1999-12-31T23:59:30Z')?.text).toBe('1999-12-31 23:59');
+      expect(times.of('0050-03-04T05:06:00Z')?.text).toBe('50-03-04 05:06');
+      times.shown(0);
+      expect(times.zoneNote()).toBe('times in UTC');
+    });
+  });
+
+  it("names the process's zone by its TZ when the system's zone database has it, else as ICU does", () => {
+    inZone('Europe/Berlin', () => {
+      const times = new HumanTimes(false, 'Europe/Berlin');
+      times.shown(Date.UTC(2026, 0, 1));
+      expect(times.zoneNote()).toBe('times in Europe/Berlin (UTC+01:00)');
+    });
+    // Not in the system's database, nor a zone at all: ICU has no name for it either, and its times are UTC's.
+    inZone('Nowhere/Atlantis', () => {
+      const times = new HumanTimes(false, 'Nowhere/Atlantis');
+      expect(times.of('2026-01-01T10:00:00Z')?.text).toBe('2026-01-01 10:00');
+      times.shown(Date.UTC(2026, 0, 1));
+      expect(times.zoneNote()).toBe('times in UTC+00:00');
+    });
   });
 });
 
