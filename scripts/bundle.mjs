@@ -6,13 +6,16 @@
 // `clinic sandbox start`.
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 
-// commander is loaded by every command: bundled in. The rest load from node_modules, and only where used.
+// Bundled in, and so under the bundle's compile cache: commander, which every command loads, and cli-table3 (with
+// its own dependencies), which every table and record view loads (from node_modules, compiled on each run, it took a
+// table 8 ms more). The rest load from node_modules, and only where used.
+const BUNDLED = ['commander', 'cli-table3'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies)
-  .filter((name) => name !== 'commander')
+  .filter((name) => !BUNDLED.includes(name))
   .flatMap((name) => [name, `${name}/*`]);
 
 const sandbox = {
@@ -40,7 +43,7 @@ const lazyChildProcess = {
   },
 };
 
-await build({
+const { metafile } = await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist/bundle',
   bundle: true,
@@ -63,6 +66,7 @@ await build({
   outExtension: { '.js': '.cjs' },
   logLevel: 'warning',
   minify: process.env.NOMIN ? false : true,
+  metafile: true,
 });
 
 // bin/clinic.js may run the bundle from V8's code cache through vm.Script, where import() has no loader to call: the
@@ -74,13 +78,20 @@ const code = await readFile(bundle, 'utf8');
 const rewritten = code.replace(/\bimport\(/g, '__dyni(').replace(/\b__metaUrl__\b/g, '__metaUrl()');
 if (/\bimport\(/.test(rewritten)) throw new Error('a dynamic import was left in the bundle');
 // bin/clinic.js hands the bundle its own require: right for Node's built-ins only (a package or a relative path would
-// resolve from bin/). Packages are loaded through __dyni or lazyRequire.
-const required = [...rewritten.matchAll(/\brequire\((?:"([^"]*)"|'([^']*)'|([^)]*))\)/g)].map(
-  (m) => m[1] ?? m[2] ?? m[3],
-);
-const foreign = required.filter((id) => !id.startsWith('node:'));
+// resolve from bin/). Packages are loaded through __dyni or lazyRequire. (esbuild's metafile lists what the bundle
+// leaves to `require`.)
+const foreign = Object.values(metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter(({ external, kind, path }) => external && kind === 'require-call' && !isBuiltin(path))
+  .map(({ path }) => path);
 if (foreign.length) throw new Error(`the bundle requires more than Node's built-ins: ${foreign.join(', ')}`);
 await writeFile(bundle, rewritten);
+// The package files bundled in, for the release's copyright file (scripts/package.mjs).
+const inputs = Object.keys(metafile.inputs).filter((input) => input.includes('node_modules/'));
+await writeFile(
+  new URL('../dist/bundle/main.cjs.inputs.json', import.meta.url),
+  `${JSON.stringify(inputs)}\n`,
+);
 
 // bin/clinic.js compiles the bundle through vm.Script as one function (see compileBundle there): the build writes it
 // so wrapped, and pure ASCII (esbuild's default charset escapes the rest), so bin reads it as Latin-1 into V8's

@@ -106,15 +106,17 @@ async function makeRelease() {
   if (process.platform === 'linux' && arch) {
     step('the Debian package');
     const deb = join(release, `clinic_${pkg.version}_${arch}.deb`);
-    // commander is bundled into dist/bundle/main.cjs by scripts/bundle.mjs; every other package came through esbuild here.
-    const commander = { inputs: { 'node_modules/commander/index.js': {} } };
+    // Packages bundled into dist/bundle/main.cjs by scripts/bundle.mjs (commander, cli-table3); the rest came through
+    // esbuild here.
+    const inMain = JSON.parse(readFileSync(join(root, 'dist/bundle/main.cjs.inputs.json'), 'utf8'));
+    const main = { inputs: Object.fromEntries(inMain.map((input) => [input, {}])) };
     buildDeb({
       root,
       stage: join(work, 'deb'),
       executable,
       pkg,
       arch,
-      copyright: copyrightFile({ root, metafiles: [metafile, commander], keyringNotices: keyring.notices }),
+      copyright: copyrightFile({ root, metafiles: [metafile, main], keyringNotices: keyring.notices }),
       output: deb,
     });
     outputs.push(deb);

@@ -12,10 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/clinic.js', import.meta.url));
 
-/**
- * The commands warmed, in order. `terminal` ones write to a stand-in terminal: the table format, which loads a
- * package (cli-table3) as well as the bundle's code.
- */
+/** The commands warmed, in order. `terminal` ones write to a stand-in terminal: the table format (cli-table3, bundled). */
 const WARM_UP_COMMANDS = [
   { argv: ['config', 'list', '-o', 'json'] },
   { argv: ['customers', 'get', '1', '-o', 'json'] },
@@ -32,10 +29,9 @@ const SET_UP_MS = 60_000;
  * sandbox of three records, the rest, signed in as a user is (the sandbox's address and tenant set in the profile by
  * `config set`, its token kept in the config directory by `login --with-token --insecure-storage`: there is no
  * keychain at build time). Returns the commands that ran. Where the sandbox cannot start (no loopback) it warms what
- * it could and says so on stderr; `strict` (a release) throws instead. Without `packages` (the executable's bundle,
- * whose packages only the executable itself can load) the terminal runs are left out.
+ * it could and says so on stderr; `strict` (a release) throws instead.
  */
-export async function warmUp(main, { strict = false, packages = true } = {}) {
+export async function warmUp(main, { strict = false } = {}) {
   const done = [];
   let sandbox;
   const home = mkdtempSync(join(tmpdir(), 'clinic-warm-up-'));
@@ -57,7 +53,7 @@ export async function warmUp(main, { strict = false, packages = true } = {}) {
     await setUp(['config', 'set', 'base_url', baseUrl], env);
     await setUp(['config', 'set', 'tenant', String(tenants[0].id)], env);
     await setUp(['login', '--with-token', '--insecure-storage'], env, token);
-    for (const command of WARM_UP_COMMANDS.slice(1)) if (packages || !command.terminal) await run(command);
+    for (const command of WARM_UP_COMMANDS.slice(1)) await run(command);
   } catch (error) {
     if (strict) throw error;
     process.stderr.write(

@@ -1,5 +1,4 @@
 // Human tables through cli-table3 (loaded only when a table is printed), fitted to the terminal's width (fit.ts).
-import { lazyRequire } from '../../core/lazy-require.js';
 import { cellText, valueAt } from './fields.js';
 import { type ColumnNeeds, fitColumns } from './fit.js';
 import { recordMarks } from './marks.js';
@@ -53,11 +52,9 @@ const NOTE_COLUMN: Column = {
   wrap: true,
 };
 
-/** CommonJS, so required: a dynamic import would start Node's ES module loader (some 7 ms of a table's run). */
-const cliTable3 = lazyRequire<typeof import('cli-table3')>('cli-table3');
-
 export async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
-  const Table = cliTable3();
+  // Bundled in (scripts/bundle.mjs): no ES module loader, and under the bundle's compile cache.
+  const { default: Table } = await import('cli-table3');
   return new Table({
     head,
     ...(colWidths ? { colWidths } : {}),

@@ -28,6 +28,7 @@ const commands = await loadCommands();
 const nodeModule = (await import('node:module')).default as unknown as { enableCompileCache?: unknown };
 const nodeHasCompileCache = typeof nodeModule.enableCompileCache === 'function';
 
+/** Packages from node_modules that a light command must not load (cli-table3 is bundled in: scripts/bundle.mjs). */
 const HEAVY = [
   'undici',
   'openid-client',
@@ -36,7 +37,6 @@ const HEAVY = [
   'oidc-provider',
   '@inquirer',
   'ora',
-  'cli-table3',
   'jq-wasm',
 ];
 const ROOT = new URL('../../..', import.meta.url).href.replace(/\/$/, '');
