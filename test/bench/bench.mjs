@@ -40,6 +40,10 @@ const NOTES = `## How it is measured
   The single executable's row runs \`release/clinic-<version>-<platform>\` (made first by \`scripts/package.mjs\` when
   missing or older than the bundle) with the same arguments and HOME, in the same rounds; it keeps no compile cache
   of the user's, every run starts from the code cache its build made, so it has no cold row of its own.
+  The two terminal rows are what a person at a terminal meets, warm: \`customers list\` (a table) and
+  \`customers get 1\` (a record view), with local times and the zone said, run on the pseudo-terminal of util-linux's
+  script(1) (100 columns), against \`node -e 0\` run the same way in the same rounds (script and its shell cost both
+  sides some 15 ms). Info rows: the issue's targets are the JSON command's.
 - **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off (no X-RateLimit headers,
   so automatic concurrency is not cut by a budget). The baseline, the floor, is test/bench/floor.mjs: a minimal
   sequential client in its own Node process (node:http, keep-alive, per_page 100, JSON.parse of each page, one

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, BIN, cleanEnv, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
+import { alternate, BIN, cleanEnv, median, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -23,8 +23,25 @@ function executable() {
   return file;
 }
 
+/** script(1) of util-linux, which runs a command on a pseudo-terminal of its own; undefined where there is none. */
+function scriptCommand() {
+  try {
+    execFileSync('script', ['--version'], { stdio: 'ignore' });
+    return 'script';
+  } catch {
+    return undefined;
+  }
+}
+
+/** A run of `command` (no quotes inside) on script(1)'s terminal, 100 columns wide, its typescript thrown away. */
+const onTerminal = (command) => ({
+  file: 'script',
+  args: ['-qfc', `stty cols 100 rows 40 2>/dev/null; exec ${command}`, '/dev/null'],
+});
+
 export async function startupBench(runs) {
   const file = executable();
+  const script = scriptCommand();
   const home = tempDir('clinic-bench-home-');
   // Rate limiting on, as the API has it (every answer carries X-RateLimit-* headers), at a limit no run reaches.
   const sandbox = await sandboxProcess(['--rate-limit', '1000000'], cleanEnv(home));
@@ -45,10 +62,32 @@ export async function startupBench(runs) {
         // A command the build's cache was not made with (scripts/warm-up.mjs): its first run writes its own.
         coldOther: { args: [BIN, 'users', 'get', '1', '-o', 'json'], before: emptyCache },
         executable: { args: real.slice(1), file },
+        // What a person at a terminal meets (a table, a record view), through script(1)'s pseudo-terminal, against
+        // `node -e 0` through it: the tables, the local times and their zone.
+        ...(script
+          ? {
+              terminalBaseline: onTerminal(`${process.execPath} -e 0`),
+              terminalList: onTerminal(`${process.execPath} ${BIN} customers list`),
+              terminalGet: onTerminal(`${process.execPath} ${BIN} customers get 1`),
+            }
+          : {}),
       },
       runs,
       env,
     );
+    /** An info row of a run on script(1)'s terminal, against `node -e 0` on one, round by round. */
+    const terminalRow = (figure, name) => {
+      const ratios = times[name].map((ms, round) => ms / times.terminalBaseline[round]);
+      return {
+        figure,
+        value: `${spread(times[name], 1)} ms`,
+        baseline: `node -e 0 on script(1)'s terminal: ${spread(times.terminalBaseline, 1)} ms`,
+        ratio: median(ratios),
+        spread: [Math.min(...ratios), Math.max(...ratios)],
+        info: true,
+        extra: `${median(ratios).toFixed(2)}× node -e 0 on the same terminal`,
+      };
+    };
     // Medians, with the spread of the runs (min–max) beside them; the ratio's spread is that of the rounds' ratios.
     const row = (figure, name, target) => ({
       figure,
@@ -86,6 +125,15 @@ export async function startupBench(runs) {
         extra: `${ratios.coldOther.toFixed(2)}× node -e 0`,
       },
       row('the same from the single executable (release/; no Node installed needed)', 'executable', 1.5),
+      ...(script
+        ? [
+            terminalRow('clinic customers list on a terminal (a table: script(1)), warm', 'terminalList'),
+            terminalRow(
+              'clinic customers get 1 on a terminal (a record view: script(1)), warm',
+              'terminalGet',
+            ),
+          ]
+        : []),
     ];
   } finally {
     await sandbox.stop();
