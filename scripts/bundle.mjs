@@ -43,6 +43,30 @@ const lazyChildProcess = {
   },
 };
 
+// A package's require of a package that is not installed (an optional dependency left out: `npm install
+// --omit=optional` leaves out cli-table3's @colors/colors) fails when it runs, as it would from node_modules, and the
+// package's own try/catch goes on without it. A module of ours that cannot be resolved still fails the build.
+const missingOptional = {
+  name: 'missing-optional-package',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      if (args.pluginData?.probing || isBuiltin(args.path) || !args.importer.includes('node_modules'))
+        return undefined;
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { probing: true },
+      });
+      return found.errors.length === 0 ? undefined : { path: args.path, namespace: 'missing-package' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'missing-package' }, (args) => ({
+      contents: `throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${args.path}'`)}), { code: 'MODULE_NOT_FOUND' });`,
+      loader: 'js',
+    }));
+  },
+};
+
 const { metafile } = await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist/bundle',
@@ -53,7 +77,7 @@ const { metafile } = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   external,
-  plugins: [sandbox, lazyChildProcess],
+  plugins: [sandbox, lazyChildProcess, missingOptional],
   // commander is CommonJS and requires Node's built-ins.
   // __dyni: see below. (`import (id)` with a space, so the rewrite leaves this one alone.)
   banner: {

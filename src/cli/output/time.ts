@@ -66,27 +66,29 @@ function offsetText(minutesEast: number): string {
 /** An instant's wall clock by Date's own getters: UTC's, or the process's local zone (its TZ, else the system's). */
 function dateWallClock(ms: number, utc: boolean): WallClock {
   const d = new Date(ms);
-  if (utc)
-    return {
-      year: String(d.getUTCFullYear()),
-      month: two(d.getUTCMonth() + 1),
-      day: two(d.getUTCDate()),
-      hour: two(d.getUTCHours()),
-      minute: two(d.getUTCMinutes()),
-      offset: '+00:00',
-    };
+  const [year, month, day, hour, minute, second, milli] = utc
+    ? [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), 0, 0]
+    : [
+        d.getFullYear(),
+        d.getMonth(),
+        d.getDate(),
+        d.getHours(),
+        d.getMinutes(),
+        d.getSeconds(),
+        d.getMilliseconds(),
+      ];
   // The offset from the wall clock itself, to the second (getTimezoneOffset drops the seconds of older offsets);
   // set field by field, as Date.UTC would read a year below 100 as 19xx.
   const wall = new Date(0);
-  wall.setUTCFullYear(d.getFullYear(), d.getMonth(), d.getDate());
-  wall.setUTCHours(d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  wall.setUTCFullYear(year, month, day);
+  wall.setUTCHours(hour, minute, second, milli);
   return {
-    year: String(d.getFullYear()),
-    month: two(d.getMonth() + 1),
-    day: two(d.getDate()),
-    hour: two(d.getHours()),
-    minute: two(d.getMinutes()),
-    offset: offsetText((wall.getTime() - ms) / 60_000),
+    year: String(year),
+    month: two(month + 1),
+    day: two(day),
+    hour: two(hour),
+    minute: two(minute),
+    offset: utc ? '+00:00' : offsetText((wall.getTime() - ms) / 60_000),
   };
 }
 
