@@ -47,7 +47,10 @@ export function packagesLoaded(root) {
   for (const dir of ['cli', 'core', 'commands'])
     for (const entry of readdirSync(join(root, 'src', dir), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-      const source = readFileSync(join(entry.parentPath, entry.name), 'utf8');
+      // Comments aside: one may name lazyRequire without calling it.
+      const source = readFileSync(join(entry.parentPath, entry.name), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
       // The type argument may hold parentheses of its own: lazyRequire<typeof import('csv-parse')>('csv-parse').
       const calls = [...source.matchAll(/\blazyRequire\s*(?:<[^;]*?>)?\s*\(\s*'([^']+)'\s*\)/g)];
       const uses = [...source.matchAll(/\blazyRequire\b(?!\s*<T>\(id: string\))/g)].length;
@@ -65,6 +68,8 @@ export function packagesLoaded(root) {
 const REPLACED = {
   '../sandbox/index.js': 'src/sandbox/index.ts',
   'jq-wasm': 'src/executable/jq-wasm.ts',
+  // @napi-rs/keyring's index.js finds its platform binary in node_modules: here it comes from the executable.
+  '@napi-rs/keyring': 'src/executable/keyring-binding.ts',
 };
 
 /**
@@ -90,17 +95,6 @@ export async function bundlePackages(root, outdir, packages, keyringSha256) {
       });
     },
   };
-  // @napi-rs/keyring's index.js finds its platform binary in node_modules: here it comes from the executable.
-  const keyringBinding = {
-    name: 'keyring-binding',
-    setup(b) {
-      b.onResolve({ filter: /^\.\/index\.js$/ }, (args) =>
-        /@napi-rs[\\/]keyring[\\/]keytar\.js$/.test(args.importer)
-          ? { path: join(root, 'src/executable/keyring-binding.ts') }
-          : undefined,
-      );
-    },
-  };
   const result = await build({
     entryPoints: packages.map(([kind, id]) => ({
       in: `clinic-package:${kind}:${id}`,
@@ -122,7 +116,7 @@ export async function bundlePackages(root, outdir, packages, keyringSha256) {
     // import.meta.url of a package (jq-wasm's and open's look for files beside them): where its bundle would be.
     define: { 'import.meta.url': '__packageUrl', __KEYRING_SHA256__: JSON.stringify(keyringSha256) },
     banner: { js: "var __packageUrl = require('node:url').pathToFileURL(__filename).href;" },
-    plugins: [entry, keyringBinding],
+    plugins: [entry],
     ...quiet,
   });
   checkExternals(result.metafile);

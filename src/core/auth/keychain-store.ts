@@ -47,13 +47,30 @@ export function keychainErrorInWords(message: string): string {
   return 'the keychain reported an error';
 }
 
-/** keytar's interface, CommonJS, so required: a dynamic import would start Node's ES module loader (some 6 ms). */
-const keytar = lazyRequire<Keytar>('@napi-rs/keyring/keytar.js');
+/** @napi-rs/keyring, CommonJS, so required: a dynamic import would start Node's ES module loader (some 6 ms). */
+const keyring = lazyRequire<typeof import('@napi-rs/keyring')>('@napi-rs/keyring');
+
+/**
+ * keytar's interface over the keyring's entries, pinned on Linux to the Secret Service. Left to itself, the keyring
+ * falls back to the kernel's keyring where no Secret Service answers (no D-Bus session): a sign-in kept there goes
+ * with the next reboot or within days, and whether a call reaches it depends on the thread it runs on, so a logout
+ * could say "deleted" of a sign-in still kept in the Secret Service. Pinned, no Secret Service is an error.
+ */
+function secretServiceKeytar(): Keytar {
+  const { AsyncEntry } = keyring();
+  const entry = (service: string, account: string) =>
+    new AsyncEntry(service, account, { linux: { store: 'secret-service' } });
+  return {
+    getPassword: (service, account) => entry(service, account).getPassword(),
+    setPassword: (service, account, password) => entry(service, account).setPassword(password),
+    deletePassword: (service, account) => entry(service, account).deletePassword(),
+  };
+}
 
 /** The keyring's platform binary is an optional package: when it is missing, there is simply no keychain. */
 const loadKeytar: KeytarLoader = async () => {
   try {
-    return keytar();
+    return secretServiceKeytar();
   } catch (error) {
     const { message } = error as Error;
     throw new KeychainUnavailableError(

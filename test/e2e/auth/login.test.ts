@@ -310,6 +310,24 @@ describe('after logout', () => {
   });
 });
 
+describe('a keychain profile with no Secret Service to reach', () => {
+  // The keyring's own fallback, the kernel's keyring, is never used: it keeps nothing past a reboot, and whether a
+  // call reaches it depends on the thread (a "not logged in" there hid a sign-in kept in the Secret Service).
+  it('says the keychain cannot be reached, not that nobody is logged in: exit 3', async () => {
+    const noBus = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', DISPLAY: '' };
+    await world.clinic(['--profile', 'kr', 'config', 'set', 'credential_store', 'keychain']);
+    await world.clinic(['--profile', 'kr', 'config', 'set', 'base_url', world.sandbox.info.base_url]);
+    world.newRequests();
+    const { code, stderr } = await world.clinic(['--profile', 'kr', 'account'], { env: noBus });
+    expect(code).toBe(3);
+    // Where the keyring's binary is not installed (--omit=optional), that is what it says instead.
+    expect(stderr).toMatch(/^error: (cannot read the keychain: |the keychain library is not available)/);
+    expect(stderr).not.toContain('not logged in');
+    expect(world.newRequests()).toEqual([]);
+    expect((await world.clinic(['--profile', 'kr', 'config', 'unset', 'credential_store'])).code).toBe(0);
+  });
+});
+
 describe('logout with an unreachable keychain', () => {
   it('still logs the other profiles out, then exits 3 naming the one it could not', async () => {
     const noBus = { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', DISPLAY: '' };
