@@ -297,7 +297,8 @@ function readBundle(fs, file, userCacheFile) {
  */
 function heldPrivately(stat) {
   const uid = process.getuid?.();
-  return stat.isFile() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+  // Windows has no owner or write bits for others here (Node reports its files as 0666): its ACLs keep them.
+  return stat.isFile() && (uid === undefined || (stat.uid === uid && (stat.mode & 0o022) === 0));
 }
 
 /**
@@ -309,7 +310,7 @@ function privateFolder(fs, dir) {
   const stat = fs.lstatSync(dir);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) return false;
-  if ((stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
+  if (uid !== undefined && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
   return true;
 }
 

@@ -89,6 +89,8 @@ const { metafile } = await build({
   define: { 'import.meta.url': '__metaUrl__', __CLINIC_VERSION__: JSON.stringify(pkg.version) },
   outExtension: { '.js': '.cjs' },
   logLevel: 'warning',
+  // A require of a name worked out at run time (ours or a bundled package's) would resolve from bin/: refused.
+  logOverride: { 'unsupported-require-call': 'error' },
   minify: process.env.NOMIN ? false : true,
   metafile: true,
 });

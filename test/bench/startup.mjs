@@ -33,10 +33,10 @@ function scriptCommand() {
   }
 }
 
-/** A run of `command` (no quotes inside) on script(1)'s terminal, 100 columns wide, its typescript thrown away. */
+/** A run of `command` (no quotes inside) on script(1)'s terminal, 100 columns wide, its typescript thrown away; its exit code is script's (-e), so a failed run fails the bench. */
 const onTerminal = (command) => ({
   file: 'script',
-  args: ['-qfc', `stty cols 100 rows 40 2>/dev/null; exec ${command}`, '/dev/null'],
+  args: ['-qefc', `stty cols 100 rows 40 2>/dev/null; exec ${command}`, '/dev/null'],
 });
 
 export async function startupBench(runs) {

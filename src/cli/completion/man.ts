@@ -115,7 +115,7 @@ const FILES: [string, string][] = [
     'FILE.journal',
     'the journal of a bulk run from FILE (beside it, or where --journal says): what each line did, so that ' +
       "--resume goes on after a crash or Ctrl-C without creating anything twice; one that is another user's, or " +
-      'that others may write to, is not trusted (--restart replaces it)',
+      'that others may write to, is not trusted; --restart replaces only a journal',
   ],
   [
     'completions/clinic.bash, completions/_clinic, completions/clinic.fish',

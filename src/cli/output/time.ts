@@ -83,7 +83,7 @@ function dateWallClock(ms: number, utc: boolean): WallClock {
   wall.setUTCFullYear(year, month, day);
   wall.setUTCHours(hour, minute, second, milli);
   return {
-    year: String(year),
+    year: String(year).padStart(4, '0'),
     month: two(month + 1),
     day: two(day),
     hour: two(hour),
@@ -91,6 +91,9 @@ function dateWallClock(ms: number, utc: boolean): WallClock {
     offset: utc ? '+00:00' : offsetText((wall.getTime() - ms) / 60_000),
   };
 }
+
+/** The names the zone database gives UTC itself. */
+const UTC_NAMES = /^(Etc\/)?(UTC|UCT|GMT|GMT[+-]?0|Universal|Zulu|Greenwich)$/;
 
 /** A zone name as the IANA database writes them (`Europe/Berlin`, `Etc/GMT+5`, `UTC`). */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
@@ -107,12 +110,13 @@ function processZoneName(env: NodeJS.ProcessEnv): string | undefined {
   };
   try {
     if (env.TZ !== undefined) {
-      const name = env.TZ.replace(/^:/, '');
+      const name = env.TZ.replace(/^:/, '').replace(/^(posix|right)\//, '');
       if (!ZONE_NAME.test(name) || name.includes('..')) return undefined;
       // The system's database has it (Node's own may know zones it lacks: those take the long way).
       return fs.statSync(`/usr/share/zoneinfo/${name}`).isFile() ? name : undefined;
     }
-    const name = zoneOf(fs.readlinkSync('/etc/localtime'));
+    // posix/ and right/ hold the same zones (right/ counting leap seconds): named as the zone itself.
+    const name = zoneOf(fs.readlinkSync('/etc/localtime'))?.replace(/^(posix|right)\//, '');
     return name !== undefined && ZONE_NAME.test(name) ? name : undefined;
   } catch {
     return undefined;
@@ -161,7 +165,7 @@ export class HumanTimes {
     // `GMT+01:00`, or `GMT` itself at offset zero.
     const offset = parts.timeZoneName ?? 'GMT';
     return {
-      year: parts.year!,
+      year: parts.year!.padStart(4, '0'),
       month: parts.month!,
       day: parts.day!,
       hour: parts.hour!,
@@ -210,7 +214,7 @@ export class HumanTimes {
     const offsets = [...this.offsets].sort().map((offset) => `UTC${offset}`);
     // A TZ that names no zone ICU knows leaves it nameless (its times are UTC's): the offsets alone say it.
     if (!name) return `times in ${offsets.join(', ')}`;
-    const plainUtc = offsets.length === 1 && offsets[0] === 'UTC+00:00' && /^(Etc\/)?(UTC|GMT)$/.test(name);
+    const plainUtc = offsets.length === 1 && offsets[0] === 'UTC+00:00' && UTC_NAMES.test(name);
     return plainUtc ? 'times in UTC' : `times in ${name} (${offsets.join(', ')})`;
   }
 }

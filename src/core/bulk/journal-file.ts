@@ -14,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { promisify } from 'node:util';
-import { othersCouldWrite } from '../config/private-file.js';
+import { anotherUsers, othersCouldWrite } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 
 export interface JournalFile {
@@ -66,9 +66,15 @@ export function openJournalFile(path: string, flags: 'wx' | 'a', validBytes?: nu
  */
 export function refuseUntrusted(path: string, stat: { uid: number; mode: number }): void {
   const reason = othersCouldWrite(path, stat);
-  if (reason)
+  if (!reason) return;
+  // The user's own, left open to others (a copy made under umask 002): theirs to check and close, then resume.
+  // --restart would send every line again.
+  if (anotherUsers(path, stat) === undefined)
     throw new UsageError(
-      `${reason}: a journal others could have written is not trusted; give --journal a file of your own, or ` +
-        '--restart',
+      `${reason}: a journal others could have written is not trusted; check it, then \`chmod go-w ${path}\` ` +
+        'and --resume (--restart would send every line again)',
     );
+  throw new UsageError(
+    `${reason}: a journal of another user is not trusted; give --journal a file of your own`,
+  );
 }

@@ -97,7 +97,7 @@ export class Journal {
     replace: boolean,
     open: typeof openJournalFile = openJournalFile,
   ): Promise<Journal> {
-    if (replace) await rm(path, { force: true });
+    if (replace) await removeJournal(path);
     let file: JournalFile;
     try {
       file = open(path, 'wx');
@@ -202,6 +202,37 @@ export class Journal {
       }
       this.durable = Math.max(this.durable, covered);
     }
+  }
+}
+
+/**
+ * --restart's removal of the journal there, unread past its first line (a damaged journal is replaced): only a file
+ * whose first line is a bulk journal's header, never through a symbolic link, so that --journal naming any other file
+ * (notes, the input itself) loses nothing.
+ */
+async function removeJournal(path: string): Promise<void> {
+  let first: string;
+  try {
+    const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      if (!(await handle.stat()).isFile())
+        throw new UsageError(`${path} is not a file; --journal needs a file`);
+      const head = Buffer.alloc(256);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      first = head.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw journalFileError(path, 'replace', error);
+  }
+  if (!/^\{"journal":"clinic-bulk"/.test(first))
+    throw new UsageError(`${path} is not a clinic bulk journal; --restart replaces only a journal`);
+  try {
+    await rm(path);
+  } catch (error) {
+    throw journalFileError(path, 'replace', error);
   }
 }
 

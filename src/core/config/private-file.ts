@@ -27,6 +27,9 @@ export function anotherUsers(path: string, stat: Pick<Stats, 'uid'>): string | u
     : `${path} belongs to another user (uid ${stat.uid})`;
 }
 
+/** The way on from another user's config: theirs is used by running as them (sudo -E keeps their HOME). */
+const OWN_FOLDER = ': run clinic as that user, or set CLINIC_CONFIG_DIR to a folder of your own';
+
 /**
  * Why a file clinic keeps its state in (a bulk journal, a chat checkpoint) must not be trusted: another user's, or
  * one others may write to, so what it says may not be the user's. Undefined when it is the user's alone.
@@ -57,7 +60,7 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
     const stat = handle ? await handle.stat() : await fsp().stat(dir);
     if (!stat.isDirectory()) throw new UnsafeFileError(`${dir} is not a directory`);
     const owner = anotherUsers(dir, stat);
-    if (owner) throw new UnsafeFileError(`${owner}; refusing to keep clinic's files in it`);
+    if (owner) throw new UnsafeFileError(`${owner}; refusing to keep clinic's files in it${OWN_FOLDER}`);
     if ((stat.mode & 0o077) !== 0) await (handle ? handle.chmod(0o700) : fsp().chmod(dir, 0o700));
   } finally {
     await handle?.close();
@@ -76,7 +79,7 @@ function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   const dir = dirname(path);
   const fileStat = fstatSync(fd);
   const owner = anotherUsers(path, fileStat);
-  if (owner) throw new UnsafeFileError(`${owner}; refusing to use it`);
+  if (owner) throw new UnsafeFileError(`${owner}; refusing to use it${OWN_FOLDER}`);
   let dirFd: number | undefined;
   try {
     dirFd = openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));
@@ -86,7 +89,7 @@ function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   try {
     const dirStat = dirFd === undefined ? undefined : fstatSync(dirFd);
     const dirOwner = dirStat && anotherUsers(dir, dirStat);
-    if (dirOwner) throw new UnsafeFileError(`${dirOwner}; refusing to use ${path}`);
+    if (dirOwner) throw new UnsafeFileError(`${dirOwner}; refusing to use ${path}${OWN_FOLDER}`);
     const loose: string[] = [];
     if ((fileStat.mode & 0o077) !== 0) loose.push(`${path} was ${(fileStat.mode & 0o777).toString(8)}`);
     if (dirStat && (dirStat.mode & 0o077) !== 0)

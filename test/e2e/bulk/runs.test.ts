@@ -146,7 +146,7 @@ describe('the journal', () => {
     expect([...(await onServer()).values()]).toEqual([1]);
   });
 
-  it('one others could have written is not trusted: --resume sends nothing and says so', async () => {
+  it('one others could have written is not trusted: --resume sends nothing and says how to go on', async () => {
     // A journal says which lines are done: in a shared folder, another user could mark every line done.
     await writeFile(file('t.ndjson'), ndjson([patient(1), patient(2)]));
     const first = await world.clinic([
@@ -158,21 +158,28 @@ describe('the journal', () => {
       '0',
     ]);
     expect(first.code).toBe(0);
-    await chmod(file('t.ndjson.journal'), 0o666);
+    await chmod(file('t.ndjson.journal'), 0o664);
     world.newRequests();
     const resumed = await world.clinic(['customers', 'create', '--from', file('t.ndjson'), '--resume']);
     expect(resumed.code).toBe(2);
+    // The user's own, left open: closed by the user, it resumes (--restart would send every line again).
     expect(resumed.stderr).toBe(
-      `error: ${file('t.ndjson.journal')} may be written by other users (mode 666): a journal others could have ` +
-        'written is not trusted; give --journal a file of your own, or --restart\n',
+      `error: ${file('t.ndjson.journal')} may be written by other users (mode 664): a journal others could have ` +
+        `written is not trusted; check it, then \`chmod go-w ${file('t.ndjson.journal')}\` and --resume ` +
+        '(--restart would send every line again)\n',
     );
     expect(resumed.stdout).toBe('');
     expect(world.newRequests()).toEqual([]);
+    await chmod(file('t.ndjson.journal'), 0o644);
+    const closed = await world.clinic(['customers', 'create', '--from', file('t.ndjson'), '--resume']);
+    expect(closed.code).toBe(0);
+    expect(posts()).toEqual([]);
   });
 
-  it('--restart replaces a journal it cannot read, unread: a damaged one', async () => {
+  it('--restart replaces a damaged journal, and only a journal: never another file --journal names', async () => {
     await writeFile(file('d.ndjson'), ndjson([patient(1)]));
-    await writeFile(file('d.ndjson.journal'), 'not a journal\n');
+    const header = JSON.stringify({ journal: 'clinic-bulk', version: 1, command: 'customers create' });
+    await writeFile(file('d.ndjson.journal'), `${header}\nnot json\n`);
     const refused = await world.clinic(['customers', 'create', '--from', file('d.ndjson'), '--resume']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('use --restart');
@@ -180,6 +187,30 @@ describe('the journal', () => {
     expect(restarted.code).toBe(0);
     expect(results(restarted.stdout).map((r) => r.status)).toEqual(['ok']);
     expect((await stat(file('d.ndjson.journal'))).mode & 0o777).toBe(0o600);
+    // Notes, the input itself, a folder: refused before anything is sent, each left as it was.
+    await writeFile(file('notes.txt'), 'my notes\n');
+    await writeFile(file('e.ndjson'), ndjson([patient(2)]));
+    world.newRequests();
+    for (const [journal, what] of [
+      [file('notes.txt'), 'is not a clinic bulk journal; --restart replaces only a journal'],
+      [file('e.ndjson'), 'is not a clinic bulk journal; --restart replaces only a journal'],
+      [world.configDir, 'is not a file; --journal needs a file'],
+    ] as const) {
+      const run = await world.clinic([
+        'customers',
+        'create',
+        '--from',
+        file('e.ndjson'),
+        '--journal',
+        journal,
+        '--restart',
+      ]);
+      expect(run.code, journal).toBe(2);
+      expect(run.stderr, journal).toBe(`error: ${journal} ${what}\n`);
+    }
+    expect(await readFile(file('notes.txt'), 'utf8')).toBe('my notes\n');
+    expect(await readFile(file('e.ndjson'), 'utf8')).toBe(ndjson([patient(2)]));
+    expect(world.newRequests()).toEqual([]);
   });
 
   it('a lost answer is unknown, never re-sent by --resume; --retry-unknown re-sends on request', async () => {

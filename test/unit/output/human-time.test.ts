@@ -131,7 +131,7 @@ describe("the process's own zone and UTC are read with Date's getters, as ICU's 
     inZone('Pacific/Chatham', () => {
       const times = new HumanTimes(true);
       expect(times.of('1999-12-31T23:59:30Z')?.text).toBe('1999-12-31 23:59');
-      expect(times.of('0050-03-04T05:06:00Z')?.text).toBe('50-03-04 05:06');
+      expect(times.of('0050-03-04T05:06:00Z')?.text).toBe('0050-03-04 05:06');
       times.shown(0);
       expect(times.zoneNote()).toBe('times in UTC');
     });
@@ -143,6 +143,18 @@ describe("the process's own zone and UTC are read with Date's getters, as ICU's 
       times.shown(Date.UTC(2026, 0, 1));
       expect(times.zoneNote()).toBe('times in Europe/Berlin (UTC+01:00)');
     });
+    inZone('posix/Europe/Berlin', () => {
+      const times = new HumanTimes(false, 'posix/Europe/Berlin');
+      times.shown(Date.UTC(2026, 0, 1));
+      expect(times.zoneNote()).toBe('times in Europe/Berlin (UTC+01:00)');
+    });
+    // UTC by any of its names is said as UTC.
+    for (const alias of ['UTC', 'Etc/UTC', 'Zulu', 'Universal', 'UCT', 'Greenwich', 'GMT0', 'Etc/GMT'])
+      inZone(alias, () => {
+        const times = new HumanTimes(false, alias);
+        times.shown(Date.UTC(2026, 0, 1));
+        expect(times.zoneNote(), alias).toBe('times in UTC');
+      });
     // Not in the system's database, nor a zone at all: ICU has no name for it either, and its times are UTC's.
     inZone('Nowhere/Atlantis', () => {
       const times = new HumanTimes(false, 'Nowhere/Atlantis');
