@@ -53,10 +53,9 @@ export function packagesLoaded(root) {
         .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
       // The type argument may hold parentheses of its own: lazyRequire<typeof import('csv-parse')>('csv-parse').
       const calls = [...source.matchAll(/\blazyRequire\s*(?:<[^;]*?>)?\s*\(\s*'([^']+)'\s*\)/g)];
-      const uses = [...source.matchAll(/\blazyRequire\b(?!\s*<T>\(id: string\))/g)].length;
-      const imported = (source.match(/\bimport \{[^}]*\blazyRequire\b[^}]*\}/g) ?? []).length;
-      // Every use but its import is a call of a package named in quotes: one not read here would be missing.
-      if (uses - imported !== calls.length)
+      // Every call (its definition aside) names a package in quotes: one not read here would be missing.
+      const anyCalls = source.match(/(?<!function )\blazyRequire\s*(?:<[^;]*?>)?\s*\(/g) ?? [];
+      if (anyCalls.length !== calls.length)
         throw new Error(`${entry.name}: a lazyRequire whose package is not a quoted name`);
       for (const [, id] of calls) requires.push(id);
     }

@@ -104,7 +104,8 @@ export async function prepareJournal(
   input: CheckedInput,
   mode: JournalMode,
 ): Promise<{ journal: Journal; previous?: JournalContents }> {
-  // --restart replaces whatever is there, unread: a damaged journal, or one that is not the user's to trust.
+  // --restart replaces a journal unread (a damaged one, or one not the user's to trust): Journal.create checks that
+  // what it replaces is a journal.
   const previous = mode === 'restart' ? undefined : await readJournal(path);
   if (mode === 'new' && previous) {
     throw new UsageError(
