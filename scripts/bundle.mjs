@@ -9,10 +9,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 
-// Bundled in, and so under the bundle's compile cache: commander, which every command loads, and cli-table3 (with
-// its own dependencies), which every table and record view loads (from node_modules, compiled on each run, it took a
-// table 8 ms more). The rest load from node_modules, and only where used.
-const BUNDLED = ['commander', 'cli-table3'];
+// Bundled in, and so under the bundle's compile cache: commander, which every command loads, and get-east-asian-width,
+// which every table, record view and chat line measures text with (an ES module package: loaded from node_modules it
+// would start Node's ES module loader). The rest load from node_modules, and only where used.
+const BUNDLED = ['commander', 'get-east-asian-width'];
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies)
   .filter((name) => !BUNDLED.includes(name))
@@ -43,30 +43,6 @@ const lazyChildProcess = {
   },
 };
 
-// A package's require of a package that is not installed (an optional dependency left out: `npm install
-// --omit=optional` leaves out cli-table3's @colors/colors) fails when it runs, as it would from node_modules, and the
-// package's own try/catch goes on without it. A module of ours that cannot be resolved still fails the build.
-const missingOptional = {
-  name: 'missing-optional-package',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData?.probing || isBuiltin(args.path) || !args.importer.includes('node_modules'))
-        return undefined;
-      const found = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: { probing: true },
-      });
-      return found.errors.length === 0 ? undefined : { path: args.path, namespace: 'missing-package' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'missing-package' }, (args) => ({
-      contents: `throw Object.assign(new Error(${JSON.stringify(`Cannot find module '${args.path}'`)}), { code: 'MODULE_NOT_FOUND' });`,
-      loader: 'js',
-    }));
-  },
-};
-
 const { metafile } = await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist/bundle',
@@ -77,7 +53,7 @@ const { metafile } = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   external,
-  plugins: [sandbox, lazyChildProcess, missingOptional],
+  plugins: [sandbox, lazyChildProcess],
   // commander is CommonJS and requires Node's built-ins.
   // __dyni: see below. (`import (id)` with a space, so the rewrite leaves this one alone.)
   banner: {

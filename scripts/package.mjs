@@ -106,7 +106,7 @@ async function makeRelease() {
   if (process.platform === 'linux' && arch) {
     step('the Debian package');
     const deb = join(release, `clinic_${pkg.version}_${arch}.deb`);
-    // Packages bundled into dist/bundle/main.cjs by scripts/bundle.mjs (commander, cli-table3); the rest came through
+    // Packages bundled into dist/bundle/main.cjs by scripts/bundle.mjs (commander, get-east-asian-width); the rest came through
     // esbuild here.
     const inMain = JSON.parse(readFileSync(join(root, 'dist/bundle/main.cjs.inputs.json'), 'utf8'));
     const main = { inputs: Object.fromEntries(inMain.map((input) => [input, {}])) };

@@ -11,6 +11,6 @@ import { warmUp } from '../warm-up.mjs';
 
 const [wrapped, out] = process.argv.slice(2);
 const { main, script } = runBundle(readFileSync(wrapped, 'utf8'), join('/clinic', BUNDLE_ASSET));
-// A release is made with every command warmed, or not at all (tables included: cli-table3 is in the bundle).
+// A release is made with every command warmed, or not at all (tables included).
 await warmUp(main, { strict: true });
 writeFileSync(out, script.createCachedData());

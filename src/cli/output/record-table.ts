@@ -2,8 +2,10 @@
 // item), long values wrapped inside the terminal's width, times as people read them.
 import { cellText, flatten } from './fields.js';
 import { sanitize } from './sanitize.js';
-import { newTable, paint, type TableStyle } from './table.js';
-import { displayWidth, textOf, wrapText } from './text.js';
+import { displayWidth, wrapText } from './cells.js';
+import { drawFrame } from './frame.js';
+import type { TableStyle } from './table.js';
+import { textOf } from './text.js';
 import { HumanTimes } from './time.js';
 
 type Row = [field: string, value: string];
@@ -57,24 +59,21 @@ function columnWidths(rows: Row[], width: number): [number, number] {
 }
 
 /** One resource as a two-column field/value table, with a NOTE row when it is masked, read-only or a lead. */
-export async function renderFieldTable(record: unknown, style: TableStyle, marks = ''): Promise<string> {
+export function renderFieldTable(record: unknown, style: TableStyle, marks = ''): string {
   const times = style.times ?? new HumanTimes(false);
   const rows: Row[] = [['FIELD', 'VALUE'], ...recordRows(record, times)];
   if (marks) rows.push(['NOTE', sanitize(marks)]);
   const [fieldWidth, valueWidth] = columnWidths(rows, style.width);
-  const wrap = (text: string, width: number, fieldName = false) =>
-    wrapText(text, width, fieldName).join('\n');
   const [head, ...body] = rows as [Row, ...Row[]];
-  const table = await newTable(head, style, [fieldWidth + 2, valueWidth + 2]);
-  body.forEach(([field, value], index) => {
-    const note = marks !== '' && index === body.length - 1;
-    const cells = [wrap(field, fieldWidth, true), wrap(value, valueWidth)];
-    const painted = (cell: string) =>
-      cell
-        .split('\n')
-        .map((line) => paint(style.colour, line))
-        .join('\n');
-    table.push(note ? cells.map(painted) : cells);
+  const text = drawFrame({
+    head,
+    rows: body.map(([field, value]) => [
+      wrapText(field, fieldWidth, true).join('\n'),
+      wrapText(value, valueWidth).join('\n'),
+    ]),
+    widths: [fieldWidth, valueWidth],
+    colour: style.colour,
+    highlighted: (row) => marks !== '' && row === body.length - 1,
   });
-  return `${table.toString()}\n`;
+  return `${text}\n`;
 }

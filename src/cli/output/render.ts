@@ -170,7 +170,7 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
     if (csv && count === 0) await sink.write(await csv.headerAlone());
     if (spec.format === 'table') {
       const times = timesOf(spec);
-      const table = await renderTable(buffered, spec.fields ? fieldColumns(spec.fields) : columns, {
+      const table = renderTable(buffered, spec.fields ? fieldColumns(spec.fields) : columns, {
         ...spec,
         times,
       });
@@ -249,7 +249,7 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
       return sink.write(await csvWriter(spec).rows([record]));
     case 'table': {
       const times = timesOf(spec);
-      await sink.write(await renderFieldTable(shape(record, spec), { ...spec, times }, recordMarks(record)));
+      await sink.write(renderFieldTable(shape(record, spec), { ...spec, times }, recordMarks(record)));
       return sayNotes(spec, times);
     }
   }

@@ -1,9 +1,10 @@
-// Human tables through cli-table3 (loaded only when a table is printed), fitted to the terminal's width (fit.ts).
+// Human tables of records, fitted to the terminal's width (fit.ts) and drawn in a frame (frame.ts).
 import { cellText, valueAt } from './fields.js';
 import { type ColumnNeeds, fitColumns } from './fit.js';
+import { drawFrame } from './frame.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { displayWidth, wrapText } from './text.js';
+import { displayWidth, wrapText } from './cells.js';
 import { HumanTimes } from './time.js';
 
 export interface Column {
@@ -52,19 +53,6 @@ const NOTE_COLUMN: Column = {
   wrap: true,
 };
 
-export async function newTable(head: string[], style: TableStyle, colWidths?: number[]) {
-  // Bundled in (scripts/bundle.mjs): no ES module loader, and under the bundle's compile cache.
-  const { default: Table } = await import('cli-table3');
-  return new Table({
-    head,
-    ...(colWidths ? { colWidths } : {}),
-    style: { head: style.colour ? ['cyan'] : [], border: style.colour ? ['grey'] : [], compact: true },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
-}
-
-export const paint = (on: boolean, text: string) => (on && text ? `\u001b[33m${text}\u001b[39m` : text);
-
 interface Cell {
   text: string;
   /** The instant of a date-time value, shown as local time. */
@@ -78,11 +66,7 @@ function cellOf(record: unknown, column: Column, times: HumanTimes): Cell {
 }
 
 /** A table of records; a NOTE column appears when any record is masked or read-only. */
-export async function renderTable(
-  records: unknown[],
-  declared: Column[],
-  style: TableStyle,
-): Promise<TableText> {
+export function renderTable(records: unknown[], declared: Column[], style: TableStyle): TableText {
   if (records.length === 0) return { text: '', notShown: [] };
   const times = style.times ?? new HumanTimes(false);
   const marked = records.some((record) => recordMarks(record) !== '');
@@ -95,8 +79,12 @@ export async function renderTable(
   );
   const columns = filled.length > 0 ? filled : every.slice(0, 1);
 
-  const needs = columns.map(({ column, cells }): ColumnNeeds => {
-    const natural = Math.max(displayWidth(column.header), ...cells.map((cell) => displayWidth(cell.text)));
+  const head = columns.map(({ column }) => column.header.toUpperCase());
+  const needs = columns.map(({ column, cells }, i): ColumnNeeds => {
+    const natural = Math.max(
+      displayWidth(head[i] as string),
+      ...cells.map((cell) => displayWidth(cell.text)),
+    );
     const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
     return {
       natural,
@@ -106,27 +94,28 @@ export async function renderTable(
       wrap: column.wrap === true && !allTimes,
     };
   });
-  const widths = style.wide ? needs.map((need) => need.natural) : fitColumns(needs, style.width);
-  const shown = columns.filter((_, i) => widths[i] !== undefined);
+  const fitted = style.wide ? needs.map((need) => need.natural) : fitColumns(needs, style.width);
+  const shown = columns.flatMap((entry, i) => {
+    const width = fitted[i];
+    return width === undefined ? [] : [{ ...entry, width, header: head[i] as string }];
+  });
   const notShown = columns
-    .filter((_, i) => widths[i] === undefined)
+    .filter((_, i) => fitted[i] === undefined)
     .map(({ column }) => column.header.toLowerCase());
 
-  // Padding of one space either side; cli-table3 cuts what is wider than its column, with `…`.
-  const colWidths = widths.filter((w): w is number => w !== undefined).map((w) => w + 2);
-  const head = shown.map(({ column }) => column.header.toUpperCase());
-  const table = await newTable(head, style, style.wide ? undefined : colWidths);
-  const shownWidths = widths.filter((w): w is number => w !== undefined);
-  records.forEach((_, row) => {
-    table.push(
-      shown.map(({ column, cells }, i) => {
-        const cell = cells[row] as Cell;
-        if (cell.ms !== undefined) times.shown(cell.ms);
-        const width = shownWidths[i] as number;
-        const lines = column.wrap && !style.wide ? wrapText(cell.text, width) : [cell.text];
-        return lines.map((line) => (column === NOTE_COLUMN ? paint(style.colour, line) : line)).join('\n');
-      }),
-    );
+  const rows = records.map((_, row) =>
+    shown.map(({ column, cells, width }) => {
+      const cell = cells[row] as Cell;
+      if (cell.ms !== undefined) times.shown(cell.ms);
+      return column.wrap && !style.wide ? wrapText(cell.text, width).join('\n') : cell.text;
+    }),
+  );
+  const text = drawFrame({
+    head: shown.map(({ header }) => header),
+    rows,
+    widths: shown.map(({ width }) => width),
+    colour: style.colour,
+    highlighted: (_, i) => shown[i]?.column === NOTE_COLUMN,
   });
-  return { text: `${table.toString()}\n`, notShown };
+  return { text: `${text}\n`, notShown };
 }

@@ -6,7 +6,8 @@
 import { ownField } from '../../cli/output/fields.js';
 import type { LineView } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { clipCells, displayWidth, padCells, textOf } from '../../cli/output/text.js';
+import { clipCells, displayWidth, padCells } from '../../cli/output/cells.js';
+import { textOf } from '../../cli/output/text.js';
 import { parseDateTime } from '../../cli/output/time.js';
 import type { TailEvent } from '../../core/realtime/events.js';
 

@@ -3,7 +3,7 @@
 import { pickFields } from '../../cli/output/fields.js';
 import { createListWriter, type OutputSpec, type Sink, writeResource } from '../../cli/output/render.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { displayWidth, wrapText } from '../../cli/output/text.js';
+import { displayWidth, wrapText } from '../../cli/output/cells.js';
 import type { CheckResult, CheckStatus } from '../../core/doctor/check.js';
 import type { DoctorReport } from '../../core/doctor/run-checks.js';
 import { redactSecrets, redactSecretsDeep } from '../../core/redact.js';

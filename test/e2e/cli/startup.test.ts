@@ -28,7 +28,7 @@ const commands = await loadCommands();
 const nodeModule = (await import('node:module')).default as unknown as { enableCompileCache?: unknown };
 const nodeHasCompileCache = typeof nodeModule.enableCompileCache === 'function';
 
-/** Packages from node_modules that a light command must not load (cli-table3 is bundled in: scripts/bundle.mjs). */
+/** Packages from node_modules that a light command must not load (commander and get-east-asian-width are bundled in: scripts/bundle.mjs). */
 const HEAVY = [
   'undici',
   'openid-client',
@@ -380,7 +380,7 @@ describe("start-up: CommonJS packages are required, never imported (Node's ES mo
   // Loaded only when something is imported (the loader's module jobs).
   const IMPORTED = 'internal/modules/esm/module_job';
 
-  it('a table (cli-table3), and an export whose requests share the rate-limit budget (proper-lockfile)', async () => {
+  it('a table (its text measured by get-east-asian-width), and an export whose requests share the rate-limit budget (proper-lockfile)', async () => {
     const table = await loaded(['customers', 'list', '-o', 'table', '--utc']);
     expect(table.code).toBe(0);
     expect(table.builtins).not.toContain(IMPORTED);

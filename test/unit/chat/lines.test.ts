@@ -1,7 +1,7 @@
 // The human view of chat tail: one safe line per event in aligned columns, cut to the terminal's width; local time with
 // its date when not today; history asked with --since and gap fills labelled apart.
 import { describe, expect, it } from 'vitest';
-import { displayWidth } from '../../../src/cli/output/text.js';
+import { displayWidth } from '../../../src/cli/output/cells.js';
 import { HumanTimes } from '../../../src/cli/output/time.js';
 import { type ChatLineView, humanLine } from '../../../src/commands/chat/human-line.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';

@@ -164,13 +164,13 @@ describe('table list', () => {
 
   it('keeps every line within the width, cutting long cells', async () => {
     const records = [{ id: 1, name: 'x'.repeat(200) }];
-    const { text } = await renderTable(records, columns, { colour: false, width: 40 });
+    const { text } = renderTable(records, columns, { colour: false, width: 40 });
     for (const line of text.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(40);
     expect(text).toContain('…');
   });
 
   it('does not colour without colour', async () => {
-    const { text } = await renderTable([{ id: 1, name: 'a', is_masked: true }], columns, {
+    const { text } = renderTable([{ id: 1, name: 'a', is_masked: true }], columns, {
       colour: false,
       width: 80,
     });

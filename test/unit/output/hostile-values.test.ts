@@ -9,7 +9,7 @@ import { recordMarks } from '../../../src/cli/output/marks.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
 import { renderFieldTable } from '../../../src/cli/output/record-table.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
-import { displayWidth } from '../../../src/cli/output/text.js';
+import { displayWidth } from '../../../src/cli/output/cells.js';
 import { HumanTimes } from '../../../src/cli/output/time.js';
 import { humanLine } from '../../../src/commands/chat/human-line.js';
 import { APPOINTMENT_COLUMNS } from '../../../src/commands/appointments/list.js';
@@ -165,7 +165,7 @@ describe('every renderer takes any record', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(anyRecord, { minLength: 1, maxLength: 4 }), async (records) => {
           for (const width of WIDTHS) {
-            const { text: table } = await renderTable(records, columns, { colour: false, width });
+            const { text: table } = renderTable(records, columns, { colour: false, width });
             expectSafe(table);
             // top border, header, a line per record, bottom border: a value cannot forge a line
             expect(table.split('\n')).toHaveLength(records.length + 4);
@@ -207,7 +207,7 @@ describe('every renderer takes any record', () => {
           expectSafe(out.text());
           const rows = Object.keys(flatten(record)).length + (recordMarks(record) ? 1 : 0);
           expect(out.text().split('\n').length).toBeGreaterThanOrEqual(rows + 4);
-          expectSafe(await renderFieldTable(record, { colour: false, width }));
+          expectSafe(renderFieldTable(record, { colour: false, width }));
         }
       }),
       RUNS,
@@ -299,7 +299,7 @@ describe('named hostile values', () => {
   ) as Record<string, unknown>;
 
   it.each(COLUMN_SETS)('a %s table of a record whose fields are {"toString":1}', async (_, columns) => {
-    const { text: table } = await renderTable([HOSTILE], columns, { colour: false, width: 400 });
+    const { text: table } = renderTable([HOSTILE], columns, { colour: false, width: 400 });
     expectSafe(table);
     expect(table).toContain('{"toString":1}');
   });
@@ -321,7 +321,7 @@ describe('named hostile values', () => {
         await writeResource(out.sink, terminal(format, 80), record);
         expectSafe(out.text());
       }
-      expectSafe((await renderTable([record], CUSTOMER_COLUMNS, { colour: false, width: 40 })).text);
+      expectSafe(renderTable([record], CUSTOMER_COLUMNS, { colour: false, width: 40 }).text);
       expectSafe(humanLine({ kind: 'created', source: 'realtime', data: record }, view(80)));
     }
   });

@@ -2,7 +2,7 @@
 // sub-rows (one per item, so a failure reason in the fourth item is read in full), lists of plain values joined.
 import { describe, expect, it } from 'vitest';
 import { renderFieldTable } from '../../../src/cli/output/record-table.js';
-import { wrapText } from '../../../src/cli/output/text.js';
+import { wrapText } from '../../../src/cli/output/cells.js';
 import { HumanTimes } from '../../../src/cli/output/time.js';
 
 const FAILURE = 'The document store did not confirm the deletion; review before retrying.';

@@ -136,7 +136,7 @@ describe('renderTable', () => {
         fc.integer({ min: 40, max: 200 }),
         async (drawn, width) => {
           const records = drawn.map((r, i) => ({ ...r, id: i + 1 }));
-          const { text: table } = await renderTable(records, columns, { colour: false, width });
+          const { text: table } = renderTable(records, columns, { colour: false, width });
           for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
           for (const r of records) {
             const row = lines(table).find((line) => line.startsWith(`│ ${r.id} `)) ?? '';
@@ -167,7 +167,7 @@ describe('renderTable', () => {
 
   it('never cuts a status or a date, and names what it left out', async () => {
     for (const width of [60, 80]) {
-      const { text: table, notShown } = await renderTable(requests, ERASURE_COLUMNS, {
+      const { text: table, notShown } = renderTable(requests, ERASURE_COLUMNS, {
         colour: false,
         width,
       });
@@ -208,7 +208,7 @@ describe('renderTable', () => {
         created_at: '2026-02-24T10:15:00.000000Z',
       },
     ];
-    const { text: table, notShown } = await renderTable(customers, CUSTOMER_COLUMNS, {
+    const { text: table, notShown } = renderTable(customers, CUSTOMER_COLUMNS, {
       colour: false,
       width: 80,
     });
@@ -237,7 +237,7 @@ describe('renderTable', () => {
       },
     ];
     for (const width of [40, 60, 80]) {
-      const { text: table } = await renderTable(settings, SETTING_COLUMNS, { colour: false, width });
+      const { text: table } = renderTable(settings, SETTING_COLUMNS, { colour: false, width });
       for (const line of lines(table)) expect(cells(line)).toBeLessThanOrEqual(width);
       expect(table).not.toContain('…');
       const values = lines(table)
@@ -254,16 +254,14 @@ describe('renderTable', () => {
       { header: 'ID', path: 'id', keep: true },
       { header: 'NOTE', path: 'nothing' },
     ];
-    expect((await renderTable([{ id: 1 }], columns, { colour: false, width: 80 })).text).not.toContain(
+    expect(renderTable([{ id: 1 }], columns, { colour: false, width: 80 }).text).not.toContain('NOTE');
+    expect(renderTable([{ id: 1 }], columns, { colour: false, width: 80, wide: true }).text).toContain(
       'NOTE',
     );
-    expect(
-      (await renderTable([{ id: 1 }], columns, { colour: false, width: 80, wide: true })).text,
-    ).toContain('NOTE');
   });
 
   it('--wide shows every column in full, whatever the width', async () => {
-    const { text: table, notShown } = await renderTable(requests, ERASURE_COLUMNS, {
+    const { text: table, notShown } = renderTable(requests, ERASURE_COLUMNS, {
       colour: false,
       width: 40,
       wide: true,

@@ -1,0 +1,111 @@
+// How many cells of a terminal text takes, the way the C library's wcwidth counts them (what most terminals follow):
+// one measure for everything laid out in columns (tables, record views, doctor, chat tail), so that what is fitted,
+// padded and cut agrees on every line whatever the script.
+import { eastAsianWidth } from 'get-east-asian-width';
+
+/**
+ * No cell: combining marks (a Hebrew vowel point, a Devanagari virama, Thai tone marks), format characters (a zero
+ * width joiner), and the Hangul vowels and final consonants that join the letter before them.
+ */
+const zero = () => /[\p{Mn}\p{Me}\p{Cf}\u1160-\u11ff\ud7b0-\ud7ff]/u;
+/** Format characters that are drawn all the same: the soft hyphen, Arabic and Syriac number signs. */
+const drawn = () => /[\u00ad\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u{110bd}\u{110cd}]/u;
+
+// Made on first use: V8 builds these Unicode sets when the expressions are made (half a millisecond at every start
+// before, for the many runs that never measure text).
+let zeroSets: { zero: RegExp; drawn: RegExp } | undefined;
+
+/**
+ * Cells a code point takes: none for the above and for control characters (which never reach a terminal: see
+ * sanitize.ts), two for East Asian wide and fullwidth characters (emoji among them), one for the rest.
+ */
+function cellsOfCode(code: number): number {
+  if (code >= 0x20 && code < 0x7f) return 1;
+  if (code < 0x20 || (code >= 0x7f && code < 0xa0)) return 0;
+  const sets = (zeroSets ??= { zero: zero(), drawn: drawn() });
+  const char = String.fromCodePoint(code);
+  if (sets.zero.test(char) && !sets.drawn.test(char)) return 0;
+  return eastAsianWidth(code);
+}
+
+/** Cells a character (one code point) takes. */
+const cellsOf = (char: string): number => cellsOfCode(char.codePointAt(0) ?? 0);
+
+/** Cells the text takes on a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x20 && unit < 0x7f) {
+      width++;
+      continue;
+    }
+    const code = text.codePointAt(i) ?? unit;
+    if (code > 0xffff) i++;
+    width += cellsOfCode(code);
+  }
+  return width;
+}
+
+/** At most `max` cells of a terminal: longer text is cut with `…`, never inside a character or before its marks. */
+export function clipCells(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  let kept = '';
+  let used = 0;
+  for (const char of text) {
+    const cells = cellsOf(char);
+    if (used + cells > max - 1) break;
+    kept += char;
+    used += cells;
+  }
+  return `${kept}…`;
+}
+
+/** Text padded with spaces to `width` cells. */
+export const padCells = (text: string, width: number): string =>
+  text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+
+/**
+ * Lines of at most `width` cells, broken at spaces where it can (a field name: after its dots, then underscores) and
+ * inside a word that is longer than a line; a leading indent is kept on every line.
+ */
+export function wrapText(text: string, width: number, fieldName = false): string[] {
+  const indent = /^ */.exec(text)?.[0] ?? '';
+  if (indent !== '' && indent.length < width)
+    return wrapText(text.slice(indent.length), width - indent.length, fieldName).map((line) => indent + line);
+  const max = Math.max(1, width);
+  // Words and what joins them on one line: a space (dropped at a break), or nothing after a `.` (kept), and after
+  // a `_` only in a part too long for a line.
+  const words = fieldName
+    ? text.split(/(?<=\.)/).flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]))
+    : text.split(' ');
+  const joiner = fieldName ? '' : ' ';
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of words) {
+    const cells = displayWidth(word);
+    if (used > 0 && used + joiner.length + cells <= max) {
+      line += joiner + word;
+      used += joiner.length + cells;
+      continue;
+    }
+    if (used > 0) {
+      lines.push(line);
+      line = '';
+      used = 0;
+    }
+    for (const char of word) {
+      const cells = cellsOf(char);
+      if (used > 0 && used + cells > max) {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += char;
+      used += cells;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
