@@ -74,20 +74,59 @@ export function wrapText(text: string, width: number, fieldName = false): string
   if (indent !== '' && indent.length < width)
     return wrapText(text.slice(indent.length), width - indent.length, fieldName).map((line) => indent + line);
   const max = Math.max(1, width);
-  // Words and what joins them on one line: a space (dropped at a break), or nothing after a `.` (kept), and after
-  // a `_` only in a part too long for a line.
-  const words = fieldName
-    ? text.split(/(?<=\.)/).flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]))
-    : text.split(' ');
-  const joiner = fieldName ? '' : ' ';
+  if (!fieldName) return wrapPieces(spaced(text.split(' ')), max);
+  // A field name: after its dots, and after a `_` only in a part too long for a line.
+  const parts = text
+    .split(/(?<=\.)/)
+    .flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]));
+  return wrapPieces(
+    parts.map((part) => ({ text: part, join: '' })),
+    max,
+  );
+}
+
+/** Where a word of an identifying value may break when it is longer than a line: after `.`, `_`, `@` or `-`. */
+const BREAKS = /(?<=[._@-])/;
+
+/** Cells of the longest piece of a value: what its column needs to wrap it only between words and after BREAKS. */
+export const longestPiece = (text: string): number =>
+  Math.max(0, ...text.split(' ').flatMap((word) => word.split(BREAKS).map(displayWidth)));
+
+/**
+ * Lines of at most `width` cells of an identifying value or a mark, never cut: broken between words, and inside a
+ * word longer than a line after a `.`, `_`, `@` or `-` (`CUSTOMER_` `ERASED`, `ada.lovelace@` `example.com`), and
+ * anywhere only when a piece is longer than a line.
+ */
+export function wrapValue(text: string, width: number): string[] {
+  const max = Math.max(1, width);
+  const pieces = spaced(text.split(' ')).flatMap(({ text: word, join }) =>
+    displayWidth(word) > max
+      ? word.split(BREAKS).map((piece, i) => ({ text: piece, join: i === 0 ? join : '' }))
+      : [{ text: word, join }],
+  );
+  return wrapPieces(pieces, max);
+}
+
+/** What is put on a line: a piece of text, and what joins it to the one before on the same line (dropped at a break). */
+interface Piece {
+  text: string;
+  join: string;
+}
+
+/** Words apart by spaces. */
+const spaced = (words: readonly string[]): Piece[] =>
+  words.map((word, i) => ({ text: word, join: i === 0 ? '' : ' ' }));
+
+/** Pieces into lines of at most `max` cells; a piece longer than a line is broken inside. */
+function wrapPieces(pieces: readonly Piece[], max: number): string[] {
   const lines: string[] = [];
   let line = '';
   let used = 0;
-  for (const word of words) {
-    const cells = displayWidth(word);
-    if (used > 0 && used + joiner.length + cells <= max) {
-      line += joiner + word;
-      used += joiner.length + cells;
+  for (const { text: piece, join } of pieces) {
+    const cells = displayWidth(piece);
+    if (used > 0 && used + join.length + cells <= max) {
+      line += join + piece;
+      used += join.length + cells;
       continue;
     }
     if (used > 0) {
@@ -95,7 +134,7 @@ export function wrapText(text: string, width: number, fieldName = false): string
       line = '';
       used = 0;
     }
-    for (const char of word) {
+    for (const char of piece) {
       const cells = cellsOf(char);
       if (used > 0 && used + cells > max) {
         lines.push(line);

@@ -1,10 +1,10 @@
 // Human tables of records, fitted to the terminal's width (fit.ts) and drawn in a frame (frame.ts).
 import { cellText, valueAt } from './fields.js';
 import { type ColumnNeeds, fitColumns } from './fit.js';
-import { drawFrame } from './frame.js';
+import { drawFrame, HIGHLIGHT, painted } from './frame.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { displayWidth, wrapText } from './cells.js';
+import { displayWidth, longestPiece, wrapText, wrapValue } from './cells.js';
 import { HumanTimes } from './time.js';
 
 export interface Column {
@@ -12,7 +12,7 @@ export interface Column {
   path: string;
   /** Custom cell text, e.g. a full name from two fields. */
   text?: (record: unknown) => string;
-  /** An identifying or state value (an id, a status, an email): never cut, never dropped. */
+  /** An identifying or state value (an id, a status, an email): never cut, never dropped (see wrap). */
   keep?: boolean;
   /** Higher stays longer on a narrow terminal: the lowest shrinks first, then is dropped first (default 0). */
   priority?: number;
@@ -20,7 +20,10 @@ export interface Column {
   min?: number;
   /** Named by --fields: shown even when empty in every row. */
   asked?: boolean;
-  /** Long cells wrap onto more lines inside the column instead of being cut (a note, a setting's value). */
+  /**
+   * Long cells wrap onto more lines inside the column instead of being cut (a note, a setting's value); in a kept
+   * column (emails), the few values longer than most wrap, between their pieces, before any column gives way.
+   */
   wrap?: boolean;
 }
 
@@ -41,15 +44,16 @@ export interface TableText {
 
 const DEFAULT_MIN = 8;
 /**
- * Marks matter, but they run long: wrapped rather than cut (as narrow as a reason code), dropped before the customer
- * and the date but after later dates.
+ * Marks matter, and must be seen (the contract): they wrap rather than be cut, between words and after a reason
+ * code's `_` (`CUSTOMER_` `ERASED`), in a column as narrow as `read-only:`; the column goes before the customer and
+ * the date, after later dates, and then each mark is a line below the table (markLines).
  */
 const NOTE_COLUMN: Column = {
   header: 'NOTE',
   path: '',
   text: recordMarks,
   priority: 5,
-  min: 'CUSTOMER_ERASED'.length,
+  min: 'read-only:'.length,
   wrap: true,
 };
 
@@ -63,6 +67,35 @@ function cellOf(record: unknown, column: Column, times: HumanTimes): Cell {
   if (column.text) return { text: sanitize(column.text(record)) };
   const value = valueAt(record, column.path);
   return times.of(value) ?? { text: sanitize(cellText(value)) };
+}
+
+/** The width that holds nine values in ten whole (all of them, up to nine values): a kept column's narrowest. */
+function mostOf(widths: readonly number[]): number {
+  const sorted = [...widths].sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.9) - 1] ?? 0;
+}
+
+/**
+ * The marks of the records, a line each below the table (`note on ID 6: read-only: CUSTOMER_ERASED`), named by the
+ * row's first cell (its id; else its row), when the terminal has no room for the NOTE column.
+ */
+function markLines(
+  records: readonly unknown[],
+  first: { column: Column; cells: Cell[] } | undefined,
+  style: TableStyle,
+): string {
+  const lines: string[] = [];
+  records.forEach((record, row) => {
+    const marks = sanitize(recordMarks(record));
+    if (marks === '') return;
+    const id = first?.cells[row]?.text ?? '';
+    const name = id !== '' && first ? `${first.column.header.toUpperCase()} ${id}` : `row ${row + 1}`;
+    // Lines after the first indented, so that each note reads as one.
+    wrapText(`note on ${name}: ${marks}`, Math.max(1, style.width - 2)).forEach((line, at) =>
+      lines.push(painted(style.colour, HIGHLIGHT, at === 0 ? line : `  ${line}`)),
+    );
+  });
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 /** A table of records; a NOTE column appears when any record is masked or read-only. */
@@ -81,16 +114,21 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
 
   const head = columns.map(({ column }) => column.header.toUpperCase());
   const needs = columns.map(({ column, cells }, i): ColumnNeeds => {
-    const natural = Math.max(
-      displayWidth(head[i] as string),
-      ...cells.map((cell) => displayWidth(cell.text)),
-    );
+    const header = displayWidth(head[i] as string);
+    const widths = cells.map((cell) => displayWidth(cell.text));
+    const natural = Math.max(header, ...widths);
     const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
     return {
       natural,
       keep: column.keep === true,
       priority: column.priority ?? 0,
-      min: allTimes ? natural : (column.min ?? DEFAULT_MIN),
+      min: column.keep
+        ? column.wrap
+          ? Math.max(header, mostOf(widths), ...cells.map((cell) => longestPiece(cell.text)))
+          : natural
+        : allTimes
+          ? natural
+          : (column.min ?? DEFAULT_MIN),
       wrap: column.wrap === true && !allTimes,
     };
   });
@@ -99,15 +137,20 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
     const width = fitted[i];
     return width === undefined ? [] : [{ ...entry, width, header: head[i] as string }];
   });
-  const notShown = columns
-    .filter((_, i) => fitted[i] === undefined)
-    .map(({ column }) => column.header.toLowerCase());
+  const dropped = columns.filter((_, i) => fitted[i] === undefined).map(({ column }) => column);
+  // Marks left out of the table are lines below it: not a column not shown.
+  const notShown = dropped
+    .filter((column) => column !== NOTE_COLUMN)
+    .map((column) => column.header.toLowerCase());
 
   const rows = records.map((_, row) =>
     shown.map(({ column, cells, width }) => {
       const cell = cells[row] as Cell;
       if (cell.ms !== undefined) times.shown(cell.ms);
-      return column.wrap && !style.wide ? wrapText(cell.text, width).join('\n') : cell.text;
+      if (style.wide) return cell.text;
+      // A kept value or a mark is never cut: narrower than it, its column wraps it between its pieces.
+      if (column.keep || column === NOTE_COLUMN) return wrapValue(cell.text, width).join('\n');
+      return column.wrap ? wrapText(cell.text, width).join('\n') : cell.text;
     }),
   );
   const text = drawFrame({
@@ -117,5 +160,6 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
     colour: style.colour,
     highlighted: (_, i) => shown[i]?.column === NOTE_COLUMN,
   });
-  return { text: `${text}\n`, notShown };
+  const notes = dropped.includes(NOTE_COLUMN) ? markLines(records, shown[0], style) : '';
+  return { text: `${text}\n${notes}`, notShown };
 }

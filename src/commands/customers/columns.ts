@@ -10,7 +10,7 @@ const fullName = (record: unknown) =>
 export const CUSTOMER_COLUMNS: Column[] = [
   { header: 'ID', path: 'id', keep: true },
   { header: 'NAME', path: 'first_name', text: fullName, priority: 8, min: 12 },
-  { header: 'EMAIL', path: 'email', keep: true },
+  { header: 'EMAIL', path: 'email', keep: true, wrap: true },
   { header: 'PHONE', path: 'phone_number', priority: 3, min: WHOLE },
   { header: 'CREATED', path: 'created_at', priority: 2 },
 ];

@@ -12,11 +12,12 @@ import { useInProcess } from '../../helpers/in-process.js';
 import { queueReplies } from '../../helpers/mock-api.js';
 import { stringSink } from '../../helpers/sink.js';
 
+/** A column's needs; a kept one's values all about as wide (its minimum its natural width) unless `min` says. */
 const need = (natural: number, more: Partial<ColumnNeeds> = {}): ColumnNeeds => ({
   natural,
   keep: false,
   priority: 0,
-  min: 8,
+  min: more.keep ? natural : 8,
   ...more,
 });
 const total = (widths: (number | undefined)[]) => {
@@ -66,11 +67,28 @@ describe('fitColumns', () => {
     expect(fitColumns(columns, 30)).toEqual([10, 30 - 10 - frameWidth(2), undefined]);
   });
 
-  it('keeps a kept column whole even when it alone is wider than the terminal', () => {
-    expect(fitColumns([need(90, { keep: true }), need(10)], 40)).toEqual([90, undefined]);
+  it('narrows a kept column wider than the terminal (its values wrap) rather than overflow', () => {
+    expect(fitColumns([need(90, { keep: true }), need(10)], 40)).toEqual([40 - frameWidth(1), undefined]);
   });
 
-  it('property: nothing wider than the width once the kept columns fit; kept whole; the lowest priority gives way first', () => {
+  it('narrows a kept column that wraps to the width most of its values need before anything else gives way', () => {
+    // One long email among short ones: it wraps, and the names stay.
+    const columns = [
+      need(4, { keep: true }),
+      need(82, { keep: true, wrap: true, min: 25 }),
+      need(20, { priority: 1 }),
+    ];
+    expect(fitColumns(columns, 80)).toEqual([4, 80 - 4 - 20 - frameWidth(3), 20]);
+    // A status is shown whole: the other column goes first.
+    const statuses = [
+      need(4, { keep: true }),
+      need(20, { keep: true, min: 10 }),
+      need(40, { priority: 1, min: 30 }),
+    ];
+    expect(fitColumns(statuses, 60)).toEqual([4, 20, undefined]);
+  });
+
+  it('property: nothing wider than the width; kept columns never dropped nor cut, narrowed last unless they wrap; the lowest priority gives way first', () => {
     const column = fc.record({
       natural: fc.integer({ min: 1, max: 80 }),
       keep: fc.boolean(),
@@ -84,22 +102,29 @@ describe('fitColumns', () => {
         fc.integer({ min: 10, max: 240 }),
         (columns, width) => {
           const widths = fitColumns(columns, width);
-          const kept = columns.filter((c) => c.keep);
-          const keptWidth = kept.reduce((sum, c) => sum + c.natural, 0) + frameWidth(kept.length);
-          if (keptWidth + (kept.length === 0 ? 4 : 0) <= width)
-            expect(total(widths)).toBeLessThanOrEqual(width);
-          columns.forEach((c, i) => {
-            if (c.keep) expect(widths[i]).toBe(c.natural);
-            else if (widths[i] !== undefined) expect(widths[i]).toBeLessThanOrEqual(c.natural);
-          });
-          const floor = (c: ColumnNeeds) => (c.keep ? c.natural : Math.min(c.natural, c.min));
+          const staying = columns.filter((c) => c.keep).length;
+          // A cell each is all the kept columns need.
+          if (frameWidth(staying) + staying <= width) expect(total(widths)).toBeLessThanOrEqual(width);
+          const floor = (c: ColumnNeeds) => (c.keep && !c.wrap ? c.natural : Math.min(c.natural, c.min));
+          const atFloorOrAbove = columns.every(
+            (c, i) => widths[i] === undefined || (widths[i] as number) >= floor(c),
+          );
           columns.forEach((c, i) => {
             const w = widths[i];
+            if (c.keep) expect(w).toBeDefined();
+            if (w !== undefined) expect(w).toBeLessThanOrEqual(c.natural);
             // Nothing was left out that would have fitted, at its minimum, beside what is shown.
             if (w === undefined) expect(total(widths) + floor(c) + 3).toBeGreaterThan(width);
+            // A kept column narrows (below the width most of its values need, if it wraps) only when nothing else
+            // has more to give.
+            else if (c.keep && w < floor(c))
+              columns.forEach((d, j) => {
+                if (!d.keep && widths[j] !== undefined) expect(widths[j]).toBeLessThanOrEqual(floor(d));
+              });
             // A column is cut only once every lower-priority one shown is at its minimum (a column that wraps
-            // loses nothing by narrowing: it narrows first, whatever its priority).
-            else if (!c.keep && !c.wrap && w < c.natural && total(widths) <= width)
+            // loses nothing by narrowing: it narrows first, whatever its priority), unless the columns that stay
+            // needed every one of them narrower still.
+            else if (!c.keep && !c.wrap && w < c.natural && total(widths) <= width && atFloorOrAbove)
               columns.forEach((d, j) => {
                 if (!d.keep && !d.wrap && d.priority < c.priority && widths[j] !== undefined)
                   expect(widths[j]).toBe(floor(d));
@@ -225,6 +250,18 @@ describe('renderTable', () => {
     };
     expect(rowsOf(6)).toBe('read-only: CUSTOMER_ERASED');
     expect(rowsOf(7)).toBe('masked');
+
+    // Too narrow for the note beside the names and emails: each mark is a line below the table instead.
+    for (const width of [40, 60]) {
+      const narrow = renderTable(customers, CUSTOMER_COLUMNS, { colour: false, width });
+      expect(narrow.notShown).not.toContain('note');
+      expect(narrow.text).not.toContain('NOTE');
+      const below = lines(narrow.text).filter((line) => !/^[┌│└]/.test(line));
+      expect(below.join(' ').replace(/\s+/g, ' ')).toBe(
+        'note on ID 6: read-only: CUSTOMER_ERASED note on ID 7: masked',
+      );
+      for (const line of lines(narrow.text)) expect(cells(line)).toBeLessThanOrEqual(width);
+    }
   });
 
   it('config list: a value is never cut, it wraps; the source gives way first', async () => {
