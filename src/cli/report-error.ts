@@ -51,7 +51,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
         seconds === undefined
           ? 'retry later'
           : seconds > MAX_RETRY_AFTER_S
-            ? `the server asks to come back in ${seconds}s, at ${new Date(Date.now() + seconds * 1000).toISOString()}; not waiting that long`
+            ? `the server asks to come back in ${seconds}s${instantText(Date.now() + seconds * 1000)}; not waiting that long`
             : `retry after ${seconds}s`;
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
@@ -64,6 +64,12 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (options.debug && error.stack && !(error instanceof ApiError))
     lines.push(...error.stack.split('\n').slice(1));
   return lines;
+}
+
+/** `, at 2026-…Z` for an instant a date can hold (a server may ask for 1e20 seconds: then nothing). */
+function instantText(ms: number): string {
+  const at = new Date(ms);
+  return Number.isNaN(at.getTime()) ? '' : `, at ${at.toISOString()}`;
 }
 
 /** The machine-readable form: {"error":{"status","code","message","errors"}}, secrets of this run hidden. */

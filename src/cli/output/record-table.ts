@@ -4,6 +4,7 @@ import { cellText, flatten } from './fields.js';
 import { sanitize } from './sanitize.js';
 import { displayWidth, wrapText } from './cells.js';
 import { drawFrame } from './frame.js';
+import { largest } from './largest.js';
 import type { TableStyle } from './table.js';
 import { textOf } from './text.js';
 import { HumanTimes } from './time.js';
@@ -50,8 +51,14 @@ function recordRows(record: unknown, times: HumanTimes): Row[] {
 /** The field and value columns' widths: both whole when they fit, else the field column gets at most 40%. */
 function columnWidths(rows: Row[], width: number): [number, number] {
   const room = width - FRAME;
-  const field = Math.max(...rows.map(([f]) => displayWidth(f)));
-  const value = Math.max(...rows.map(([, v]) => displayWidth(v)));
+  const field = largest(
+    rows.map(([f]) => displayWidth(f)),
+    0,
+  );
+  const value = largest(
+    rows.map(([, v]) => displayWidth(v)),
+    0,
+  );
   if (field + value <= room) return [field, value];
   const fieldWidth = Math.min(field, Math.max(NARROWEST, Math.floor(room * 0.4)));
   const valueWidth = Math.max(NARROWEST, Math.min(value, room - fieldWidth));

@@ -2,6 +2,7 @@
 import { cellText, valueAt } from './fields.js';
 import { type ColumnNeeds, fitColumns } from './fit.js';
 import { drawFrame, HIGHLIGHT, painted } from './frame.js';
+import { largest } from './largest.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
 import { displayWidth, longestPiece, wrapText, wrapValue } from './cells.js';
@@ -116,7 +117,7 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
   const needs = columns.map(({ column, cells }, i): ColumnNeeds => {
     const header = displayWidth(head[i] as string);
     const widths = cells.map((cell) => displayWidth(cell.text));
-    const natural = Math.max(header, ...widths);
+    const natural = largest(widths, header);
     const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
     return {
       natural,
@@ -124,7 +125,10 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
       priority: column.priority ?? 0,
       min: column.keep
         ? column.wrap
-          ? Math.max(header, mostOf(widths), ...cells.map((cell) => longestPiece(cell.text)))
+          ? largest(
+              cells.map((cell) => longestPiece(cell.text)),
+              Math.max(header, mostOf(widths)),
+            )
           : natural
         : allTimes
           ? natural

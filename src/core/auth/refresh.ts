@@ -10,6 +10,7 @@ import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { registerSecret } from '../redact.js';
 import { adoptLegacy, requireAuthOrigin } from './binding.js';
 import { expiresSoon } from './expiry.js';
+import { requireEndpointsAt } from './oauth/authorization-server.js';
 import { toStoredCredentials } from './oauth/token-response.js';
 
 export interface RefreshDeps {
@@ -47,7 +48,10 @@ export async function refreshCredentials(
     const client = await import('openid-client');
     let tokens;
     try {
-      tokens = await client.refreshTokenGrant(await deps.server(), current.refresh_token);
+      const server = await deps.server();
+      // Where the refresh token goes: the origin the sign-in is bound to (discovery may name any address).
+      requireEndpointsAt(server, current.origins?.auth_url ?? '');
+      tokens = await client.refreshTokenGrant(server, current.refresh_token);
     } catch (error) {
       const code = (error as { error?: string }).error;
       if (code) {

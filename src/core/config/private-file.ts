@@ -72,14 +72,20 @@ export type ModeNotice = (line: string) => void;
 const tightened = new Set<string>();
 
 /**
- * The file (open as `fd`) and its folder must be the user's, as ssh wants of its own: another user's is refused.
- * Others may read them (0644, a 0755 directory): tightened to 0600/0700, each through its descriptor, and said once.
+ * The file (open as `fd`) and its folder must be the user's, as ssh wants of its own: another user's is refused, and
+ * so is a file others may write to (what it says, an address tokens go to, may not be the user's). Others may read
+ * them (0644, a 0755 directory): tightened to 0600/0700, each through its descriptor, and said once.
  */
 function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   const dir = dirname(path);
   const fileStat = fstatSync(fd);
   const owner = anotherUsers(path, fileStat);
   if (owner) throw new UnsafeFileError(`${owner}; refusing to use it${OWN_FOLDER}`);
+  const writable = othersCouldWrite(path, fileStat);
+  if (writable)
+    throw new UnsafeFileError(
+      `${writable}, so what it says may not be yours; refusing to use it: check it, then chmod 600 ${path}`,
+    );
   let dirFd: number | undefined;
   try {
     dirFd = openSync(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0));

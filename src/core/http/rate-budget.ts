@@ -9,6 +9,8 @@ export interface BudgetState {
   resetAtMs?: number;
   /** X-RateLimit-Limit: the budget of a fresh window. */
   limit?: number;
+  /** When the current window was taken to start, while no answer has said when it ends (epoch ms). */
+  openedAtMs?: number;
 }
 
 type Headers = Record<string, string | undefined>;
@@ -26,18 +28,29 @@ const SKEW_WORTH_CORRECTING_MS = 1500;
 const MAX_WINDOW_MS = 60 * 60 * 1000;
 /** While a fresh window's budget is spent before any answer said when it ends: look again this soon. */
 const UNKNOWN_RESET_POLL_MS = 200;
+/**
+ * The API's window. A budget spent in a window whose end no answer has told (the answers were lost, or said nothing
+ * believable) is taken to be over this long after it opened: never a wait without end.
+ */
+const WINDOW_MS = 60 * 1000;
 
 /** Takes a slot for one request: `wait` 0 means go (and the slot is counted), otherwise try again after `wait` ms. */
 export function takeSlot(state: BudgetState, now: number): { state: BudgetState; wait: number } {
   let next = believable(state, now);
-  if (next.resetAtMs !== undefined && now >= next.resetAtMs) {
-    // The window is over: a fresh one allows `limit`; when it ends is learnt from its first answer.
-    next = { limit: next.limit, remaining: next.limit, resetAtMs: undefined };
+  const unknownEndOver =
+    next.resetAtMs === undefined && next.openedAtMs !== undefined && now - next.openedAtMs >= WINDOW_MS;
+  if ((next.resetAtMs !== undefined && now >= next.resetAtMs) || unknownEndOver) {
+    // The window is over: a fresh one allows `limit` (a limit of none is not believed: unknown); when it ends is
+    // learnt from its first answer.
+    const fresh = next.limit !== undefined && next.limit > 0 ? next.limit : undefined;
+    next = { limit: next.limit, remaining: fresh, openedAtMs: now };
   }
   if (next.remaining === undefined) return { state: next, wait: 0 };
   if (next.remaining > 0) return { state: { ...next, remaining: next.remaining - 1 }, wait: 0 };
-  const wait = next.resetAtMs === undefined ? UNKNOWN_RESET_POLL_MS : next.resetAtMs - now;
-  return { state: next, wait: Math.max(wait, 1) };
+  if (next.resetAtMs !== undefined) return { state: next, wait: Math.max(next.resetAtMs - now, 1) };
+  // Spent, and no answer has said when the window ends: look again soon, and take it to be over a window after it
+  // opened (or after now, for a state that never said).
+  return { state: { ...next, openedAtMs: next.openedAtMs ?? now }, wait: UNKNOWN_RESET_POLL_MS };
 }
 
 /** Learns from an answer's headers; answers without them change nothing. Never raises the budget of a window. */
@@ -53,7 +66,8 @@ export function learn(stored: BudgetState, headers: Headers, now: number): Budge
   const skew =
     Math.abs(measured) > SKEW_WORTH_CORRECTING_MS && Math.abs(measured) <= MAX_WINDOW_MS ? measured : 0;
   const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
-  if (resetAtMs - now > MAX_WINDOW_MS) return limit === state.limit ? state : { ...state, limit };
+  if (!Number.isFinite(resetAtMs) || resetAtMs - now > MAX_WINDOW_MS)
+    return limit === state.limit ? state : { ...state, limit };
   const known = state.resetAtMs;
   // An answer from a window already over (it was slow to come) teaches nothing.
   if (known !== undefined && resetAtMs < known - 1500) return state;
@@ -92,8 +106,13 @@ function believable(state: BudgetState, now: number): BudgetState {
   const limit = number(state.limit);
   const remaining = number(state.remaining);
   const resetAtMs = number(state.resetAtMs);
+  const openedAtMs = number(state.openedAtMs);
   if (resetAtMs !== undefined && resetAtMs - now > MAX_WINDOW_MS) return { limit };
-  return { limit, remaining, resetAtMs };
+  // Opened later than now by our clock: a state from a clock that moved, its window end unknown.
+  const opened = openedAtMs !== undefined && openedAtMs <= now ? openedAtMs : undefined;
+  return resetAtMs === undefined && opened !== undefined
+    ? { limit, remaining, openedAtMs: opened }
+    : { limit, remaining, resetAtMs };
 }
 
 /** Whether headers carry rate-limit information at all. */

@@ -5,6 +5,7 @@ import type { Channel, Options } from 'pusher-js';
 import { lazyRequire } from '../lazy-require.js';
 import { MAX_REALTIME_MESSAGE_BYTES } from '../limits.js';
 import { CHAT_EVENTS, type ChatEventKind } from './events.js';
+import { pusherCanTake } from './frame-guard.js';
 
 const pusherClass = lazyRequire<typeof PusherNS.default>('pusher-js');
 
@@ -12,25 +13,44 @@ type WebSocketClass = new (url: string, protocols?: string[], options?: { maxLen
 interface NodeRuntime {
   getWebSocketAPI(): WebSocketClass;
 }
-const capped = new WeakSet<object>();
+type MessageHandler = (message: { data: unknown }) => void;
+const guarded = new WeakSet<object>();
+const messageHandlers = new WeakMap<object, MessageHandler>();
 
 /**
  * pusher-js opens its WebSocket (faye-websocket) with no options, so one message may be 64 MiB, all buffered. Its
  * runtime hands the WebSocket class out through getWebSocketAPI: the same class is handed out with a smaller
  * maxLength, past which faye closes the connection (1009, "too large") instead of reading on; pusher-js reconnects.
+ * The class also drops the frames pusher-js would throw on (see frame-guard) before it decodes them: it takes
+ * messages through the standard `onmessage`, which is wrapped as it is set. Were that hook ever bypassed, frames
+ * would reach pusher-js unfiltered, as before.
  */
-function capMessageSize(Pusher: typeof PusherNS.default): void {
+function guardWebSocket(Pusher: typeof PusherNS.default): void {
   const runtime = (Pusher as unknown as { Runtime: NodeRuntime }).Runtime;
-  if (capped.has(runtime)) return;
+  if (guarded.has(runtime)) return;
   const WebSocket = runtime.getWebSocketAPI();
-  class CappedWebSocket extends WebSocket {
+  class GuardedWebSocket extends WebSocket {
     constructor(url: string, protocols?: string[]) {
       super(url, protocols, { maxLength: MAX_REALTIME_MESSAGE_BYTES });
     }
+    get onmessage(): MessageHandler | null {
+      return messageHandlers.get(this) ?? null;
+    }
+    set onmessage(handler: MessageHandler | null | undefined) {
+      if (handler) messageHandlers.set(this, takingOnly(handler));
+      else messageHandlers.delete(this);
+    }
   }
-  runtime.getWebSocketAPI = () => CappedWebSocket;
-  capped.add(runtime);
+  runtime.getWebSocketAPI = () => GuardedWebSocket;
+  guarded.add(runtime);
 }
+
+/** The handler, left unaware of the frames pusher-js cannot take: the connection reads on past them. */
+const takingOnly =
+  (handler: MessageHandler): MessageHandler =>
+  (message) => {
+    if (pusherCanTake(message.data)) handler(message);
+  };
 
 export interface RealtimeSettings {
   key: string;
@@ -99,7 +119,7 @@ export function connectChat(
     },
   };
   const Pusher = pusherClass();
-  capMessageSize(Pusher);
+  guardWebSocket(Pusher);
   const pusher = new Pusher(settings.key, options);
   pusher.connection.bind('state_change', ({ current, previous }: { current: string; previous: string }) =>
     on.state(current, previous),

@@ -261,6 +261,40 @@ describe('checkProfileName', () => {
 describe('loose file modes', () => {
   const cli = useInProcess();
 
+  it('a config or credentials file others may write to is refused, left as it is, and no request is sent', async () => {
+    const { chmod } = await import('node:fs/promises');
+    for (const [name, mode] of [
+      ['config.json', 0o666],
+      ['config.json', 0o620],
+      ['credentials.json', 0o646],
+    ] as const) {
+      const config = join(cli.dir, `writable-${name}-${mode.toString(8)}`);
+      await mkdir(config, { recursive: true, mode: 0o700 });
+      const profile = JSON.stringify({ profiles: { default: { tenant: '7', base_url: BASE_URL } } });
+      await writeFile(join(config, 'config.json'), profile, { mode: 0o600 });
+      await writeFile(join(config, 'credentials.json'), '{"default":{"access_token":"t0k"}}', {
+        mode: 0o600,
+      });
+      await chmod(join(config, name), mode);
+      const env = {
+        CLINIC_CONFIG_DIR: config,
+        CLINIC_TOKEN: undefined,
+        CLINIC_BASE_URL: undefined,
+        CLINIC_CREDENTIAL_STORE: 'file',
+      };
+      const before = cli.seen.length;
+      const result = await cli.run(['account'], { env });
+      expect(result.code, result.stderr).not.toBe(0);
+      expect(result.stderr).toContain(
+        `${join(config, name)} may be written by other users (mode ${mode.toString(8)}), so what it says may not be yours`,
+      );
+      expect(result.stderr).toContain(`chmod 600 ${join(config, name)}`);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(cli.seen.length).toBe(before);
+      expect((await stat(join(config, name))).mode & 0o777).toBe(mode);
+    }
+  });
+
   it('a config directory at 0755 and files at 0644 are tightened, with one warning each run', async () => {
     const { chmod } = await import('node:fs/promises');
     const config = join(cli.dir, 'loose');

@@ -187,6 +187,19 @@ describe('parseApiError: status alone', () => {
     expect(lines(error)).toContain('rate limited: retry after 12s');
   });
 
+  it('a Retry-After no date can hold is said without its date, never a crash', () => {
+    for (const retryAfter of [1e20, 8.7e12, Number.MAX_VALUE]) {
+      const error = parseApiError(429, body({ message: 'Slow down' }), retryAfter);
+      expect(toExitCode(error)).toBe(9);
+      expect(lines(error).at(-1)).toMatch(
+        /^rate limited: the server asks to come back in \S+s; not waiting that long$/,
+      );
+      expect(JSON.parse(errorJson(error)).error.exit_code).toBe(9);
+    }
+    const near = parseApiError(429, body({ message: 'Slow down' }), 7200);
+    expect(lines(near).at(-1)).toMatch(/come back in 7200s, at 20\d\d-.*Z; not waiting that long$/);
+  });
+
   it('503 exits 9 and says to retry later when there is no Retry-After', () => {
     const error = parseApiError(503, body({ message: 'Down for maintenance' }));
     expect(toExitCode(error)).toBe(9);

@@ -27,7 +27,7 @@ describe('takeSlot and learn', () => {
     state = slot.state;
     // The window is over: a fresh one allows `limit`.
     slot = takeSlot(state, T0 + 30_100);
-    expect(slot).toEqual({ state: { limit: 10, remaining: 9, resetAtMs: undefined }, wait: 0 });
+    expect(slot).toEqual({ state: { limit: 10, remaining: 9, openedAtMs: T0 + 30_100 }, wait: 0 });
   });
 
   it('never raises the budget of a window: another process may have spent what this one was told', () => {
@@ -66,6 +66,42 @@ describe('headers beyond belief', () => {
     expect(takeSlot(stored, T0)).toEqual({ state: { limit: 60 }, wait: 0 });
     const junk = { limit: 'x', remaining: null, resetAtMs: {} } as unknown as Parameters<typeof takeSlot>[0];
     expect(takeSlot(junk, T0).wait).toBe(0);
+  });
+});
+
+describe('answers that would park every request', () => {
+  /** Takes slots from `state` until one goes, as a pacer would: the total wait. */
+  const waitedFor = (state: ReturnType<typeof learn>, from: number) => {
+    let now = from;
+    let slot = takeSlot(state, now);
+    while (slot.wait > 0 && now - from < 10 * 60_000) {
+      now += slot.wait;
+      slot = takeSlot(slot.state, now);
+    }
+    return now - from;
+  };
+
+  it('a limit of 0 with the budget spent waits for the window at most, never without end', () => {
+    // A reset already past: the fresh window would allow none, which is not believed.
+    expect(waitedFor(learn({}, headers(0, T0 / 1000 - 10, 0), T0), T0)).toBe(0);
+    // A reset just ahead: that wait, then on.
+    expect(waitedFor(learn({}, headers(0, T0 / 1000 + 2, 0), T0), T0)).toBe(2_050);
+  });
+
+  it('a reset that is no number a clock can hold teaches no window', () => {
+    for (const reset of [-1e308, 1e308, -1e20])
+      expect(waitedFor(learn({}, headers(0, reset), T0), T0)).toBe(0);
+  });
+
+  it('a budget spent in a window no answer ever ended is taken to be over a minute after it opened', () => {
+    // Ten requests went in a fresh window and no answer came back to say when it ends.
+    let state = takeSlot({ limit: 10, remaining: 0, resetAtMs: T0 - 1 }, T0).state;
+    for (let i = 0; i < 9; i++) state = takeSlot(state, T0).state;
+    expect(takeSlot(state, T0).wait).toBeGreaterThan(0);
+    expect(waitedFor(state, T0)).toBeLessThanOrEqual(60_000);
+    expect(waitedFor(state, T0)).toBeGreaterThanOrEqual(59_800);
+    // A state read back that is spent and says nothing of its window (another version's): a minute from now.
+    expect(waitedFor({ limit: 10, remaining: 0 }, T0)).toBeLessThanOrEqual(60_200);
   });
 });
 

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type ColumnNeeds, fitColumns, frameWidth } from '../../../src/cli/output/fit.js';
 import { createListWriter, type OutputSpec } from '../../../src/cli/output/render.js';
+import { renderFieldTable } from '../../../src/cli/output/record-table.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
 import { SETTING_COLUMNS } from '../../../src/commands/config/show.js';
 import { CUSTOMER_COLUMNS } from '../../../src/commands/customers/columns.js';
@@ -284,6 +285,16 @@ describe('renderTable', () => {
       expect(values).toContain(settings[1]!.value);
       if (width >= 60) expect(table).toContain('SOURCE');
     }
+  });
+
+  it('a table of 150,000 rows, and a record of 150,000 fields, render (no stack overflow)', () => {
+    const records = Array.from({ length: 150_000 }, (_, i) => ({ id: i, email: `p${i}@example.com` }));
+    const { text } = renderTable(records, CUSTOMER_COLUMNS, { colour: false, width: 80 });
+    expect(text.trimEnd().split('\n')).toHaveLength(150_000 + 3);
+    const record = Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`f${i}`, i]));
+    expect(renderFieldTable(record, { colour: false, width: 80 }).split('\n').length).toBeGreaterThan(
+      150_000,
+    );
   });
 
   it('leaves out a column that is empty in every row, unless --wide', async () => {

@@ -4,6 +4,8 @@ import { NetworkError, UsageError } from '../../errors.js';
 import type { HttpTransport } from '../../http/transport.js';
 import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
 import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
+import { originOf } from '../binding.js';
+import { readExpiresIn } from './token-response.js';
 
 export interface ServerSettings {
   authUrl: string;
@@ -31,25 +33,64 @@ export function checkAuthUrl(authUrl: string): URL {
  * never redirected, traced under --debug like API requests). Its failures reach the caller as openid-client's
  * ClientError with our message, which openid-client passes on as it is (anything else it would wrap as "something
  * went wrong").
+ *
+ * A second guard behind requireEndpointsAt: nothing but a plain GET (discovery, JWKS) ever leaves for another origin
+ * than auth_url's, whatever address openid-client was given.
  */
 function clientFetch(
   { trace, userAgent }: ServerSettings,
+  origin: string,
   send: BoundedFetch,
   ClientError: typeof import('openid-client').ClientError,
 ) {
+  const fail = (message: string, cause?: unknown) =>
+    Object.assign(new ClientError(message, { cause }), { code: 'CLINIC_OAUTH_EXCHANGE' });
   return async (url: string, init: RequestInit): Promise<Response> => {
     const headers = new Headers(init.headers);
+    const method = (init.method ?? 'GET').toUpperCase();
+    const target = originOf(url);
+    if (
+      target !== origin &&
+      (method !== 'GET' || headers.has('authorization') || (init.body ?? undefined) !== undefined)
+    ) {
+      throw fail(`refused to send a sign-in request to ${target ?? 'an invalid address'}: not ${origin}`);
+    }
     if (userAgent) headers.set('user-agent', userAgent);
     try {
-      return await send(url, { ...init, headers });
+      const response = await send(url, { ...init, headers });
+      return method === 'POST' ? await withUsableExpiry(response, trace) : response;
     } catch (error) {
       trace?.(`< ${(error as Error).message}`);
       if (!(error instanceof NetworkError)) throw error;
-      throw Object.assign(new ClientError(error.message, { cause: error }), {
-        code: 'CLINIC_OAUTH_EXCHANGE',
-      });
+      throw fail(error.message, error);
     }
   };
+}
+
+/**
+ * A token answer whose `expires_in` openid-client would reject (negative, not a number) loses that member only, so
+ * the tokens in it are kept as if it gave no lifetime: the grant (a refresh token, under rotation) is already spent.
+ */
+async function withUsableExpiry(response: Response, trace?: (line: string) => void): Promise<Response> {
+  if (!/\bjson\b/i.test(response.headers.get('content-type') ?? '')) return response;
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.clone().text());
+  } catch {
+    return response; // openid-client says what is wrong with it
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !('expires_in' in body))
+    return response;
+  const { expires_in: lifetime, ...rest } = body as Record<string, unknown>;
+  if (readExpiresIn(lifetime) !== undefined) return response;
+  trace?.('< expires_in is no usable number of seconds: the tokens are kept without an expiry');
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(rest), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 export async function loadAuthorizationServer(settings: ServerSettings): Promise<Configuration> {
@@ -59,7 +100,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const transport = settings.transport ?? new (await import('../../http/transport.js')).NodeTransport();
   const send = boundedFetch({ transport, timeoutMs, signal: settings.signal, trace: settings.trace });
-  const fetcher = clientFetch(settings, send, client.ClientError);
+  const fetcher = clientFetch(settings, url.origin, send, client.ClientError);
   // openid-client's own deadline, a little later than ours so that ours (which names the server) speaks first.
   const timeout = Math.ceil(timeoutMs / 1000) + 1;
   const execute = insecure ? [client.allowInsecureRequests] : [];
@@ -73,6 +114,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
         );
       }
     }
+    requireEndpointsAt(config, url.origin);
     config[client.customFetch] = fetcher as never;
     config.timeout = timeout;
     for (const step of execute) step(config);
@@ -114,6 +156,38 @@ function isMissingDiscovery(error: unknown): boolean {
   const status = (error as { status?: number }).status ?? cause?.status;
   const code = (error as { code?: string }).code;
   return status === 404 || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON';
+}
+
+/**
+ * Addresses that receive nothing secret: the authorization endpoint is only opened in the browser, with the state,
+ * the PKCE challenge and the nonce (the code it yields is worthless without the verifier, which goes to the token
+ * endpoint only); jwks_uri is only read.
+ */
+const NO_SECRET = new Set(['authorization_endpoint', 'jwks_uri']);
+
+/**
+ * Codes, PKCE verifiers, refresh and access tokens, ID token hints go only to auth_url's origin (scheme, host, port):
+ * every other address the metadata names (token, revocation, userinfo, introspection, end-session, ... and their mTLS
+ * aliases) must be there, or the server is refused (exit 2) before anything is sent to it.
+ */
+export function requireEndpointsAt(config: Configuration, origin: string): void {
+  const metadata = config.serverMetadata() as Record<string, unknown>;
+  const aliases = metadata.mtls_endpoint_aliases;
+  const named = [
+    ...Object.entries(metadata),
+    ...(typeof aliases === 'object' && aliases !== null
+      ? Object.entries(aliases).map(([key, value]) => [`mtls_endpoint_aliases.${key}`, value] as const)
+      : []),
+  ];
+  for (const [key, value] of named) {
+    if (!key.endsWith('_endpoint') || NO_SECRET.has(key) || typeof value !== 'string') continue;
+    const target = originOf(value);
+    if (target === origin) continue;
+    throw new UsageError(
+      `the sign-in server ${origin} names its ${key} at another origin (${target ?? value}); refused: ` +
+        `codes and tokens are sent only to ${origin}`,
+    );
+  }
 }
 
 /** Every address a server's metadata names (endpoints, jwks_uri). */

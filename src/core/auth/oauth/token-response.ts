@@ -12,18 +12,39 @@ export interface TokenAnswer {
   claims?(): Record<string, unknown> | undefined;
 }
 
+/** The largest time a Date holds, in ms since the epoch. */
+const MAX_TIME_MS = 8.64e15;
+
+/** A lifetime in seconds as openid-client reads `expires_in` (a number or a numeric string), if it is a usable one. */
+export function readExpiresIn(value: unknown): number | undefined {
+  const seconds =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number.parseFloat(value) : Number.NaN;
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/**
+ * The expiry `expiresIn` seconds after `nowMs`; none (as when the server gives no lifetime: the token is used until
+ * it is refused, then refreshed) when the lifetime is unusable or ends beyond what a date can hold.
+ */
+export function expiryAfter(nowMs: number, expiresIn: unknown): string | undefined {
+  const seconds = typeof expiresIn === 'number' ? readExpiresIn(expiresIn) : undefined;
+  if (seconds === undefined) return undefined;
+  const at = nowMs + seconds * 1000;
+  return Number.isFinite(at) && Math.abs(at) <= MAX_TIME_MS ? new Date(at).toISOString() : undefined;
+}
+
 /** A refresh answer may omit what did not change (refresh token, scope, id token): keep the previous ones. */
 export function toStoredCredentials(
   tokens: TokenAnswer,
   nowMs: number,
   previous?: StoredCredentials,
 ): StoredCredentials {
-  const expiresIn = tokens.expiresIn();
   return {
     kind: 'oauth',
     access_token: tokens.access_token,
     refresh_token: tokens.refresh_token ?? previous?.refresh_token,
-    expires_at: expiresIn === undefined ? undefined : new Date(nowMs + expiresIn * 1000).toISOString(),
+    // An unusable lifetime never loses the tokens (a refresh token, under rotation, is already spent).
+    expires_at: expiryAfter(nowMs, tokens.expiresIn()),
     obtained_at: new Date(nowMs).toISOString(),
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : previous?.scopes,
     token_type: tokens.token_type ?? previous?.token_type,
