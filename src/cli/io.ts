@@ -39,9 +39,17 @@ const NO_PROGRESS: Progress = { update() {}, stop() {} };
 /** The width assumed where no terminal says its own: a file, a pipe with no terminal behind it. */
 export const DEFAULT_WIDTH = 120;
 
+/** What data written to the terminal a spinner is on needs of it: to be cleared first, or to stop for good. */
+interface SpinnerOnScreen {
+  clear(): void;
+  stop(): void;
+}
+
 export class IO implements Sink {
   /** --jq: data is collected here instead of going to stdout (output/jq.ts filters it at the end). */
   private collector?: Sink;
+  /** The spinner drawn on stderr, while there is one. */
+  private spinner?: SpinnerOnScreen;
 
   constructor(
     readonly streams: Streams,
@@ -95,6 +103,7 @@ export class IO implements Sink {
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
     if (this.collector) return this.collector.write(text);
+    if (this.spinner && this.stdoutIsTTY) this.makeRoomForData(this.spinner, text);
     if (this.streams.direct?.write(text)) return Promise.resolve();
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {
@@ -121,6 +130,7 @@ export class IO implements Sink {
    * detail of a failure) and what a person must read to go on (a sign-in address).
    */
   alert(line: string): void {
+    this.spinner?.clear(); // a line of its own, the spinner drawn again below it
     this.streams.stderr.write(`${sanitizeLines(redactSecrets(line))}\n`);
   }
 
@@ -128,6 +138,17 @@ export class IO implements Sink {
   writeServerText(text: string): Promise<void> {
     const line = text.endsWith('\n') ? text : `${text}\n`;
     return this.write(this.stdoutIsTTY ? sanitizeLines(line) : line);
+  }
+
+  /**
+   * Data for the terminal a spinner is drawn on: the spinner's line is cleared first, or the two would share it (and
+   * a copied row would hold the spinner's text). Whole lines let it draw again below them on its next frame; a
+   * part of a line would be erased by that, so the spinner stops for good.
+   */
+  private makeRoomForData(spinner: SpinnerOnScreen, text: string): void {
+    if (text.endsWith('\n')) return spinner.clear();
+    spinner.stop();
+    this.spinner = undefined;
   }
 
   /** Starts a spinner on stderr when it is a terminal and --quiet is not given; otherwise nothing is shown. */
@@ -145,11 +166,16 @@ export class IO implements Sink {
       // reach no one. Typed keys echo over the spinner instead; Ctrl-C stays SIGINT.
       discardStdin: false,
     }).start();
+    const onScreen: SpinnerOnScreen = { clear: () => spinner.clear(), stop: () => spinner.stop() };
+    this.spinner = onScreen;
     return {
       update: (next) => {
         spinner.text = next;
       },
-      stop: () => spinner.stop(),
+      stop: () => {
+        spinner.stop();
+        if (this.spinner === onScreen) this.spinner = undefined;
+      },
     };
   }
 

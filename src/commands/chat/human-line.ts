@@ -17,9 +17,15 @@ const CONVERSATION = 5;
 const SENDER = 12;
 const STATUS = 8;
 const GAP = '  ';
-/** The body keeps at least this many cells while the status can make way, and this many while the sender can. */
+/**
+ * The message keeps at least this many cells while the status can make way, and this many while the sender can,
+ * besides the room of its longest label (LABEL): every line of a width shows the same columns, labelled or not.
+ */
 const BODY_BEFORE_STATUS = 30;
 const BODY_BEFORE_SENDER = 20;
+const HISTORY = '(history) ';
+const MISSED = '(missed) ';
+const LABEL = Math.max(HISTORY.length, MISSED.length);
 
 export interface ChatLineView extends LineView {
   /** Now, to leave out the date of today's messages. */
@@ -39,8 +45,9 @@ function timeText(event: TailEvent, view: ChatLineView): string {
 function shownColumns(width: number): { sender: boolean; status: boolean } {
   const fixed = TIME + GAP.length + CONVERSATION + GAP.length;
   const withSender = fixed + SENDER + GAP.length;
-  if (width - withSender - STATUS - GAP.length >= BODY_BEFORE_STATUS) return { sender: true, status: true };
-  return { sender: width - withSender >= BODY_BEFORE_SENDER, status: false };
+  if (width - withSender - STATUS - GAP.length >= BODY_BEFORE_STATUS + LABEL)
+    return { sender: true, status: true };
+  return { sender: width - withSender >= BODY_BEFORE_SENDER + LABEL, status: false };
 }
 
 /** One human line: time, conversation, sender, status, body, cut to the terminal's width. */
@@ -51,7 +58,7 @@ export function humanLine(event: TailEvent, view: ChatLineView): string {
   if (event.kind === 'created') {
     const shown = shownColumns(view.width);
     const sender = [text('sender_type'), text('sender_id')].filter((part) => part !== '').join(' ');
-    const label = event.history ? '(history) ' : event.source === 'rest' ? '(missed) ' : '';
+    const label = event.history ? HISTORY : event.source === 'rest' ? MISSED : '';
     const media = text('media_type') ? `[${text('media_type')}] ` : '';
     if (shown.sender) columns.push(padCells(sender, SENDER));
     if (shown.status) columns.push(padCells(text('status'), STATUS));

@@ -83,15 +83,18 @@ describe('humanLine', () => {
       { body: 'Can I move my appointment to Friday?' },
       { source: 'rest', history: true },
     );
-    // 80 columns hold every column and 31 cells of body.
-    expect(humanLine(event, view(80))).toBe(
-      '           10:59  #4     customer 12   received  (history) Can I move my appoin…',
+    // The body's room counts its label's: 80 columns leave out the status, 60 the sender too.
+    expect(humanLine(event, view(120))).toBe(
+      '           10:59  #4     customer 12   received  (history) Can I move my appointment to Friday?',
     );
-    expect(humanLine(event, view(60))).toBe('           10:59  #4     customer 12   (history) Can I move…');
+    expect(humanLine(event, view(80))).toBe(
+      '           10:59  #4     customer 12   (history) Can I move my appointment to F…',
+    );
+    expect(humanLine(event, view(60))).toBe('           10:59  #4     (history) Can I move my appointmen…');
     expect(humanLine(event, view(48))).toBe('           10:59  #4     (history) Can I move m…');
     // The same width, the same columns: lines stay aligned.
     const other = humanLine(message({ sender_type: 'user', sender_id: 2, body: 'Yes' }), view(60));
-    expect(other).toBe('           10:59  #4     user 2        Yes');
+    expect(other).toBe('           10:59  #4     Yes');
   });
 
   it('wide characters count as the two cells they take: a line never outgrows the terminal', () => {

@@ -1,5 +1,5 @@
 // The terminal layer: progress only on a terminal that has a width; prompts only when input is allowed.
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { IO } from '../../../src/cli/io.js';
 import { spawnSync } from 'node:child_process';
@@ -31,6 +31,73 @@ describe('IO.progress', () => {
     const progress = await new IO(s, { colourAllowed: false, inputAllowed: true }).progress('working');
     progress.stop();
     expect(String(s.stderr.read())).toContain('working');
+  });
+});
+
+describe('data on the terminal a spinner is drawn on', () => {
+  /** stdout and stderr on one terminal: every write and cursor move, in order. */
+  function oneTerminal() {
+    const log: string[] = [];
+    const end = (name: string) =>
+      Object.assign(
+        new Writable({
+          write(chunk, _, done) {
+            log.push(`${name}:${String(chunk)}`);
+            done();
+          },
+        }),
+        {
+          isTTY: true,
+          columns: 80,
+          cursorTo: () => log.push(`${name}:cursorTo`) > 0,
+          clearLine: () => log.push(`${name}:clearLine`) > 0,
+          moveCursor: () => log.push(`${name}:moveCursor`) > 0,
+        },
+      );
+    const stdin = Object.assign(new PassThrough(), { isTTY: false });
+    return { log, streams: { stdin, stdout: end('out'), stderr: end('err') } };
+  }
+  const lastSpinnerFrame = (log: string[], before: number) =>
+    log.slice(0, before).findLastIndex((entry) => entry.startsWith('err:') && entry.includes('fetching'));
+
+  it("clears the spinner's line before whole lines of data, and lets it draw again below them", async () => {
+    const { log, streams } = oneTerminal();
+    const io = new IO(streams, { colourAllowed: false, inputAllowed: false });
+    const progress = await io.progress('fetching customers…');
+    for (const row of ['id,name\r\n', '1,Ada\r\n']) {
+      await io.write(row);
+      const at = log.indexOf(`out:${row}`);
+      const frame = lastSpinnerFrame(log, at);
+      expect(frame).toBeGreaterThanOrEqual(0);
+      // Between the spinner's last frame and the data: its line cleared.
+      expect(log.slice(frame, at)).toContain('err:clearLine');
+      await new Promise((resolve) => setTimeout(resolve, 250)); // a frame or two of the spinner
+      expect(lastSpinnerFrame(log, log.length)).toBeGreaterThan(at);
+    }
+    progress.stop();
+  });
+
+  it('stops the spinner for good before a part of a line, which its next frame would erase', async () => {
+    const { log, streams } = oneTerminal();
+    const io = new IO(streams, { colourAllowed: false, inputAllowed: false });
+    const progress = await io.progress('fetching customers…');
+    await io.write('[');
+    const at = log.indexOf('out:[');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(lastSpinnerFrame(log, log.length)).toBeLessThan(at);
+    progress.update('fetching more…');
+    progress.stop();
+  });
+
+  it('leaves a spinner alone when the data goes into a pipe', async () => {
+    const { log, streams } = oneTerminal();
+    streams.stdout.isTTY = false;
+    const io = new IO(streams, { colourAllowed: false, inputAllowed: false });
+    const progress = await io.progress('fetching customers…');
+    await io.write('{"id":1}\n');
+    const at = log.indexOf('out:{"id":1}\n');
+    expect(log.slice(lastSpinnerFrame(log, at), at)).not.toContain('err:clearLine');
+    progress.stop();
   });
 });
 
