@@ -20,7 +20,8 @@ import { confirmByTyping } from './confirm.js';
 import type { Context } from './context.js';
 import { createListWriter } from './output/render.js';
 import { applySet } from './body-input.js';
-import { showDryRun } from './present.js';
+import { dryRunText, dryRunView } from './present.js';
+import { isJsonFormat } from './output/format.js';
 import { plural } from './output/text.js';
 
 /** Every field a result line can have (CSV's columns, whichever result comes first). */
@@ -182,13 +183,21 @@ function progressText(command: string, c: BulkCounts, elapsedMs: number): string
   return `${command}: ${c.done}/${plural(c.total, 'record')}, ${c.ok} ok, ${plural(c.error, 'error')}${rest.length ? `, ${rest.join(', ')}` : ''} (${perMinute}/min)`;
 }
 
+/**
+ * The requests a bulk run would send, as its results would be: a line each (NDJSON) unless the user chose a format,
+ * one JSON array with -o json, the requests as text in a table's place.
+ */
 async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> {
   const client = await ctx.http();
+  const spec = await ctx.output({ otherwise: 'ndjson', fields: false });
+  const writer = isJsonFormat(spec.format) ? createListWriter(ctx.io, spec, []) : undefined;
   let shown = 0;
   for await (const { request } of plannedRequests(input)) {
     if (shown++ >= DRY_RUN_SHOWN) break;
-    await showDryRun(ctx, client, request);
+    const view = dryRunView(client, request);
+    await (writer ? writer.write(view) : ctx.io.write(dryRunText(view)));
   }
+  await writer?.end();
   const more = input.records - Math.min(input.records, DRY_RUN_SHOWN);
   ctx.io.err(
     `dry run: ${input.name} holds ${plural(input.records, 'valid record')}${more ? ` (${more} more not shown)` : ''}; nothing was sent`,

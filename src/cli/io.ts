@@ -3,7 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
 import { redactSecrets } from '../core/redact.js';
-import { sanitizeLines } from './output/sanitize.js';
+import { jsonForTerminal, sanitizeLines } from './output/sanitize.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -103,7 +103,11 @@ export class IO implements Sink {
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
     if (this.collector) return this.collector.write(text);
-    if (this.spinner && this.stdoutIsTTY) this.makeRoomForData(this.spinner, text);
+    if (this.stdoutIsTTY) {
+      if (this.spinner) this.makeRoomForData(this.spinner, text);
+      // Human views are sanitized already; JSON (a bulk result, -o json) keeps its data, in escapes.
+      text = jsonForTerminal(text);
+    }
     if (this.streams.direct?.write(text)) return Promise.resolve();
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {

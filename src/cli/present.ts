@@ -136,12 +136,8 @@ export function changeWarning(noun: string, change: CollectionChange, completeHi
 }
 
 /** --dry-run: the request that would be sent, secrets redacted; nothing is sent (or read: an upload shows its file). */
-export async function showDryRun(
-  ctx: Context,
-  client: HttpClient,
-  request: ApiRequest,
-  upload?: { path: string; size: number },
-): Promise<void> {
+/** The request a dry run shows: method, URL, headers and body, every secret in them redacted. */
+export function dryRunView(client: HttpClient, request: ApiRequest, upload?: { path: string; size: number }) {
   const prepared = client.prepare(request);
   const headers = redactHeaders({
     ...prepared.headers,
@@ -153,13 +149,27 @@ export async function showDryRun(
     { name: 'file', filename: basename(upload.path), path: upload.path, bytes: upload.size },
   ];
   const url = redactUrl(prepared.url);
+  return { method: prepared.method, url, headers, body, parts };
+}
+
+/** A dry run's request as a person reads it: the request line, the headers, the body. */
+export function dryRunText(view: ReturnType<typeof dryRunView>): string {
+  const lines = [`${view.method} ${view.url}`, ...Object.entries(view.headers).map(([k, v]) => `${k}: ${v}`)];
+  if (view.body !== undefined) lines.push('', JSON.stringify(view.body, null, 2));
+  for (const part of view.parts ?? []) lines.push('', `part file: ${part.path} (${part.bytes} bytes)`);
+  return `${lines.join('\n')}\n`;
+}
+
+export async function showDryRun(
+  ctx: Context,
+  client: HttpClient,
+  request: ApiRequest,
+  upload?: { path: string; size: number },
+): Promise<void> {
+  const view = dryRunView(client, request, upload);
   const spec = await ctx.output({ fields: false });
-  if (spec.format === 'json' || spec.format === 'ndjson')
-    return writeResource(ctx.io, spec, { method: prepared.method, url, headers, body, parts });
-  const lines = [`${prepared.method} ${url}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  if (body !== undefined) lines.push('', JSON.stringify(body, null, 2));
-  if (upload) lines.push('', `part file: ${upload.path} (${upload.size} bytes)`);
-  await ctx.io.write(`${lines.join('\n')}\n`);
+  if (spec.format === 'json' || spec.format === 'ndjson') return writeResource(ctx.io, spec, view);
+  await ctx.io.write(dryRunText(view));
   ctx.io.err('dry run: nothing was sent');
 }
 

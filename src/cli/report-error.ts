@@ -4,7 +4,7 @@ import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
 import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
 import { refusalAdvice, type SignInFacts } from '../core/auth/refusal-advice.js';
-import { sanitize } from './output/sanitize.js';
+import { jsonForTerminal, sanitize } from './output/sanitize.js';
 import { plural } from './output/text.js';
 
 export interface ErrorReportOptions {
@@ -93,5 +93,8 @@ export function errorJson(error: unknown): string {
           message,
           errors: null,
         };
-  return JSON.stringify(redactSecretsDeep({ error: { ...payload, exit_code: toExitCode(error) } }));
+  // Read by scripts and seen on terminals: the server's text keeps no control a terminal would act on.
+  return jsonForTerminal(
+    JSON.stringify(redactSecretsDeep({ error: { ...payload, exit_code: toExitCode(error) } })),
+  );
 }

@@ -1,5 +1,6 @@
 // Times for people: a date-time the server sent, shown as `YYYY-MM-DD HH:MM` in local time (UTC with --utc), and the
 // zone said once. Only human views come here: JSON, NDJSON and CSV keep the server's exact strings.
+import { sanitize } from './sanitize.js';
 
 /** A date-time as the API writes it: date, `T` or a space, hours and minutes, maybe seconds, a fraction and a zone. */
 const DATE_TIME =
@@ -207,11 +208,17 @@ export class HumanTimes {
   zoneNote(): string | undefined {
     if (this.said || this.offsets.size === 0) return undefined;
     this.said = true;
+    const offsets = [...this.offsets].sort().map((offset) => `UTC${offset}`);
+    const tz = process.env.TZ;
+    if (!this.utc && this.byDate && tz && processZoneName(process.env) === undefined && !knownZone(tz))
+      // A POSIX rule (`<+0530>-5:30`) or a name no zone database here has: Node's Date reads it as UTC.
+      return `times in ${offsets.join(', ')} (TZ '${sanitize(tz)}' names no zone Node knows)`;
     const name = this.utc
       ? 'UTC'
       : ((this.byDate ? processZoneName(process.env) : undefined) ??
+        // An empty TZ is UTC to the C library, and nameless (Etc/Unknown) to ICU.
+        (tz === '' && this.byDate ? 'UTC' : undefined) ??
         (this.format.resolvedOptions().timeZone as string | undefined));
-    const offsets = [...this.offsets].sort().map((offset) => `UTC${offset}`);
     // A TZ that names no zone ICU knows leaves it nameless (its times are UTC's): the offsets alone say it.
     if (!name) return `times in ${offsets.join(', ')}`;
     const plainUtc = offsets.length === 1 && offsets[0] === 'UTC+00:00' && UTC_NAMES.test(name);

@@ -120,6 +120,22 @@ describe('a whole file', () => {
     expect(result.stderr).toContain('5 valid records (2 more not shown); nothing was sent');
     expect(world.newRequests()).toEqual([]);
     await expect(readFile(`${file('h.ndjson')}.journal`)).rejects.toThrow();
+    // Into a pipe, as the results would be: a line each by default, one JSON array with -o json.
+    const plain = await world.clinic(['customers', 'create', '--from', file('h.ndjson'), '--dry-run']);
+    expect(plain.code).toBe(0);
+    expect(lines(plain.stdout).map((line) => JSON.parse(line).method)).toEqual(['POST', 'POST', 'POST']);
+    const json = await world.clinic([
+      'customers',
+      'create',
+      '--from',
+      file('h.ndjson'),
+      '--dry-run',
+      '-o',
+      'json',
+    ]);
+    expect(json.code).toBe(0);
+    expect((JSON.parse(json.stdout) as { body: unknown }[]).map((view) => view.body)).toHaveLength(3);
+    expect(world.newRequests()).toEqual([]);
   });
 
   it('erasure create --from needs --yes without a terminal, decided before anything is read or sent', async () => {

@@ -101,6 +101,32 @@ describe('data on the terminal a spinner is drawn on', () => {
   });
 });
 
+describe('JSON data on a terminal', () => {
+  const HOSTILE = '{"id":"\u009b2J\u202eevil\u2028x\u007f"}\n';
+
+  it('keeps its data but none of the controls a terminal acts on (C1, bidi, separators, DEL): as escapes', async () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    const io = new IO(
+      { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      { colourAllowed: false, inputAllowed: false },
+    );
+    await io.write(HOSTILE);
+    const shown = String(stdout.read());
+    expect(shown).toBe('{"id":"\\u009b2J\\u202eevil\\u2028x\\u007f"}\n');
+    expect(JSON.parse(shown)).toEqual(JSON.parse(HOSTILE));
+  });
+
+  it('is written exactly as it is into a pipe', async () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: false });
+    const io = new IO(
+      { stdin: new PassThrough(), stdout, stderr: new PassThrough() },
+      { colourAllowed: false, inputAllowed: false },
+    );
+    await io.write(HOSTILE);
+    expect(String(stdout.read())).toBe(HOSTILE);
+  });
+});
+
 describe('IO.columns', () => {
   const io = (stdout: object, stderr: object) =>
     new IO(

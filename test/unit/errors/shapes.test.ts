@@ -308,6 +308,19 @@ describe('errorJson', () => {
     expect(parsed.error).toMatchObject({ status: 428, code: 'SETUP_REQUIRED', errors: null, next_step: 'x' });
   });
 
+  it("never carries a control a terminal would act on in the server's text, only its escape", () => {
+    const error = parseApiError(
+      422,
+      body({ message: 'bad \u009b2J \u202eevil', errors: { 'a\u2028b': ['x\u0085'] } }),
+    );
+    const text = errorJson(error);
+    expect(text).not.toMatch(/[\u007f-\u009f\u202e\u2028]/);
+    expect(JSON.parse(text).error).toMatchObject({
+      message: 'bad \u009b2J \u202eevil',
+      errors: { 'a\u2028b': ['x\u0085'] },
+    });
+  });
+
   it('carries retry_after of a 429', () => {
     const parsed = JSON.parse(errorJson(parseApiError(429, '', 4)));
     expect(parsed.error).toMatchObject({ status: 429, retry_after: 4, exit_code: 9 });

@@ -174,7 +174,7 @@ describe('every renderer takes any record', () => {
             expect(frame.length).toBeGreaterThanOrEqual(records.length + 3);
             for (const line of frame) expect(line).toMatch(/^[┌│└].*[┐│┘]$/);
             // Each note a line (`note on ID 6: masked`), indented where it wraps.
-            for (const line of lines.slice(frame.length)) expect(line).toMatch(/^(note on |  )/);
+            for (const line of lines.slice(frame.length)) expect(line).toMatch(/^(note on | {2})/);
             for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(width);
           }
         }),

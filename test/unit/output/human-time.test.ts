@@ -155,12 +155,20 @@ describe("the process's own zone and UTC are read with Date's getters, as ICU's 
         times.shown(Date.UTC(2026, 0, 1));
         expect(times.zoneNote(), alias).toBe('times in UTC');
       });
-    // Not in the system's database, nor a zone at all: ICU has no name for it either, and its times are UTC's.
-    inZone('Nowhere/Atlantis', () => {
-      const times = new HumanTimes(false, 'Nowhere/Atlantis');
-      expect(times.of('2026-01-01T10:00:00Z')?.text).toBe('2026-01-01 10:00');
+    // Not in the system's database, nor a zone at all, or a POSIX rule Node's Date cannot read: its times are
+    // UTC's, and that is said.
+    for (const tz of ['Nowhere/Atlantis', '<+0530>-5:30'])
+      inZone(tz, () => {
+        const times = new HumanTimes(false, tz);
+        expect(times.of('2026-01-01T10:00:00Z')?.text).toBe('2026-01-01 10:00');
+        times.shown(Date.UTC(2026, 0, 1));
+        expect(times.zoneNote()).toBe(`times in UTC+00:00 (TZ '${tz}' names no zone Node knows)`);
+      });
+    // Set but empty: UTC to the C library (ICU would call it Etc/Unknown).
+    inZone('', () => {
+      const times = new HumanTimes(false, '');
       times.shown(Date.UTC(2026, 0, 1));
-      expect(times.zoneNote()).toBe('times in UTC+00:00');
+      expect(times.zoneNote()).toBe('times in UTC');
     });
   });
 });
