@@ -8,6 +8,7 @@ import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CancelledError, NetworkError, UsageError } from '../core/errors.js';
 import type { ApiRequest } from '../core/http/client.js';
+import { MAX_PDF_BYTES } from '../core/limits.js';
 import type { Context } from './context.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -44,12 +45,23 @@ export async function checkTarget(ctx: Context, target: DownloadTarget): Promise
   }
 }
 
-/** Passes bytes through once the first five are `%PDF-`; anything else fails before a byte is written. */
+/**
+ * Passes bytes through once the first five are `%PDF-`; anything else fails before a byte is written, and so does a
+ * PDF past MAX_PDF_BYTES (what was written goes: the temporary file, or a partial PDF on stdout, said so).
+ */
 function pdfGate(what: string): Transform {
   let head = Buffer.alloc(0);
   let open = false;
+  let bytes = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      bytes += chunk.length;
+      if (bytes > MAX_PDF_BYTES)
+        return done(
+          new NetworkError(
+            `the server's answer for ${what} is larger than ${MAX_PDF_BYTES / 1024 / 1024} MiB: refused`,
+          ),
+        );
       if (open) return done(null, chunk);
       head = Buffer.concat([head, chunk]);
       if (head.length < PDF_MAGIC.length) return done();

@@ -56,14 +56,24 @@ export function terminalPrompter(streams: Streams, signal?: AbortSignal): Prompt
     if (signal?.aborted) throw new CancelledError('interrupted');
     return { input: streams.stdin, output: streams.stderr, clearPromptOnDone: false, signal };
   };
+  // Ended by Ctrl-D, a question is left on its line: the error that follows starts a line of its own.
+  const ask = async <T>(question: Promise<T>): Promise<T> => {
+    try {
+      return await answered(question, signal, streams.stdin);
+    } catch (error) {
+      if (error instanceof DeclinedError) streams.stderr.write('\n');
+      throw error;
+    }
+  };
   return {
     async confirm(message) {
       const { confirm } = await import('@inquirer/prompts');
-      return answered(confirm({ message, default: false }, context()), signal, streams.stdin);
+      return ask(confirm({ message, default: false }, context()));
     },
     async input(message) {
       const { input } = await import('@inquirer/prompts');
-      return answered(input({ message }, context()), signal, streams.stdin);
+      // Typed text is judged after (a typed confirmation may be refused): no tick for it, the question mark stays.
+      return ask(input({ message, theme: { prefix: { done: '?' } } }, context()));
     },
   };
 }

@@ -21,6 +21,16 @@ export type { SignInFacts };
  * `HTTP 500 server error`; a validation message that is its first field error (Laravel's) is not said twice, as
  * the field lines follow; a read-only refusal says what the code means instead of the server's words for it.
  */
+/** A server's text on a line of its own: this much at most (a server may send megabytes of message). */
+const MAX_SERVER_TEXT = 1000;
+/** Field lines shown at most (-o json keeps them all). */
+const MAX_FIELD_LINES = 50;
+
+const clipped = (text: string): string =>
+  text.length <= MAX_SERVER_TEXT
+    ? text
+    : `${text.slice(0, MAX_SERVER_TEXT)}… (${text.length - MAX_SERVER_TEXT} more characters)`;
+
 function headline(error: ApiError): string {
   const status = `HTTP ${error.status}`;
   const code = error.code && error.code !== error.message ? ` ${error.code}` : '';
@@ -29,8 +39,9 @@ function headline(error: ApiError): string {
   const first = error.fieldErrors[0]?.messages[0];
   if (first && error.message.startsWith(first))
     return `validation failed for ${plural(error.fieldErrors.length, 'field')} (${status}${code})`;
-  if (error.message === status || error.message.startsWith(`${status} `)) return `${error.message}${code}`;
-  return `${error.message} (${status}${code})`;
+  const message = clipped(error.message);
+  if (message === status || message.startsWith(`${status} `)) return `${message}${code}`;
+  return `${message} (${status}${code})`;
 }
 
 /** Human lines for stderr: no control character, no secret of this run, whatever the server put where. */
@@ -43,7 +54,10 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   const lines = [`error: ${error.message}`];
   if (error instanceof ApiError) {
     lines[0] = `error: ${headline(error)}`;
-    for (const field of error.fieldErrors) lines.push(`  ${field.field}: ${field.messages.join(' ')}`);
+    for (const field of error.fieldErrors.slice(0, MAX_FIELD_LINES))
+      lines.push(`  ${clipped(field.field)}: ${clipped(field.messages.join(' '))}`);
+    const more = error.fieldErrors.length - MAX_FIELD_LINES;
+    if (more > 0) lines.push(`  … ${plural(more, 'more field')} (-o json has them all)`);
     if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
     if (error.status === 429 || error.status === 503) {
       const seconds = error.retryAfterSeconds;

@@ -17,7 +17,8 @@ export interface FakeRequest {
 
 export interface FakeReply {
   status: number;
-  body?: string | Buffer;
+  /** The body; chunks as they are made (an endless stream, a body too large to hold) when iterable. */
+  body?: string | Buffer | Iterable<Buffer>;
   headers?: Record<string, string>;
 }
 
@@ -92,7 +93,10 @@ export class FakeTransport implements HttpTransport {
     route.used++;
     const answer = route.answer(request);
     if (answer instanceof Error) throw answer;
-    const bytes = Buffer.from(answer.body ?? '');
+    const reply = answer.body;
+    if (reply !== undefined && typeof reply !== 'string' && !Buffer.isBuffer(reply))
+      return { statusCode: answer.status, headers: lowerKeys(answer.headers), body: Readable.from(reply) };
+    const bytes = Buffer.from(reply ?? '');
     return {
       statusCode: answer.status,
       headers: { 'content-length': String(bytes.length), ...lowerKeys(answer.headers) },

@@ -54,7 +54,10 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
   const failed: string[] = [];
   for (const name of names) {
     const profile = data.profiles[name];
-    const kind = profile?.credential_store as StoreKind | undefined;
+    // Where commands find the sign-in: for the selected profile, CLINIC_CREDENTIAL_STORE first (as Session does).
+    const kind = (
+      name === current.profile.name ? current.get('credential_store') : profile?.credential_store
+    ) as StoreKind | undefined;
     if (!profile || !kind) {
       if (!options.allProfiles) ctx.io.err(`profile ${name} was not logged in`);
       continue;

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
 import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } from '../errors.js';
-import { MAX_JSON_BYTES, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
+import { MAX_JSON_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
@@ -339,6 +339,10 @@ export class HttpClient {
       headers: responseHeaders,
       text,
       json<T>() {
+        if (moreContainersThan(text, MAX_JSON_CONTAINERS))
+          throw new NetworkError(
+            `unexpected response from ${redactUrl(prepared.url)}: the answer holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en')} objects and arrays`,
+          );
         let value: T;
         try {
           value = JSON.parse(text) as T;
@@ -353,6 +357,20 @@ export class HttpClient {
       },
     };
   }
+}
+
+/**
+ * Whether JSON text may hold more than `limit` objects and arrays (its `{` and `[`, those in strings too: an honest
+ * answer is far below). Text too short to hold that many is not read: a page of an export costs nothing.
+ */
+export function moreContainersThan(text: string, limit: number): boolean {
+  if (text.length <= limit * 2) return false;
+  let containers = 0;
+  for (let at = 0; at < text.length; at++) {
+    const unit = text.charCodeAt(at);
+    if ((unit === 0x7b || unit === 0x5b) && ++containers > limit) return true;
+  }
+  return false;
 }
 
 /**

@@ -111,6 +111,29 @@ describe('login --with-token and the credential file', () => {
     );
     expect((await world.clinic(['auth', 'status'])).code).toBe(3);
   });
+
+  it('logout finds the sign-in where commands do: CLINIC_CREDENTIAL_STORE=file, the profile naming no store', async () => {
+    const stored = await world.clinic(['login', '--with-token', '--insecure-storage'], {
+      input: world.sandbox.info.token,
+    });
+    expect(stored.code, stored.stderr).toBe(0);
+    // The profile forgets where login put it (edited by hand, or written by another tool).
+    const path = join(world.configDir, 'config.json');
+    const config = JSON.parse(await readFile(path, 'utf8')) as {
+      profiles: Record<string, Record<string, unknown>>;
+    };
+    delete config.profiles.sandbox!.credential_store;
+    await writeFile(path, JSON.stringify(config), { mode: 0o600 });
+    const env = { CLINIC_CREDENTIAL_STORE: 'file' };
+    expect((await world.clinic(['auth', 'status'], { env })).code).toBe(0);
+    const { code, stderr } = await world.clinic(['logout'], { env });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('logged out of profile sandbox');
+    expect(await readFile(join(world.configDir, 'credentials.json'), 'utf8')).not.toContain(
+      world.sandbox.info.token,
+    );
+    expect((await world.clinic(['auth', 'status'], { env })).code).toBe(3);
+  });
 });
 
 describe('config', () => {

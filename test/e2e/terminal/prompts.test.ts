@@ -61,7 +61,13 @@ describe('erasure create --customer on a terminal', () => {
         keys,
       );
       expect(code, plain(output)).toBe(2);
-      expect(plain(output)).toContain(says);
+      // On a line of its own, not after the question; and no tick beside an answer that is refused.
+      expect(
+        plain(output)
+          .split('\n')
+          .map((line) => line.trimEnd()),
+      ).toContain(says);
+      expect(plain(output)).not.toContain('✔');
       expect(sent()).toEqual(['GET /api/v1/customers/1']);
     });
 
@@ -95,7 +101,11 @@ describe('a yes/no confirmation on a terminal', () => {
       const args = ['erasure', 'cancel', String(id), '--reason', 'x'];
       const { code, output } = await answer(args, `Withdraw erasure request ${id}`, keys);
       expect(code, plain(output)).toBe(2);
-      expect(plain(output)).toContain(says);
+      expect(
+        plain(output)
+          .split('\n')
+          .map((line) => line.trimEnd()),
+      ).toContain(says);
       expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
     });
 });

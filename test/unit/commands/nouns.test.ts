@@ -267,6 +267,25 @@ describe('files', () => {
     expect((await readdir(cli.dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
   });
 
+  it('a PDF larger than 256 MiB is refused, and nothing is saved', async () => {
+    const target = join(cli.dir, 'huge.pdf');
+    const mib = Buffer.alloc(1024 * 1024, 0x20);
+    function* endless() {
+      yield Buffer.from('%PDF-1.4\n');
+      for (;;) yield mib;
+    }
+    cli.transport.on('GET', '/api/v1/ai-reports/4/pdf', () => ({
+      status: 200,
+      body: endless(),
+      headers: { 'content-type': 'application/pdf' },
+    }));
+    const refused = await run(['ai-reports', 'pdf', '4', '-O', target]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is larger than 256 MiB: refused');
+    expect(await readdir(cli.dir)).not.toContain('huge.pdf');
+    expect((await readdir(cli.dir)).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
   it('an error body or a non-PDF success is never written as a PDF', async () => {
     const target = join(cli.dir, 'r.pdf');
     queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/ai-reports/4/pdf', [

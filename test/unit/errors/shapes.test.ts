@@ -321,6 +321,22 @@ describe('errorJson', () => {
     });
   });
 
+  it("a server's megabytes of message, or thousands of fields, take a few lines; -o json keeps them all", () => {
+    const error = parseApiError(
+      422,
+      body({
+        message: 'm'.repeat(5_000_000),
+        errors: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`f${i}`, ['x'.repeat(3000)]])),
+      }),
+    );
+    const shown = lines(error);
+    expect(shown).toHaveLength(1 + 50 + 1);
+    expect(shown[0]).toMatch(/^error: m{1000}… \(4999000 more characters\) \(HTTP 422\)$/);
+    expect(shown[1]).toMatch(/^ {2}f0: x{1000}… \(2000 more characters\)$/);
+    expect(shown.at(-1)).toBe('  … 2950 more fields (-o json has them all)');
+    expect(Object.keys(JSON.parse(errorJson(error)).error.errors)).toHaveLength(3000);
+  });
+
   it('carries retry_after of a 429', () => {
     const parsed = JSON.parse(errorJson(parseApiError(429, '', 4)));
     expect(parsed.error).toMatchObject({ status: 429, retry_after: 4, exit_code: 9 });

@@ -311,6 +311,28 @@ describe('cancellation', () => {
   });
 });
 
+describe('objects and arrays in an answer', () => {
+  it('an answer of a million tiny objects (a few MiB, gigabytes once parsed) is refused before it is parsed', async () => {
+    const t = testClient();
+    const flood = `{"data":[${'{},'.repeat(1_000_001)}{}]}`;
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [{ status: 200, body: flood }]);
+    const answer = await t.client.request({ method: 'GET', path: '/v1/customers' });
+    expect(() => answer.json()).toThrow(/the answer holds more than 1,000,000 objects and arrays/);
+  });
+
+  it('an honest large answer (long texts, few containers) is read', async () => {
+    const t = testClient();
+    const notes = Array.from({ length: 100 }, (_, id) => ({
+      id,
+      notes: 'x'.repeat(50_000),
+      tags: ['[', '{'],
+    }));
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [{ status: 200, body: { data: notes } }]);
+    const answer = await t.client.request({ method: 'GET', path: '/v1/customers' });
+    expect((answer.json() as { data: unknown[] }).data).toHaveLength(100);
+  });
+});
+
 describe('nesting depth of an answer', () => {
   /** `depth` arrays, one inside the other, around a number. */
   const nested = (depth: number) => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown;
