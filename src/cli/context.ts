@@ -87,6 +87,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     colourAllowed: globals.colour,
     inputAllowed: globals.input,
     quiet: globals.quiet,
+    // A terminal that cannot move its cursor (an editor's shell buffer) would print every frame of a spinner.
+    spinners: deps.env.TERM !== 'dumb',
   });
   const clock = deps.clock ?? systemClock;
   const signal = deps.signal ?? new AbortController().signal;

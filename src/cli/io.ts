@@ -27,6 +27,8 @@ export interface IoOptions {
   inputAllowed: boolean;
   /** -q, --quiet: no progress and no notes on stderr; errors and alerts still print. */
   quiet?: boolean;
+  /** False where the terminal cannot redraw a line (TERM=dumb): no spinner. */
+  spinners?: boolean;
 }
 
 export interface Progress {
@@ -158,7 +160,8 @@ export class IO implements Sink {
   /** Starts a spinner on stderr when it is a terminal and --quiet is not given; otherwise nothing is shown. */
   async progress(text: string): Promise<Progress> {
     // A terminal that reports no width (a pty made without a size) sends ora into an endless redraw.
-    if (this.quiet || !this.stderrIsTTY || !((this.streams.stderr.columns ?? 0) > 0)) return NO_PROGRESS;
+    const drawable = this.options.spinners !== false && (this.streams.stderr.columns ?? 0) > 0;
+    if (this.quiet || !this.stderrIsTTY || !drawable) return NO_PROGRESS;
     const { default: ora } = await import('ora');
     // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({

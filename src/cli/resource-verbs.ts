@@ -1,6 +1,7 @@
 // The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
 import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { ExportGuard, guardedPages } from '../core/export-guard.js';
+import type { ApiResponse } from '../core/http/client.js';
 import { concurrencyOf } from '../core/http/in-flight.js';
 import { type CommandInput, type CommandRun, verb } from './command.js';
 import type { Context } from './context.js';
@@ -74,6 +75,13 @@ export function pagedListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> 
  * `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`): the list flags work as on any list
  * (`--filter` and paging go to the query, in case the server grows them; `--limit` cuts on this side).
  */
+/** Whether a list answer says it is one page of more (`meta` or `links`, as a paginated collection's does). */
+function paginated(answer: ApiResponse): boolean {
+  const body = answer.json<{ meta?: unknown; links?: unknown } | null>();
+  const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+  return isObject(body) && (isObject(body?.meta) || isObject(body?.links));
+}
+
 export function plainListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> {
   return verb(
     (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),
@@ -82,7 +90,13 @@ export function plainListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> 
       if (page.page !== undefined) query.set('page', String(page.page));
       if (page.perPage !== undefined) query.set('per_page', String(page.perPage));
       const client = await ctx.http();
-      await showRecords(ctx, await client.request({ method: 'GET', path: list.path, query }), {
+      const answer = await client.request({ method: 'GET', path: list.path, query });
+      if ((page.page !== undefined || page.perPage !== undefined) && !paginated(answer))
+        // A script stepping through pages would get the same records each time, without a word.
+        ctx.io.err(
+          `warning: ${list.path} answered one list without pages: --page and --per-page were not applied (--limit N keeps the first N)`,
+        );
+      await showRecords(ctx, answer, {
         columns: list.columns,
         noun: list.noun,
         output: { declared: declaredFieldsAt(list.path) },

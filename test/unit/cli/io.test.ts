@@ -26,6 +26,14 @@ describe('IO.progress', () => {
     expect(s.stderr.read()).toBeNull();
   });
 
+  it('draws no spinner where the terminal cannot redraw a line (TERM=dumb)', async () => {
+    const s = streams({ isTTY: true, columns: 80 });
+    const io = new IO(s, { colourAllowed: false, inputAllowed: true, spinners: false });
+    const progress = await io.progress('working');
+    progress.stop();
+    expect(s.stderr.read()).toBeNull();
+  });
+
   it('draws a spinner on a terminal with a width', async () => {
     const s = streams({ isTTY: true, columns: 80 });
     const progress = await new IO(s, { colourAllowed: false, inputAllowed: true }).progress('working');

@@ -177,9 +177,11 @@ describe('parseGlobals', () => {
     expect(parseGlobals({ debug: true }, {}).debug).toBe(true);
   });
 
-  it('--no-color and NO_COLOR turn colour off; --no-input turns prompts off', () => {
+  it('--no-color, NO_COLOR and TERM=dumb turn colour off; --no-input turns prompts off', () => {
     expect(parseGlobals({ color: false }, {}).colour).toBe(false);
     expect(parseGlobals({}, { NO_COLOR: '1' }).colour).toBe(false);
+    expect(parseGlobals({}, { TERM: 'dumb' }).colour).toBe(false);
+    expect(parseGlobals({}, { TERM: 'xterm-256color' }).colour).toBe(true);
     expect(parseGlobals({ input: false }, {}).input).toBe(false);
   });
 });

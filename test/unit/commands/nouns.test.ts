@@ -50,6 +50,23 @@ describe('reads', () => {
     expect(table).toMatch(/ID\s+│ NAME\s+│ TYPE/);
   });
 
+  it('--page or --per-page on a list that came back without pages is said, once, not passed over', async () => {
+    const channels = [{ id: 1, name: 'WhatsApp' }];
+    queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/channels/, [
+      { status: 200, body: ok(channels) },
+      { status: 200, body: ok(channels) },
+      { status: 200, body: { ...ok(channels), meta: { current_page: 2, last_page: 2 } } },
+    ]);
+    const stepped = await run(['channels', 'list', '--page', '2', '-o', 'ndjson']);
+    expect(stepped.code).toBe(0);
+    expect(stepped.stderr.trim().split('\n')).toEqual([
+      'warning: /v1/channels answered one list without pages: --page and --per-page were not applied (--limit N keeps the first N)',
+    ]);
+    expect((await run(['channels', 'list', '-o', 'ndjson'])).stderr).toBe('');
+    // A server that does page it: nothing to say.
+    expect((await run(['channels', 'list', '--page', '2', '-o', 'ndjson'])).stderr).toBe('');
+  });
+
   it('conversations messages --after goes to the query; a bad --after sends nothing', async () => {
     queueReplies(cli.transport, cli.seen, 'GET', /^\/api\/v1\/conversations\/5\/messages\?/, [
       { status: 200, body: page([]) },
