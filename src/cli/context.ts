@@ -82,6 +82,12 @@ export interface HttpOptions {
   timeoutMs?: number;
 }
 
+/** COLUMNS as a width, when it is one (a whole number of 20 to 1000 cells). */
+function widthAsked(columns: string | undefined): number | undefined {
+  const width = columns ? Number(columns) : Number.NaN; // no regular expression: this runs at every start
+  return Number.isInteger(width) && width >= 20 && width <= 1000 ? width : undefined;
+}
+
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {
   const io = new IO(deps.streams, {
     colourAllowed: globals.colour,
@@ -89,6 +95,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     quiet: globals.quiet,
     // A terminal that cannot move its cursor (an editor's shell buffer) would print every frame of a spinner.
     spinners: deps.env.TERM !== 'dumb',
+    columns: widthAsked(deps.env.COLUMNS),
   });
   const clock = deps.clock ?? systemClock;
   const signal = deps.signal ?? new AbortController().signal;
@@ -125,6 +132,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     settings ??= await ctx.settings();
     const baseUrl = settings.get('base_url');
     if (!baseUrl) {
+      const { name, source } = settings.profile;
+      const known = Object.keys((await ctx.config()).profiles);
+      // A profile named (--profile, CLINIC_PROFILE) that does not exist: a typo, most often.
+      if (source !== 'default' && !known.includes(name))
+        throw new UsageError(
+          `there is no profile '${name}'${known.length ? ` (profiles: ${known.join(', ')})` : ''}: ` +
+            `make it with '${profileCommand(settings.profile, 'config set base_url URL')}'`,
+        );
       throw new UsageError(
         `no API address for profile '${settings.profile.name}': start one with 'clinic sandbox start' and use ` +
           `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,

@@ -29,6 +29,8 @@ export interface IoOptions {
   quiet?: boolean;
   /** False where the terminal cannot redraw a line (TERM=dumb): no spinner. */
   spinners?: boolean;
+  /** The width asked for where no terminal tells one (COLUMNS: `COLUMNS=60 clinic … -o table > file`). */
+  columns?: number;
 }
 
 export interface Progress {
@@ -86,14 +88,16 @@ export class IO implements Sink {
 
   /**
    * The terminal's width: stdout's, or stderr's when stdout goes into a pipe a person reads on that terminal
-   * (`clinic erasure list -o table | less`); 120 where neither reports one (a file, a pty made without a size).
+   * (`clinic erasure list -o table | less`); where neither reports one (a file, a pty made without a size), COLUMNS,
+   * else 120.
    */
   get columns(): number {
     const width = (stream: { isTTY?: boolean; columns?: number }) =>
       stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
     // Each stream is made when first touched: stdout's only when it is a terminal, stderr's only when stdout is not.
-    if (this.stdoutIsTTY) return width(this.streams.stdout) ?? DEFAULT_WIDTH;
-    return width(this.streams.stderr) ?? DEFAULT_WIDTH;
+    const otherwise = this.options.columns ?? DEFAULT_WIDTH;
+    if (this.stdoutIsTTY) return width(this.streams.stdout) ?? otherwise;
+    return width(this.streams.stderr) ?? otherwise;
   }
 
   /** Data goes to `collector` from now on instead of stdout; undefined: to stdout again. */

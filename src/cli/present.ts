@@ -5,7 +5,7 @@ import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { dataOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
-import type { Page } from '../core/paginate.js';
+import type { Page, PageMeta } from '../core/paginate.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../core/redact.js';
 import type { Context } from './context.js';
 import type { OutputRequest } from './output/format.js';
@@ -88,15 +88,17 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
     for await (const page of pages) await io.writeServerText(page.text);
     return;
   }
+  let pagesRead = 0;
+  let lastMeta: PageMeta | undefined;
   await showStream(ctx, how, async (writer) => {
     const progress = how.progress ? await io.progress(`fetching ${how.noun}…`) : undefined;
     // A run that follows pages (--all, a --limit past one page) is tuned for constant memory from its second page
     // on (core/memory.ts); a one-page list never pays V8's set-up for it.
     let tidy: (() => void) | undefined;
-    let pagesRead = 0;
     try {
       for await (const page of pages) {
         if (++pagesRead === 2) tidy = collectOnGrowth();
+        lastMeta = page.meta;
         // meta.total comes from the server: only a number may reach the spinner.
         const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
         const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;
@@ -113,6 +115,22 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
   if (ctx.signal.aborted) throw new CancelledError('interrupted');
   const change = how.guard?.change();
   if (change) io.alert(changeWarning(how.noun, change, how.completeHint));
+  // One page of more, shown to a person: how to see the rest.
+  if (pagesRead === 1 && how.limit === undefined && !how.progress && io.stderrIsTTY && lastMeta) {
+    const more = morePagesNote(lastMeta, how.noun);
+    if (more) io.err(more);
+  }
+}
+
+/** `page 1 of 3 (42 customers): --page 2 for the next, --all for every one`, when the server says there are more. */
+function morePagesNote(meta: PageMeta, noun: string): string | undefined {
+  const whole = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
+  const current = whole(meta.current_page);
+  const last = whole(meta.last_page);
+  if (current === undefined || last === undefined || current >= last) return undefined;
+  const total = whole(meta.total);
+  const count = total === undefined ? '' : ` (${total} ${noun})`;
+  return `page ${current} of ${last}${count}: --page ${current + 1} for the next, --all for every one`;
 }
 
 /** The warning for an export whose collection changed while it was paged: what changed, how to get it whole. */

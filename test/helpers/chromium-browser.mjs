@@ -30,4 +30,6 @@ try {
   process.exitCode = 1;
 } finally {
   await browser.close();
+  // Said once Chromium is gone and playwright has removed its profile: a test waits for this before it ends.
+  report('closed');
 }

@@ -36,5 +36,7 @@ describe.skipIf(!available)('clinic login in a real headless Chromium', () => {
     const list = await world.clinic(['customers', 'list', '--limit', '3', '-o', 'ndjson']);
     expect(list.code).toBe(0);
     expect(list.stdout.trim().split('\n')).toHaveLength(3);
+    // The browser outlives the login (it is handed the address and left): it has closed, its profile removed.
+    await expect.poll(() => readFile(report, 'utf8'), { timeout: 15_000 }).toMatch(/^closed$/m);
   });
 });

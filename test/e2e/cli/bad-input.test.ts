@@ -169,6 +169,16 @@ describe('refused before any request, exit 2', () => {
     expect(stderr).toContain('clinic sandbox start');
   });
 
+  it('a profile named that does not exist (a typo) is said so, with the profiles there are', async () => {
+    world.newRequests();
+    const { code, stderr } = await world.clinic(['--profile', 'sandbx', 'account']);
+    expect(code).toBe(2);
+    expect(lines(stderr)).toEqual([
+      "error: there is no profile 'sandbx' (profiles: sandbox): make it with 'clinic --profile sandbx config set base_url URL'",
+    ]);
+    expect(world.newRequests()).toEqual([]);
+  });
+
   it('the noun alone shows help on stderr and exits 2', async () => {
     const { code, stderr } = await world.clinic(['customers']);
     expect(code).toBe(2);

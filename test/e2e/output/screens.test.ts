@@ -3,7 +3,7 @@
 // The sandbox's seed and clock are fixed, so only what must vary (the sandbox's port) is normalised.
 // Update after a deliberate change of the output: npx vitest run test/e2e/output/screens.test.ts -u
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../../helpers/cli.js';
+import { BIN, baseEnv, runCli } from '../../helpers/cli.js';
 import { onPty, plain, type PtySession } from '../../helpers/pty.js';
 import { manualClock } from '../../helpers/sandbox-clock.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
@@ -35,6 +35,22 @@ async function screen(args: string[], cols: number): Promise<string> {
 }
 
 const file = (name: string, cols: number) => `./__screens__/${name}-${cols}.txt`;
+
+describe('no terminal', () => {
+  it('a table into a file takes the width COLUMNS gives, and says nothing of pages', async () => {
+    const env = { ...baseEnv(world.configDir), TZ: 'Europe/Berlin', COLUMNS: '60' };
+    const { code, stdout, stderr } = await runCli(
+      world.configDir,
+      ['--profile', 'sandbox', 'customers', 'list', '-o', 'table', '--per-page', '8'],
+      { env },
+    );
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(8);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+    expect(stderr).not.toContain('page 1 of');
+  });
+});
 
 describe.each(WIDTHS)('on a terminal of %i columns', (cols) => {
   it('erasure list', async () => {

@@ -153,6 +153,20 @@ describe('IO.columns', () => {
     // A terminal of no reported size (a pty made without one) is not a pipe: stderr's width is not its.
     expect(io({ isTTY: true, columns: 0 }, { isTTY: true, columns: 60 }).columns).toBe(120);
   });
+
+  it('is COLUMNS where no terminal tells a width (a table into a file)', () => {
+    const into = (columns?: number) =>
+      new IO(
+        {
+          stdin: new PassThrough(),
+          stdout: Object.assign(new PassThrough(), { isTTY: false }),
+          stderr: Object.assign(new PassThrough(), { isTTY: false }),
+        },
+        { colourAllowed: false, inputAllowed: true, columns },
+      ).columns;
+    expect(into(60)).toBe(60);
+    expect(into()).toBe(120);
+  });
 });
 
 describe('IO.canPrompt', () => {

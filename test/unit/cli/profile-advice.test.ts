@@ -8,10 +8,11 @@ const cli = useInProcess();
 const bare = { CLINIC_BASE_URL: undefined, CLINIC_TENANT: undefined };
 
 describe('advice for a profile chosen with --profile', () => {
-  it('no base_url: set it on that profile', async () => {
+  it('no base_url: set it on that profile (a profile that does not exist yet is said to be new)', async () => {
     const result = await cli.run(['--profile', 'staging', 'customers', 'list'], { env: bare });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("run 'clinic --profile staging config set base_url URL'");
+    expect(result.stderr).toContain("there is no profile 'staging'");
+    expect(result.stderr).toContain("make it with 'clinic --profile staging config set base_url URL'");
   });
 
   it('no client_id for a sign-in: set it on that profile', async () => {
