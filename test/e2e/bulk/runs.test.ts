@@ -106,33 +106,19 @@ describe('a whole file', () => {
   it('--dry-run checks the file and prints the first requests, sending nothing and writing no journal', async () => {
     await writeFile(file('h.ndjson'), ndjson([1, 2, 3, 4, 5].map(patient)));
     world.newRequests();
-    const result = await world.clinic([
-      'customers',
-      'create',
-      '--from',
-      file('h.ndjson'),
-      '--dry-run',
-      '-o',
-      'ndjson',
-    ]);
+    const dryRun = (...format: string[]) =>
+      world.clinic(['customers', 'create', '--from', file('h.ndjson'), '--dry-run', ...format]);
+    const result = await dryRun('-o', 'ndjson');
     expect(result.code).toBe(0);
     expect(lines(result.stdout)).toHaveLength(3);
     expect(result.stderr).toContain('5 valid records (2 more not shown); nothing was sent');
     expect(world.newRequests()).toEqual([]);
     await expect(readFile(`${file('h.ndjson')}.journal`)).rejects.toThrow();
     // Into a pipe, as the results would be: a line each by default, one JSON array with -o json.
-    const plain = await world.clinic(['customers', 'create', '--from', file('h.ndjson'), '--dry-run']);
+    const plain = await dryRun();
     expect(plain.code).toBe(0);
     expect(lines(plain.stdout).map((line) => JSON.parse(line).method)).toEqual(['POST', 'POST', 'POST']);
-    const json = await world.clinic([
-      'customers',
-      'create',
-      '--from',
-      file('h.ndjson'),
-      '--dry-run',
-      '-o',
-      'json',
-    ]);
+    const json = await dryRun('-o', 'json');
     expect(json.code).toBe(0);
     expect((JSON.parse(json.stdout) as { body: unknown }[]).map((view) => view.body)).toHaveLength(3);
     expect(world.newRequests()).toEqual([]);
