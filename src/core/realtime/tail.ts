@@ -3,7 +3,7 @@
 // Delivery (a print that waits for the output to drain, or a POST the endpoint must accept) is one event at a time,
 // in order; while it is slow the queue stays bounded, and the messages let go are fetched again over REST.
 import { paths } from '../api/resources.js';
-import { CancelledError, NetworkError } from '../errors.js';
+import { CancelledError, NetworkError, UsageError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
@@ -238,6 +238,14 @@ export function runChatTail(options: TailOptions): Promise<void> {
       authorize: channelAuthorizer(client, options.authEndpoint, options.tenant),
       refused: (error) => fail(error),
       error: (code, message) => {
+        // 4000: TLS only. pusher-js would go on over TLS to the address set for clear text, failing for ever: the
+        // profile says which it is.
+        if (code === 4000 && !options.realtime.tls)
+          return fail(
+            new UsageError(
+              'the realtime server accepts only TLS connections (4000): set realtime.tls true in the profile',
+            ),
+          );
         if (code !== undefined && code >= 4001 && code <= 4099) refusedBy4xxx = `${code} ${message}`;
       },
       state: (current) => {
