@@ -9,7 +9,10 @@ import { listPaged } from '../../cli/resource-verbs.js';
 import { paths } from '../../core/api/resources.js';
 import type { MESSAGES_OPTIONS } from './index.js';
 
-/** The body shrinks first (it is the longest), but is dropped last of all. */
+/**
+ * The body is the longest and wraps: it narrows first (the time and the sender stay on an 80-column terminal), its
+ * lines wrapping, and is dropped last of all.
+ */
 export const MESSAGE_COLUMNS: Column[] = [
   { header: 'ID', path: 'id', keep: true },
   { header: 'TIME', path: 'created_at', priority: 8 },
@@ -22,7 +25,7 @@ export const MESSAGE_COLUMNS: Column[] = [
   },
   { header: 'STATUS', path: 'status', keep: true },
   { header: 'MEDIA', path: 'media_type', priority: 2 },
-  { header: 'BODY', path: 'body', priority: 9, min: 12 },
+  { header: 'BODY', path: 'body', priority: 9, min: 20, wrap: true },
 ];
 
 export interface MessagesOptions {

@@ -6,7 +6,9 @@ import { type ColumnNeeds, fitColumns, frameWidth } from '../../../src/cli/outpu
 import { createListWriter, type OutputSpec } from '../../../src/cli/output/render.js';
 import { renderFieldTable } from '../../../src/cli/output/record-table.js';
 import { type Column, renderTable } from '../../../src/cli/output/table.js';
+import { HumanTimes } from '../../../src/cli/output/time.js';
 import { SETTING_COLUMNS } from '../../../src/commands/config/show.js';
+import { MESSAGE_COLUMNS } from '../../../src/commands/conversations/messages.js';
 import { CUSTOMER_COLUMNS } from '../../../src/commands/customers/columns.js';
 import { ERASURE_COLUMNS } from '../../../src/commands/erasure/columns.js';
 import { useInProcess } from '../../helpers/in-process.js';
@@ -295,6 +297,34 @@ describe('renderTable', () => {
     expect(renderFieldTable(record, { colour: false, width: 80 }).split('\n').length).toBeGreaterThan(
       150_000,
     );
+  });
+
+  it('conversation messages at 80 columns keep the time and the sender; the body wraps, never cut', () => {
+    const body = 'Hi, can I move my appointment to Friday? The morning would suit me best.';
+    const messages = [1, 2, 3].map((id) => ({
+      id,
+      created_at: '2026-01-02T09:00:00Z',
+      sender_type: 'customer',
+      sender_id: 12,
+      status: 'received',
+      body,
+    }));
+    const { text, notShown } = renderTable(messages, MESSAGE_COLUMNS, {
+      colour: false,
+      width: 80,
+      times: new HumanTimes(true),
+    });
+    expect(notShown).toEqual([]);
+    expect(text).toContain('TIME');
+    expect(text).toContain('customer 12');
+    for (const line of lines(text)) expect(cells(line)).toBeLessThanOrEqual(80);
+    const bodyOf = (at: number) =>
+      lines(text)
+        .slice(2 + at * 3, 5 + at * 3)
+        .map((line) => line.split('│').at(-2)?.trim())
+        .join(' ')
+        .trim();
+    expect(bodyOf(0)).toBe(body);
   });
 
   it('leaves out a column that is empty in every row, unless --wide', async () => {
