@@ -3,7 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
 import { redactSecrets } from '../core/redact.js';
-import { jsonForTerminal, sanitizeLines } from './output/sanitize.js';
+import { sanitizeLines } from './output/sanitize.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -87,17 +87,17 @@ export class IO implements Sink {
   }
 
   /**
-   * The terminal's width: stdout's, or stderr's when stdout goes into a pipe a person reads on that terminal
-   * (`clinic erasure list -o table | less`); where neither reports one (a file, a pty made without a size), COLUMNS,
-   * else 120.
+   * The terminal's width: stdout's; when stdout goes into a pipe or a file, COLUMNS when it is set
+   * (`COLUMNS=100 clinic … -o table > list.txt`), else stderr's, which a person reads the pipe on (`clinic erasure
+   * list -o table | less`); 120 where none tells one (a pty made without a size).
    */
   get columns(): number {
     const width = (stream: { isTTY?: boolean; columns?: number }) =>
       stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
     // Each stream is made when first touched: stdout's only when it is a terminal, stderr's only when stdout is not.
-    const otherwise = this.options.columns ?? DEFAULT_WIDTH;
-    if (this.stdoutIsTTY) return width(this.streams.stdout) ?? otherwise;
-    return width(this.streams.stderr) ?? otherwise;
+    const asked = this.options.columns;
+    if (this.stdoutIsTTY) return width(this.streams.stdout) ?? asked ?? DEFAULT_WIDTH;
+    return asked ?? width(this.streams.stderr) ?? DEFAULT_WIDTH;
   }
 
   /** Data goes to `collector` from now on instead of stdout; undefined: to stdout again. */
@@ -109,11 +109,7 @@ export class IO implements Sink {
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
     if (this.collector) return this.collector.write(text);
-    if (this.stdoutIsTTY) {
-      if (this.spinner) this.makeRoomForData(this.spinner, text);
-      // Human views are sanitized already; JSON (a bulk result, -o json) keeps its data, in escapes.
-      text = jsonForTerminal(text);
-    }
+    if (this.spinner && this.stdoutIsTTY) this.makeRoomForData(this.spinner, text);
     if (this.streams.direct?.write(text)) return Promise.resolve();
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {

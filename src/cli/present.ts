@@ -153,7 +153,6 @@ export function changeWarning(noun: string, change: CollectionChange, completeHi
   );
 }
 
-/** --dry-run: the request that would be sent, secrets redacted; nothing is sent (or read: an upload shows its file). */
 /** The request a dry run shows: method, URL, headers and body, every secret in them redacted. */
 export function dryRunView(client: HttpClient, request: ApiRequest, upload?: { path: string; size: number }) {
   const prepared = client.prepare(request);
@@ -178,6 +177,7 @@ export function dryRunText(view: ReturnType<typeof dryRunView>): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** --dry-run: the request that would be sent, secrets redacted; nothing is sent (or read: an upload shows its file). */
 export async function showDryRun(
   ctx: Context,
   client: HttpClient,

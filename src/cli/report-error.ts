@@ -16,11 +16,6 @@ export interface ErrorReportOptions {
 
 export type { SignInFacts };
 
-/**
- * The error line: the server's sentence and the status, each said once. A body without a message already reads
- * `HTTP 500 server error`; a validation message that is its first field error (Laravel's) is not said twice, as
- * the field lines follow; a read-only refusal says what the code means instead of the server's words for it.
- */
 /** A server's text on a line of its own: this much at most (a server may send megabytes of message). */
 const MAX_SERVER_TEXT = 1000;
 /** Field lines shown at most (-o json keeps them all). */
@@ -31,9 +26,14 @@ const clipped = (text: string): string =>
     ? text
     : `${text.slice(0, MAX_SERVER_TEXT)}… (${text.length - MAX_SERVER_TEXT} more characters)`;
 
+/**
+ * The error line: the server's sentence and the status, each said once. A body without a message already reads
+ * `HTTP 500 server error`; a validation message that is its first field error (Laravel's) is not said twice, as
+ * the field lines follow; a read-only refusal says what the code means instead of the server's words for it.
+ */
 function headline(error: ApiError): string {
   const status = `HTTP ${error.status}`;
-  const code = error.code && error.code !== error.message ? ` ${error.code}` : '';
+  const code = error.code && error.code !== error.message ? ` ${clipped(error.code)}` : '';
   const readOnly = readOnlyMeaning(error.code);
   if (readOnly) return `refused: ${readOnly} (${status}${code})`;
   const first = error.fieldErrors[0]?.messages[0];
@@ -58,7 +58,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
       lines.push(`  ${clipped(field.field)}: ${clipped(field.messages.join(' '))}`);
     const more = error.fieldErrors.length - MAX_FIELD_LINES;
     if (more > 0) lines.push(`  … ${plural(more, 'more field')} (-o json has them all)`);
-    if (error.nextStep) lines.push(`next step: ${error.nextStep}`);
+    if (error.nextStep) lines.push(`next step: ${clipped(error.nextStep)}`);
     if (error.status === 429 || error.status === 503) {
       const seconds = error.retryAfterSeconds;
       const wait =

@@ -71,10 +71,6 @@ export function pagedListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> 
   );
 }
 
-/**
- * `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`): the list flags work as on any list
- * (`--filter` and paging go to the query, in case the server grows them; `--limit` cuts on this side).
- */
 /** Whether a list answer says it is one page of more (`meta` or `links`, as a paginated collection's does). */
 function paginated(answer: ApiResponse): boolean {
   const body = answer.json<{ meta?: unknown; links?: unknown } | null>();
@@ -82,6 +78,10 @@ function paginated(answer: ApiResponse): boolean {
   return isObject(body) && (isObject(body?.meta) || isObject(body?.links));
 }
 
+/**
+ * `<noun> list` over an unpaginated endpoint (`{success, data: [...]}`): the list flags work as on any list
+ * (`--filter` and paging go to the query, in case the server grows them; `--limit` cuts on this side).
+ */
 export function plainListVerb(list: PagedList): CommandRun<typeof LIST_OPTIONS> {
   return verb(
     (input: CommandInput<typeof LIST_OPTIONS>) => parseListOptions(input.options),

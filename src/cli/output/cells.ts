@@ -2,7 +2,6 @@
 // one measure for everything laid out in columns (tables, record views, doctor, chat tail), so that what is fitted,
 // padded and cut agrees on every line whatever the script.
 import { eastAsianWidth } from 'get-east-asian-width';
-import { largest } from './largest.js';
 
 /**
  * No cell: combining marks (a Hebrew vowel point, a Devanagari virama, Thai tone marks), format characters (a zero
@@ -88,13 +87,6 @@ export function wrapText(text: string, width: number, fieldName = false): string
 
 /** Where a word of an identifying value may break when it is longer than a line: after `.`, `_`, `@` or `-`. */
 const BREAKS = /(?<=[._@-])/;
-
-/** Cells of the longest piece of a value: what its column needs to wrap it only between words and after BREAKS. */
-export const longestPiece = (text: string): number =>
-  largest(
-    text.split(' ').flatMap((word) => word.split(BREAKS).map(displayWidth)),
-    0,
-  );
 
 /**
  * Lines of at most `width` cells of an identifying value or a mark, never cut: broken between words, and inside a

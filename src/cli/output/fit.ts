@@ -5,6 +5,8 @@
 // long email wrapping rather than pushing the rest of the table out. When the kept columns alone are too wide, they
 // narrow too, wrapping.
 
+import { largest } from './largest.js';
+
 export interface ColumnNeeds {
   /** Cells of the widest value (or of the header). */
   natural: number;
@@ -42,9 +44,16 @@ export function fitColumns(columns: readonly ColumnNeeds[], width: number): (num
   const levels = [...new Set(others.map((i) => need(i).priority))].sort((a, b) => a - b);
   const dropped: number[] = [];
 
+  // Wrapping columns narrow first, losing nothing: the others' (a note) before kept ones' (an email).
   shrink(
     widths,
-    all.filter((i) => need(i).wrap === true),
+    others.filter((i) => need(i).wrap === true),
+    floor,
+    sum() - width,
+  );
+  shrink(
+    widths,
+    kept.filter((i) => need(i).wrap === true),
     floor,
     sum() - width,
   );
@@ -82,7 +91,11 @@ export function fitColumns(columns: readonly ColumnNeeds[], width: number): (num
   return columns.map((_, i) => widths.get(i));
 }
 
-/** Takes up to `excess` cells from the columns, the widest first (equals level down together), down to `floor`. */
+/**
+ * Takes up to `excess` cells from the columns, the widest first, down to `floor`. Equals level down together, the
+ * rightmost first, in one pass to the next width below them (a hostile value ten million cells wide costs a pass, not
+ * ten million).
+ */
 function shrink(
   widths: Map<number, number>,
   candidates: number[],
@@ -94,11 +107,15 @@ function shrink(
   while (left > 0) {
     const room = candidates.filter((i) => widths.has(i) && widthOf(i) > floor(i));
     if (room.length === 0) return;
-    const widest = room.reduce((a, b) => (widthOf(b) >= widthOf(a) ? b : a));
-    const next = Math.max(0, ...room.filter((i) => i !== widest).map(widthOf));
-    const w = widthOf(widest);
-    const cut = Math.min(left, w - floor(widest), Math.max(1, w - next));
-    widths.set(widest, w - cut);
-    left -= cut;
+    const w = largest(room.map(widthOf), 0);
+    const widest = room.filter((i) => widthOf(i) === w).reverse();
+    const next = largest(room.filter((i) => widthOf(i) < w).map(widthOf), 0);
+    const step = Math.max(1, Math.min(w - next, Math.floor(left / widest.length)));
+    for (const i of widest) {
+      const cut = Math.min(left, step, widthOf(i) - floor(i));
+      widths.set(i, widthOf(i) - cut);
+      left -= cut;
+      if (left <= 0) return;
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { OutputFormat } from '../../core/config/keys.js';
 import type { CsvColumns } from './csv-columns.js';
 import { FieldsSeen, pickFields } from './fields.js';
 import { recordMarks } from './marks.js';
+import { jsonForTerminal } from './sanitize.js';
 import { renderFieldTable } from './record-table.js';
 import { type Column, renderTable } from './table.js';
 import { HumanTimes } from './time.js';
@@ -132,6 +133,12 @@ function lineWriter<T>(sink: Sink, spec: OutputSpec, live: LiveLines<T>): ListWr
   };
 }
 
+/** A record as JSON (its fields as --fields shapes them); on a terminal, no control it would act on (escaped). */
+const jsonOf = (record: unknown, spec: OutputSpec, space?: number): string => {
+  const text = JSON.stringify(shape(record, spec), null, space);
+  return spec.terminal ? jsonForTerminal(text) : text;
+};
+
 function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWriter {
   let count = 0;
   let ended = false;
@@ -143,9 +150,8 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
   const format = (record: unknown): string => {
     count++;
     seen?.see(record);
-    if (spec.format === 'json')
-      return `${count === 1 ? '[\n  ' : ',\n  '}${indent(JSON.stringify(shape(record, spec), null, 2))}`;
-    if (spec.format === 'ndjson') return `${JSON.stringify(shape(record, spec))}\n`;
+    if (spec.format === 'json') return `${count === 1 ? '[\n  ' : ',\n  '}${indent(jsonOf(record, spec, 2))}`;
+    if (spec.format === 'ndjson') return `${jsonOf(record, spec)}\n`;
     buffered.push(record);
     return '';
   };
@@ -242,9 +248,9 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
   if (spec.fields) new FieldsSeen(spec.fields).see(record).report(spec.warn);
   switch (spec.format) {
     case 'json':
-      return sink.write(`${JSON.stringify(shape(record, spec), null, 2)}\n`);
+      return sink.write(`${jsonOf(record, spec, 2)}\n`);
     case 'ndjson':
-      return sink.write(`${JSON.stringify(shape(record, spec))}\n`);
+      return sink.write(`${jsonOf(record, spec)}\n`);
     case 'csv':
       return sink.write(await csvWriter(spec).rows([record]));
     case 'table': {

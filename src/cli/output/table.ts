@@ -5,7 +5,7 @@ import { drawFrame, HIGHLIGHT, painted } from './frame.js';
 import { largest } from './largest.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { displayWidth, longestPiece, wrapText, wrapValue } from './cells.js';
+import { displayWidth, wrapText, wrapValue } from './cells.js';
 import { HumanTimes } from './time.js';
 
 export interface Column {
@@ -92,8 +92,9 @@ function markLines(
     const id = first?.cells[row]?.text ?? '';
     const name = id !== '' && first ? `${first.column.header.toUpperCase()} ${id}` : `row ${row + 1}`;
     // Lines after the first indented, so that each note reads as one.
-    wrapText(`note on ${name}: ${marks}`, Math.max(1, style.width - 2)).forEach((line, at) =>
-      lines.push(painted(style.colour, HIGHLIGHT, at === 0 ? line : `  ${line}`)),
+    const indent = style.width > 20 ? '  ' : '';
+    wrapText(`note on ${name}: ${marks}`, Math.max(1, style.width - indent.length)).forEach((line, at) =>
+      lines.push(painted(style.colour, HIGHLIGHT, at === 0 ? line : `${indent}${line}`)),
     );
   });
   return lines.map((line) => `${line}\n`).join('');
@@ -104,7 +105,11 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
   if (records.length === 0) return { text: '', notShown: [] };
   const times = style.times ?? new HumanTimes(false);
   const marked = records.some((record) => recordMarks(record) !== '');
-  const all = marked ? [...declared, NOTE_COLUMN] : declared;
+  // Columns asked for with --fields go before the marks, which can be lines below the table instead.
+  const note = declared.some((column) => column.asked)
+    ? { ...NOTE_COLUMN, priority: Math.min(...declared.map((column) => column.priority ?? 0)) - 1 }
+    : NOTE_COLUMN;
+  const all = marked ? [...declared, note] : declared;
   const cellsOf = (column: Column) => records.map((record) => cellOf(record, column, times));
   // A column empty in every row says nothing (unless --fields named it, or --wide asks for all).
   const every = all.map((column) => ({ column, cells: cellsOf(column) }));
@@ -125,10 +130,7 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
       priority: column.priority ?? 0,
       min: column.keep
         ? column.wrap
-          ? largest(
-              cells.map((cell) => longestPiece(cell.text)),
-              Math.max(header, mostOf(widths)),
-            )
+          ? Math.max(header, mostOf(widths))
           : natural
         : allTimes
           ? natural
@@ -143,9 +145,7 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
   });
   const dropped = columns.filter((_, i) => fitted[i] === undefined).map(({ column }) => column);
   // Marks left out of the table are lines below it: not a column not shown.
-  const notShown = dropped
-    .filter((column) => column !== NOTE_COLUMN)
-    .map((column) => column.header.toLowerCase());
+  const notShown = dropped.filter((column) => column !== note).map((column) => column.header.toLowerCase());
 
   const rows = records.map((_, row) =>
     shown.map(({ column, cells, width }) => {
@@ -153,7 +153,7 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
       if (cell.ms !== undefined) times.shown(cell.ms);
       if (style.wide) return cell.text;
       // A kept value or a mark is never cut: narrower than it, its column wraps it between its pieces.
-      if (column.keep || column === NOTE_COLUMN) return wrapValue(cell.text, width).join('\n');
+      if (column.keep || column === note) return wrapValue(cell.text, width).join('\n');
       return column.wrap ? wrapText(cell.text, width).join('\n') : cell.text;
     }),
   );
@@ -162,8 +162,10 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
     rows,
     widths: shown.map(({ width }) => width),
     colour: style.colour,
-    highlighted: (_, i) => shown[i]?.column === NOTE_COLUMN,
+    highlighted: (_, i) => shown[i]?.column === note,
   });
-  const notes = dropped.includes(NOTE_COLUMN) ? markLines(records, shown[0], style) : '';
+  // Each mark named by the record's id where it is shown, else by the first column.
+  const naming = shown.find(({ column }) => column.path === 'id') ?? shown[0];
+  const notes = dropped.includes(note) ? markLines(records, naming, style) : '';
   return { text: `${text}\n${notes}`, notShown };
 }

@@ -84,7 +84,8 @@ function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   const writable = othersCouldWrite(path, fileStat);
   if (writable)
     throw new UnsafeFileError(
-      `${writable}, so what it says may not be yours; refusing to use it: check it, then chmod 600 ${path}`,
+      `${writable}, so what it says may not be yours; refusing to use it, as ssh refuses such a config: check ` +
+        `it, then run chmod 600 ${path}`,
     );
   let dirFd: number | undefined;
   try {

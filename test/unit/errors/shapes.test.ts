@@ -335,6 +335,17 @@ describe('errorJson', () => {
     expect(shown[1]).toMatch(/^ {2}f0: x{1000}… \(2000 more characters\)$/);
     expect(shown.at(-1)).toBe('  … 2950 more fields (-o json has them all)');
     expect(Object.keys(JSON.parse(errorJson(error)).error.errors)).toHaveLength(3000);
+    // The code and the next step too.
+    const step = parseApiError(
+      428,
+      body({
+        message: 'Do this first',
+        error_code: 'C'.repeat(50_000),
+        data: { next_step: 'n'.repeat(200_000) },
+      }),
+    );
+    expect(lines(step).some((line) => line.startsWith('next step: nnn'))).toBe(true);
+    for (const line of lines(step)) expect(line.length, line.slice(0, 40)).toBeLessThan(1200);
   });
 
   it('carries retry_after of a 429', () => {

@@ -32,6 +32,30 @@ async function listOf(
   return { text: sink.text, count: writer.count };
 }
 
+describe('JSON on a terminal', () => {
+  const HOSTILE = { id: '\u009b2J\u202eevil\u2028x\u007f' };
+
+  it('keeps its data but none of the controls a terminal acts on (C1, bidi, separators, DEL): as escapes', async () => {
+    for (const format of ['json', 'ndjson'] as const) {
+      const sink = stringSink();
+      const writer = createListWriter(sink, { ...spec(format), terminal: true }, []);
+      await writer.write(HOSTILE);
+      await writer.end();
+      expect(sink.text, format).not.toMatch(/[\u007f-\u009f\u202e\u2028]/);
+      expect(sink.text).toContain('\\u009b2J\\u202eevil\\u2028x\\u007f');
+      const one = stringSink();
+      await writeResource(one, { ...spec(format), terminal: true }, HOSTILE);
+      expect(JSON.parse(one.text)).toEqual(HOSTILE);
+    }
+  });
+
+  it('is written exactly as it is into a pipe', async () => {
+    const sink = stringSink();
+    await writeResource(sink, spec('ndjson'), HOSTILE);
+    expect(sink.text).toBe(`${JSON.stringify(HOSTILE)}\n`);
+  });
+});
+
 describe('json list', () => {
   it('is a valid JSON array of the records', async () => {
     const records = [

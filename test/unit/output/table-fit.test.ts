@@ -327,6 +327,30 @@ describe('renderTable', () => {
     expect(bodyOf(0)).toBe(body);
   });
 
+  it('columns asked for with --fields stay before the marks, which go below the table', async () => {
+    const out = stringSink();
+    const records = [
+      { id: 6, created_at: '2026-01-02T09:00:00Z', is_masked: true },
+      { id: 7, created_at: '2026-01-03T09:00:00Z' },
+    ];
+    const writer = createListWriter(
+      out,
+      {
+        format: 'table',
+        fields: ['created_at', 'id'],
+        width: 30,
+        colour: false,
+        times: new HumanTimes(true),
+      },
+      [],
+    );
+    await writer.writeMany(records);
+    await writer.end();
+    expect(out.text).toContain('CREATED_AT');
+    expect(out.text).not.toContain('NOTE');
+    expect(lines(out.text).at(-1)).toBe('note on ID 6: masked');
+  });
+
   it('leaves out a column that is empty in every row, unless --wide', async () => {
     const columns: Column[] = [
       { header: 'ID', path: 'id', keep: true },
