@@ -100,7 +100,10 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
         if (++pagesRead === 2) tidy = collectOnGrowth();
         lastMeta = page.meta;
         // meta.total comes from the server: only a number may reach the spinner.
-        const served = Number.isSafeInteger(page.meta.total) ? page.meta.total : undefined;
+        const served =
+          Number.isSafeInteger(page.meta.total) && (page.meta.total as number) >= 0
+            ? page.meta.total
+            : undefined;
         const total = how.limit !== undefined ? Math.min(how.limit, served ?? how.limit) : served;
         const room = how.limit === undefined ? page.records.length : how.limit - writer.count;
         await writer.writeMany(page.records.slice(0, Math.max(0, room)));
@@ -124,7 +127,8 @@ export async function showList(ctx: Context, pages: AsyncIterable<Page<unknown>>
 
 /** `page 1 of 3 (42 customers): --page 2 for the next, --all for every one`, when the server says there are more. */
 function morePagesNote(meta: PageMeta, noun: string): string | undefined {
-  const whole = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
+  const whole = (value: unknown) =>
+    Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined;
   const current = whole(meta.current_page);
   const last = whole(meta.last_page);
   if (current === undefined || last === undefined || current >= last) return undefined;

@@ -120,12 +120,13 @@ function wrapPieces(pieces: readonly Piece[], max: number): string[] {
   let used = 0;
   for (const { text: piece, join } of pieces) {
     const cells = displayWidth(piece);
-    if (used > 0 && used + join.length + cells <= max) {
+    // A line of marks alone (no cell) is a line all the same: what follows joins it with its space.
+    if (line !== '' && used + join.length + cells <= max) {
       line += join + piece;
       used += join.length + cells;
       continue;
     }
-    if (used > 0) {
+    if (line !== '') {
       lines.push(line);
       line = '';
       used = 0;

@@ -68,5 +68,7 @@ describe('the record view', () => {
     expect(wrapText('  4', 10)).toEqual(['  4']);
     expect(wrapText('one two three', 7)).toEqual(['one two', 'three']);
     expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    // A word of marks alone keeps the space after it.
+    expect(wrapText('\u0301 abc', 10)).toEqual(['\u0301 abc']);
   });
 });
