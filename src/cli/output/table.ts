@@ -77,8 +77,9 @@ function mostOf(widths: readonly number[]): number {
 }
 
 /**
- * The marks of the records, a line each below the table (`note on ID 6: read-only: CUSTOMER_ERASED`), named by the
- * row's first cell (its id; else its row), when the terminal has no room for the NOTE column.
+ * The marks of the records, a line each below the table (`note on ID 6: read-only: CUSTOMER_ERASED`), when the
+ * terminal has no room for the NOTE column: each named by the cell of `first` (the ID column where it is shown), or
+ * by its row.
  */
 function markLines(
   records: readonly unknown[],
@@ -100,6 +101,23 @@ function markLines(
   return lines.map((line) => `${line}\n`).join('');
 }
 
+/** What a column needs of the width (fit.ts), from its cells and its header. */
+function needsOf(column: Column, cells: readonly Cell[], head: string): ColumnNeeds {
+  const header = displayWidth(head);
+  const widths = cells.map((cell) => displayWidth(cell.text));
+  const natural = largest(widths, header);
+  // Times are never cut: shown whole or left out.
+  const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
+  const kept = column.wrap ? Math.max(header, mostOf(widths)) : natural;
+  return {
+    natural,
+    keep: column.keep === true,
+    priority: column.priority ?? 0,
+    min: column.keep ? kept : allTimes ? natural : (column.min ?? DEFAULT_MIN),
+    wrap: column.wrap === true && !allTimes,
+  };
+}
+
 /** A table of records; a NOTE column appears when any record is masked or read-only. */
 export function renderTable(records: unknown[], declared: Column[], style: TableStyle): TableText {
   if (records.length === 0) return { text: '', notShown: [] };
@@ -119,25 +137,7 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
   const columns = filled.length > 0 ? filled : every.slice(0, 1);
 
   const head = columns.map(({ column }) => column.header.toUpperCase());
-  const needs = columns.map(({ column, cells }, i): ColumnNeeds => {
-    const header = displayWidth(head[i] as string);
-    const widths = cells.map((cell) => displayWidth(cell.text));
-    const natural = largest(widths, header);
-    const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
-    return {
-      natural,
-      keep: column.keep === true,
-      priority: column.priority ?? 0,
-      min: column.keep
-        ? column.wrap
-          ? Math.max(header, mostOf(widths))
-          : natural
-        : allTimes
-          ? natural
-          : (column.min ?? DEFAULT_MIN),
-      wrap: column.wrap === true && !allTimes,
-    };
-  });
+  const needs = columns.map(({ column, cells }, i) => needsOf(column, cells, head[i] as string));
   const fitted = style.wide ? needs.map((need) => need.natural) : fitColumns(needs, style.width);
   const shown = columns.flatMap((entry, i) => {
     const width = fitted[i];
