@@ -136,6 +136,15 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
     get isTTY() {
       return (isTTY ??= require('node:tty').isatty(1));
     },
+    /** Whether fd 1 is a pipe or a socket (`clinic … | jq`): asked only before a spinner is drawn. */
+    get isPipe() {
+      try {
+        const stat = require('node:fs').fstatSync(1);
+        return stat.isFIFO() || stat.isSocket();
+      } catch {
+        return false;
+      }
+    },
     /** Writes all of `text` now, when it may: true if it did (or handed it on), false to use the stream. */
     write(text) {
       // UTF-8 takes a byte or more for each UTF-16 unit: a text too long is refused before it is encoded.

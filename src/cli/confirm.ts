@@ -18,10 +18,15 @@ export async function confirmOrCancel(ctx: Context, question: string): Promise<v
     throw new DeclinedError('cancelled: nothing was sent');
 }
 
-/** For what cannot be undone: the user types `expected` back (skipped with --yes); anything else exits 2. */
+/**
+ * For what cannot be undone: the user types `expected` back (skipped with --yes); anything else exits 2. The
+ * question, long (who is erased), is a line of its own before a short prompt: a prompt the terminal wraps leaves the
+ * prompt library's cursor inside its text.
+ */
 export async function confirmByTyping(ctx: Context, question: string, expected: string): Promise<void> {
   if (ctx.globals.yes) return;
-  const typed = await ctx.prompter.input(`${sanitize(question)} Type ${expected} to confirm:`);
+  ctx.io.alert(sanitize(question));
+  const typed = await ctx.prompter.input(`Type ${expected} to confirm:`);
   if (typed.trim() !== expected) {
     throw new DeclinedError(
       `cancelled: you typed '${sanitize(typed.trim())}', not ${expected}; nothing was sent`,

@@ -16,6 +16,8 @@ export interface Streams {
 export interface DirectStdout {
   /** Whether stdout is a terminal, told without making its stream. */
   readonly isTTY: boolean;
+  /** Whether stdout is a pipe or a socket (`clinic … | jq`), whose reader may print on the same terminal. */
+  readonly isPipe?: boolean;
   /** Writes all of `text` at once when it may (a small output, no stream made yet): false to use the stream. */
   write(text: string): boolean;
 }
@@ -162,6 +164,8 @@ export class IO implements Sink {
     // A terminal that reports no width (a pty made without a size) sends ora into an endless redraw.
     const drawable = this.options.spinners !== false && (this.streams.stderr.columns ?? 0) > 0;
     if (this.quiet || !this.stderrIsTTY || !drawable) return NO_PROGRESS;
+    // `clinic … | jq`: jq prints on this terminal, and nothing here knows when: its lines would meet the spinner's.
+    if (!this.stdoutIsTTY && this.streams.direct?.isPipe === true) return NO_PROGRESS;
     const { default: ora } = await import('ora');
     // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({

@@ -66,35 +66,25 @@ export const padCells = (text: string, width: number): string =>
   text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 
 /**
- * Lines of at most `width` cells, broken at spaces where it can (a field name: after its dots, then underscores) and
- * inside a word that is longer than a line; a leading indent is kept on every line.
+ * Lines of at most `width` cells, never cut: broken at spaces where it can, and inside a word longer than a line
+ * after a `.`, `_`, `@`, `-` or `/` (`CUSTOMER_` `ERASED`, `ada.lovelace@` `example.com`, `http://127.0.0.1:8080/`
+ * `api`), anywhere only when a piece is longer than a line. A field name breaks after its dots, then its `_`. A
+ * leading indent is kept on every line.
  */
 export function wrapText(text: string, width: number, fieldName = false): string[] {
   const indent = /^ */.exec(text)?.[0] ?? '';
   if (indent !== '' && indent.length < width)
     return wrapText(text.slice(indent.length), width - indent.length, fieldName).map((line) => indent + line);
   const max = Math.max(1, width);
-  if (!fieldName) return wrapPieces(spaced(text.split(' ')), max);
-  // A field name: after its dots, and after a `_` only in a part too long for a line.
-  const parts = text
-    .split(/(?<=\.)/)
-    .flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]));
-  return wrapPieces(
-    parts.map((part) => ({ text: part, join: '' })),
-    max,
-  );
-}
-
-/** Where a word of an identifying value may break when it is longer than a line: after `.`, `_`, `@` or `-`. */
-const BREAKS = /(?<=[._@-])/;
-
-/**
- * Lines of at most `width` cells of an identifying value or a mark, never cut: broken between words, and inside a
- * word longer than a line after a `.`, `_`, `@` or `-` (`CUSTOMER_` `ERASED`, `ada.lovelace@` `example.com`), and
- * anywhere only when a piece is longer than a line.
- */
-export function wrapValue(text: string, width: number): string[] {
-  const max = Math.max(1, width);
+  if (fieldName) {
+    const parts = text
+      .split(/(?<=\.)/)
+      .flatMap((part) => (displayWidth(part) > max ? part.split(/(?<=_)/) : [part]));
+    return wrapPieces(
+      parts.map((part) => ({ text: part, join: '' })),
+      max,
+    );
+  }
   const pieces = spaced(text.split(' ')).flatMap(({ text: word, join }) =>
     displayWidth(word) > max
       ? word.split(BREAKS).map((piece, i) => ({ text: piece, join: i === 0 ? join : '' }))
@@ -102,6 +92,9 @@ export function wrapValue(text: string, width: number): string[] {
   );
   return wrapPieces(pieces, max);
 }
+
+/** Where a word longer than a line may break: after `.`, `_`, `@`, `-` or `/`. */
+const BREAKS = /(?<=[._@/-])/;
 
 /** What is put on a line: a piece of text, and what joins it to the one before on the same line (dropped at a break). */
 interface Piece {

@@ -1,7 +1,7 @@
 // How a table's columns share the terminal's width. Identifying and state values (ids, statuses, emails) are never
 // cut nor dropped. The others give way by priority, the lowest first: it shrinks to its minimum, then is dropped,
 // before a higher one is touched. A column whose cells wrap loses nothing by narrowing, so it narrows (to its minimum)
-// before any column is dropped: a kept one that wraps (emails) to the width that holds most of its values whole, one
+// before any column is dropped: a kept one that wraps (emails) to the width that holds three in four of its values whole, one
 // long email wrapping rather than pushing the rest of the table out. When the kept columns alone are too wide, they
 // narrow too, wrapping.
 

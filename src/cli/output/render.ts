@@ -80,15 +80,22 @@ function sayNotes(spec: OutputSpec, times: HumanTimes, notShown: string[] = []):
   if (zone !== undefined) spec.note?.(zone);
 }
 
-/** A field named by --fields as a table column: identifying and state values are never cut, the first named last. */
+/**
+ * A field named by --fields as a table column: identifying and state values are never cut (emails wrap, as the
+ * customers table's do), the first named last.
+ */
 const fieldColumns = (fields: string[]): Column[] =>
-  fields.map((path, index) => ({
-    header: path,
-    path,
-    keep: /(^|_)(id|status|email)$/.test(path.split('.').at(-1) ?? ''),
-    priority: -index,
-    asked: true,
-  }));
+  fields.map((path, index) => {
+    const name = path.split('.').at(-1) ?? '';
+    return {
+      header: path,
+      path,
+      keep: /(^|_)(id|status|email)$/.test(name),
+      wrap: /(^|_)email$/.test(name),
+      priority: -index,
+      asked: true,
+    };
+  });
 
 /**
  * The one list writer: writes a list record by record; only the table waits for all records to size its columns

@@ -5,7 +5,7 @@ import { drawFrame, HIGHLIGHT, painted } from './frame.js';
 import { largest } from './largest.js';
 import { recordMarks } from './marks.js';
 import { sanitize } from './sanitize.js';
-import { displayWidth, wrapText, wrapValue } from './cells.js';
+import { displayWidth, wrapText } from './cells.js';
 import { HumanTimes } from './time.js';
 
 export interface Column {
@@ -70,10 +70,13 @@ function cellOf(record: unknown, column: Column, times: HumanTimes): Cell {
   return times.of(value) ?? { text: sanitize(cellText(value)) };
 }
 
-/** The width that holds nine values in ten whole (all of them, up to nine values): a kept column's narrowest. */
+/**
+ * The width that holds three values in four whole (empty cells aside): a kept column that wraps (emails) narrows
+ * this far before anything else gives way, so that the few long addresses wrap instead of pushing the names out.
+ */
 function mostOf(widths: readonly number[]): number {
-  const sorted = [...widths].sort((a, b) => a - b);
-  return sorted[Math.ceil(sorted.length * 0.9) - 1] ?? 0;
+  const sorted = widths.filter((width) => width > 0).sort((a, b) => a - b);
+  return sorted[Math.ceil(sorted.length * 0.75) - 1] ?? 0;
 }
 
 /**
@@ -152,9 +155,9 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
       const cell = cells[row] as Cell;
       if (cell.ms !== undefined) times.shown(cell.ms);
       if (style.wide) return cell.text;
-      // A kept value or a mark is never cut: narrower than it, its column wraps it between its pieces.
-      if (column.keep || column === note) return wrapValue(cell.text, width).join('\n');
-      return column.wrap ? wrapText(cell.text, width).join('\n') : cell.text;
+      // A kept value or a mark is never cut: narrower than it, its column wraps it.
+      const wraps = column.keep === true || column.wrap === true || column === note;
+      return wraps ? wrapText(cell.text, width).join('\n') : cell.text;
     }),
   );
   const text = drawFrame({

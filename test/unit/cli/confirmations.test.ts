@@ -100,7 +100,8 @@ describe('declared confirmations', () => {
       const result = await run(argv, { terminal: true, prompter });
       expect(asked).toHaveLength(1);
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/^error: cancelled: .*nothing was sent\n$/);
+      // The question of a typed confirmation is a line of its own before the prompt; then the one error line.
+      expect(result.stderr).toMatch(/(^|\n)error: cancelled: .*nothing was sent\n$/);
       expect(seen.filter(({ method }) => method !== 'GET')).toEqual([]);
     });
 

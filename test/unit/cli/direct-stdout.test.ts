@@ -136,3 +136,19 @@ it('a full disk under a small output is one error line and exit 1, no stack trac
   expect(result.stderr).toMatch(/^error: cannot write the output \(ENOSPC\)\n$/);
   expect(result.status).toBe(1);
 });
+
+it('tells a pipe from a file or a device on fd 1 (a spinner is not drawn beside a pipe: its reader may print)', async () => {
+  const probe = (stdout: 'pipe' | number) =>
+    spawnSync(
+      process.execPath,
+      [
+        '-e',
+        `const d = require(${JSON.stringify(BIN)}).directStdout({ streamMade: () => false, stream: () => null,
+          writeSync: () => 0, exit: () => {}, fail: () => {} }); process.stderr.write(String(d.isPipe));`,
+      ],
+      { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8' },
+    ).stderr;
+  expect(probe('pipe')).toBe('true');
+  expect(probe(openSync('/dev/null', 'w'))).toBe('false');
+  expect(probe(openSync(`${await tempConfigDir()}-out`, 'w'))).toBe('false');
+});

@@ -34,6 +34,21 @@ describe('IO.progress', () => {
     expect(s.stderr.read()).toBeNull();
   });
 
+  it('draws no spinner when stdout is a pipe whose reader may print on this terminal (| jq), one into a file', async () => {
+    for (const [isPipe, drawn] of [
+      [true, false],
+      [false, true],
+    ] as const) {
+      const s = streams({ isTTY: true, columns: 80 });
+      const direct = { isTTY: false, isPipe, write: () => false };
+      const progress = await new IO({ ...s, direct }, { colourAllowed: false, inputAllowed: true }).progress(
+        'working',
+      );
+      progress.stop();
+      expect(s.stderr.read() !== null, `isPipe ${isPipe}`).toBe(drawn);
+    }
+  });
+
   it('draws a spinner on a terminal with a width', async () => {
     const s = streams({ isTTY: true, columns: 80 });
     const progress = await new IO(s, { colourAllowed: false, inputAllowed: true }).progress('working');

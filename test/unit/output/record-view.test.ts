@@ -68,6 +68,9 @@ describe('the record view', () => {
     expect(wrapText('  4', 10)).toEqual(['  4']);
     expect(wrapText('one two three', 7)).toEqual(['one two', 'three']);
     expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    // A word longer than a line breaks after `.`, `_`, `@`, `-` or `/`: an address keeps its port whole.
+    expect(wrapText('http://127.0.0.1:42703/api', 21)).toEqual(['http://127.0.0.', '1:42703/api']);
+    expect(wrapText('ada.lovelace@example.com', 15)).toEqual(['ada.lovelace@', 'example.com']);
     // A word of marks alone keeps the space after it.
     expect(wrapText('\u0301 abc', 10)).toEqual(['\u0301 abc']);
   });

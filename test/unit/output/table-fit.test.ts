@@ -327,6 +327,34 @@ describe('renderTable', () => {
     expect(bodyOf(0)).toBe(body);
   });
 
+  it('one long email among --fields columns wraps, and the names asked for stay', async () => {
+    const out = stringSink();
+    const records = [
+      ...[1, 2, 3, 4, 5, 6].map((id) => ({
+        id,
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: `ada${id}@example.com`,
+      })),
+      {
+        id: 7,
+        first_name: 'Max',
+        last_name: 'Power',
+        email: `${'extremely.long.address'.repeat(3)}@example.com`,
+      },
+    ];
+    const writer = createListWriter(
+      out,
+      { format: 'table', fields: ['id', 'first_name', 'last_name', 'email'], width: 60, colour: false },
+      [],
+    );
+    await writer.writeMany(records);
+    await writer.end();
+    expect(out.text).toContain('FIRST_NAME');
+    expect(out.text).toContain('LAST_NAME');
+    for (const line of lines(out.text)) expect(cells(line)).toBeLessThanOrEqual(60);
+  });
+
   it('columns asked for with --fields stay before the marks, which go below the table', async () => {
     const out = stringSink();
     const records = [
