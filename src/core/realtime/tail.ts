@@ -3,7 +3,7 @@
 // Delivery (a print that waits for the output to drain, or a POST the endpoint must accept) is one event at a time,
 // in order; while it is slow the queue stays bounded, and the messages let go are fetched again over REST.
 import { paths } from '../api/resources.js';
-import { CancelledError, NetworkError, UsageError } from '../errors.js';
+import { CancelledError, NetworkError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
@@ -239,10 +239,10 @@ export function runChatTail(options: TailOptions): Promise<void> {
       refused: (error) => fail(error),
       error: (code, message) => {
         // 4000: TLS only. pusher-js would go on over TLS to the address set for clear text, failing for ever: the
-        // profile says which it is.
+        // profile says which it is. Exit 1: the server's answer ends it, after a connection (no usage error).
         if (code === 4000 && !options.realtime.tls)
           return fail(
-            new UsageError(
+            new NetworkError(
               'the realtime server accepts only TLS connections (4000): set realtime.tls true in the profile',
             ),
           );

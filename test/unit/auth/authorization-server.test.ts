@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAuthUrl, loadAuthorizationServer } from '../../../src/core/auth/oauth/authorization-server.js';
-import { UsageError } from '../../../src/core/errors.js';
+import { NetworkError, UsageError } from '../../../src/core/errors.js';
 import { DISCOVERY_PATH, discoveryDocument } from '../../helpers/oauth-discovery.js';
 
 let server: Server | undefined;
@@ -60,7 +60,7 @@ describe('a loopback server that names a clear-text address elsewhere', () => {
   it('is refused before any token is sent there', async () => {
     const root = await serveDiscovery({ token_endpoint: 'http://192.0.2.2/token' });
     const error = await loadAuthorizationServer({ authUrl: root, clientId: 'c' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toContain(
       'names a clear-text address elsewhere (http://192.0.2.2/token)',
     );

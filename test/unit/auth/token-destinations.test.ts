@@ -12,7 +12,7 @@ import {
   requireEndpointsAt,
 } from '../../../src/core/auth/oauth/authorization-server.js';
 import { expiryAfter, toStoredCredentials } from '../../../src/core/auth/oauth/token-response.js';
-import { UsageError } from '../../../src/core/errors.js';
+import { NetworkError } from '../../../src/core/errors.js';
 import { FAKE_START } from '../../helpers/fake-clock.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { DISCOVERY_PATH, discoveryDocument } from '../../helpers/oauth-discovery.js';
@@ -156,7 +156,7 @@ describe('a discovery document that sends tokens to another origin', () => {
     async (key) => {
       moved = (elsewhere) => ({ [key]: `${elsewhere}/oauth/x` });
       const error = await loadAuthorizationServer({ authUrl: home, clientId: 'c' }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UsageError);
+      expect(error).toBeInstanceOf(NetworkError);
       expect((error as Error).message).toBe(
         `the sign-in server ${home} names its ${key} at another origin (${other}); refused: ` +
           `codes and tokens are sent only to ${home}`,
@@ -165,11 +165,12 @@ describe('a discovery document that sends tokens to another origin', () => {
     },
   );
 
-  it('login: refused (exit 2) before the browser opens or the code goes anywhere', async () => {
+  // Exit 1, an answer the CLI cannot use: the discovery request has been sent, so it is no usage error (exit 2).
+  it('login: refused (exit 1) before the browser opens or the code goes anywhere', async () => {
     const env = await signedIn();
     moved = (elsewhere) => ({ token_endpoint: `${elsewhere}/oauth/token` });
     const result = await run(login, env);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       `error: the sign-in server ${home} names its token_endpoint at another origin (${other}); refused: ` +
         `codes and tokens are sent only to ${home}\n`,
@@ -178,11 +179,11 @@ describe('a discovery document that sends tokens to another origin', () => {
     expect(atHome.map((hit) => hit.path)).toEqual([DISCOVERY_PATH]);
   });
 
-  it('refresh: refused (exit 2), the refresh token is sent nowhere and stays stored', async () => {
+  it('refresh: refused (exit 1: logging in again would not help), the refresh token is sent nowhere and stays stored', async () => {
     const env = await signedIn();
     moved = (elsewhere) => ({ token_endpoint: `${elsewhere}/oauth/token` });
     const result = await run(['auth', 'refresh'], env);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain(`names its token_endpoint at another origin (${other})`);
     expect(atOther).toEqual([]);
     expect(atHome.map((hit) => hit.path)).toEqual([DISCOVERY_PATH]);
@@ -193,7 +194,7 @@ describe('a discovery document that sends tokens to another origin', () => {
     const env = await signedIn();
     moved = () => ({ token_endpoint: `${home.replace(/:\d+$/, ':1')}/oauth/token` });
     const result = await run(['auth', 'refresh'], env);
-    expect(result.code).toBe(2);
+    expect(result.code).toBe(1);
     expect(result.stderr).toContain('at another origin (http://127.0.0.1:1)');
   });
 
@@ -270,7 +271,7 @@ describe('requireEndpointsAt', () => {
     ]) {
       await expect(
         configOf({ token_endpoint: elsewhere }).then((c) => requireEndpointsAt(c, 'https://a.example')),
-      ).rejects.toBeInstanceOf(UsageError);
+      ).rejects.toBeInstanceOf(NetworkError);
     }
   });
 

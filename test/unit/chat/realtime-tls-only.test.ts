@@ -1,7 +1,7 @@
 // A realtime server that accepts only TLS (Pusher's 4000) while the profile says clear text: the tail stops at once,
 // saying what to set, instead of trying TLS to a clear-text address for ever (with Node's warning about it).
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { UsageError } from '../../../src/core/errors.js';
+import { NetworkError } from '../../../src/core/errors.js';
 import { runChatTail } from '../../../src/core/realtime/tail.js';
 import { fakeTail, messagesApi } from '../../helpers/fake-chat-tail.js';
 import { fakePusherServer } from '../../helpers/fake-pusher.js';
@@ -34,7 +34,7 @@ it('4000 (TLS only) on a clear-text profile ends the tail with what to set, noth
     status: () => {},
   }).catch((error: unknown) => error);
   controller.abort();
-  expect(ended).toBeInstanceOf(UsageError);
+  expect(ended).toBeInstanceOf(NetworkError);
   expect((ended as Error).message).toBe(
     'the realtime server accepts only TLS connections (4000): set realtime.tls true in the profile',
   );

@@ -1,6 +1,6 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
-import { NetworkError, UsageError } from '../../errors.js';
+import { NetworkError } from '../../errors.js';
 import type { HttpTransport } from '../../http/transport.js';
 import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
 import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
@@ -109,7 +109,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
     for (const endpoint of insecure ? endpointsOf(config) : []) {
       const target = new URL(endpoint);
       if (target.protocol !== 'https:' && !isLoopbackHost(target.hostname)) {
-        throw new UsageError(
+        throw new NetworkError(
           `the sign-in server ${url.origin} names a clear-text address elsewhere (${endpoint}); refused`,
         );
       }
@@ -168,7 +168,8 @@ const NO_SECRET = new Set(['authorization_endpoint', 'jwks_uri']);
 /**
  * Codes, PKCE verifiers, refresh and access tokens, ID token hints go only to auth_url's origin (scheme, host, port):
  * every other address the metadata names (token, revocation, userinfo, introspection, end-session, ... and their mTLS
- * aliases) must be there, or the server is refused (exit 2) before anything is sent to it.
+ * aliases) must be there, or its answer is refused (exit 1, as any answer the CLI cannot use: the discovery request
+ * has been sent, so this is no usage error) before anything is sent to them.
  */
 export function requireEndpointsAt(config: Configuration, origin: string): void {
   const metadata = config.serverMetadata() as Record<string, unknown>;
@@ -183,7 +184,7 @@ export function requireEndpointsAt(config: Configuration, origin: string): void 
     if (!key.endsWith('_endpoint') || NO_SECRET.has(key) || typeof value !== 'string') continue;
     const target = originOf(value);
     if (target === origin) continue;
-    throw new UsageError(
+    throw new NetworkError(
       `the sign-in server ${origin} names its ${key} at another origin (${target ?? value}); refused: ` +
         `codes and tokens are sent only to ${origin}`,
     );
