@@ -132,9 +132,12 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
   let written = 0;
   let isTTY;
   return {
-    /** Whether fd 1 is a terminal, asked without making the stream. */
+    /**
+     * Whether fd 1 is a terminal, asked without making the stream; node:tty (a start-up's 0.3 ms) is loaded only for
+     * a character device, which a pipe or a file is not.
+     */
     get isTTY() {
-      return (isTTY ??= require('node:tty').isatty(1));
+      return (isTTY ??= characterDevice(1) && require('node:tty').isatty(1));
     },
     /** Whether fd 1 is a pipe or a socket (`clinic … | jq`): asked only before a spinner is drawn. */
     get isPipe() {
@@ -167,6 +170,15 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
       return true;
     },
   };
+}
+
+/** Whether `fd` is a character device (a terminal, /dev/null), or cannot be looked at. */
+function characterDevice(fd) {
+  try {
+    return require('node:fs').fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true;
+  }
 }
 
 /**
