@@ -1,15 +1,22 @@
-// A cross-process lock (proper-lockfile) around a critical section, e.g. a refresh or a read-change-write of a file.
+// Cross-process locks: one (proper-lockfile) around a short critical section, e.g. a refresh or a read-change-write of
+// a file; one held for a whole run, by a process that must still live to hold it.
 import { dirname } from 'node:path';
 import { ensurePrivateDir } from './config/private-file.js';
+import { CliError, UsageError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
 
 /** CommonJS, so required: a dynamic import would start Node's ES module loader (some 5 ms of a run). */
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
+const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
 export async function withLock<T>(path: string, section: () => Promise<T>): Promise<T> {
-  const lockfile = properLockfile();
   await ensurePrivateDir(dirname(path));
-  const release = await lockfile.lock(path, {
+  return whileLocked(path, section);
+}
+
+/** `section` while `path.lock` is held (no folder made or changed: the caller's is where the lock goes). */
+async function whileLocked<T>(path: string, section: () => Promise<T>): Promise<T> {
+  const release = await properLockfile().lock(path, {
     realpath: false,
     lockfilePath: `${path}.lock`,
     stale: 20_000,
@@ -25,27 +32,129 @@ export async function withLock<T>(path: string, section: () => Promise<T>): Prom
 }
 
 /**
- * A lock held for a whole run (a bulk journal), refused while another live process holds it. A lock left by a killed
- * process goes stale within seconds (its holder refreshes it), so a run right after a crash waits a moment instead.
+ * A lock held for a whole run (a bulk journal, a chat checkpoint): a folder `PATH.lock` naming its holder. Refused
+ * while that process lives, however long it has been stopped (Ctrl-Z, a suspended laptop): a lock that went stale by
+ * its age alone let a second run take it while the first was stopped, and both sent the same records. A dead holder's
+ * lock (a crash, kill -9) is taken over at once. A holder on another host cannot be asked: refused, naming it.
  */
 export async function withRunLock<T>(path: string, busy: () => Error, section: () => Promise<T>): Promise<T> {
-  const lockfile = properLockfile();
-  let release: () => Promise<void>;
+  const dir = `${path}.lock`;
+  const me = await ownIdentity();
+  // One taker at a time: two runs that both found a dead holder must not both take its place.
   try {
-    release = await lockfile.lock(path, {
-      realpath: false,
-      lockfilePath: `${path}.lock`,
-      stale: 5_000,
-      retries: { retries: 12, factor: 1, minTimeout: 500, maxTimeout: 500 },
-      onCompromised: () => undefined,
-    });
+    await fsp().stat(dirname(path)); // a missing folder fails now, not after the lock's retries
+    await whileLocked(`${path}.take`, () => takeRunLock(dir, me, busy));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw busy();
-    throw error;
+    // A file system's refusal (a folder that is missing, read-only or not the user's) is the user's to mend: exit 2.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof CliError || typeof code !== 'string') throw error;
+    throw new UsageError(
+      code === 'ENOENT'
+        ? `cannot use ${path}: the folder ${dirname(path)} does not exist`
+        : `cannot use ${path} (${code})`,
+    );
   }
   try {
     return await section();
   } finally {
-    await release().catch(() => undefined);
+    const holder = await readHolder(dir).catch(() => undefined);
+    if (typeof holder === 'object' && holder.pid === me.pid && holder.host === me.host)
+      await fsp().rm(dir, { recursive: true, force: true });
   }
 }
+
+/** Who holds a run lock: enough for a run on the same host to tell whether that process still lives. */
+interface Holder {
+  pid: number;
+  host: string;
+  /** The kernel's boot id and the process's start time (Linux): a pid used again after a crash is another process. */
+  boot?: string;
+  started?: string;
+}
+
+const HOLDER_FILE = 'holder.json';
+
+/** How old a lock folder without a holder (an older clinic's, kept fresh while its run lived) may be and still hold. */
+const UNNAMED_STALE_MS = 10_000;
+
+async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<void> {
+  const holder = await readHolder(dir);
+  if (holder !== undefined) {
+    if (holder === 'unnamed' ? await freshFolder(dir) : await lives(holder)) {
+      if (holder === 'unnamed' || holder.host === me.host) throw busy();
+      const error = busy();
+      error.message += ` (process ${holder.pid} on ${holder.host}; if no clinic runs there, remove ${dir})`;
+      throw error;
+    }
+    await fsp().rm(dir, { recursive: true, force: true });
+  }
+  try {
+    await fsp().mkdir(dir, { mode: 0o700 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw busy();
+    throw error;
+  }
+  await fsp().writeFile(`${dir}/${HOLDER_FILE}`, JSON.stringify(me), { mode: 0o600 });
+}
+
+/** The holder named in `dir`; 'unnamed' for a folder without one; undefined when there is no lock. */
+async function readHolder(dir: string): Promise<Holder | 'unnamed' | undefined> {
+  try {
+    const holder = JSON.parse(await fsp().readFile(`${dir}/${HOLDER_FILE}`, 'utf8')) as Partial<Holder>;
+    if (Number.isSafeInteger(holder.pid) && typeof holder.host === 'string') return holder as Holder;
+    return 'unnamed';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && !(error instanceof SyntaxError)) throw error;
+    return (await fsp()
+      .stat(dir)
+      .then(() => true)
+      .catch(() => false))
+      ? 'unnamed'
+      : undefined;
+  }
+}
+
+async function freshFolder(dir: string): Promise<boolean> {
+  const stat = await fsp()
+    .stat(dir)
+    .catch(() => undefined);
+  return stat !== undefined && Date.now() - stat.mtimeMs < UNNAMED_STALE_MS;
+}
+
+/** Whether the holder still runs (one on another host is taken to: it cannot be asked). */
+async function lives(holder: Holder): Promise<boolean> {
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  // That pid runs: the holder, unless it is a process started since (Linux tells by its boot and start time).
+  const now = await identityOf(holder.pid);
+  return (
+    now.started === undefined ||
+    holder.started === undefined ||
+    (now.boot === holder.boot && now.started === holder.started)
+  );
+}
+
+async function ownIdentity(): Promise<Holder> {
+  return { pid: process.pid, host: hostname(), ...(await identityOf(process.pid)) };
+}
+
+/** The boot id and the start time (clock ticks since boot) of `pid`, where /proc has them. */
+async function identityOf(pid: number): Promise<{ boot?: string; started?: string }> {
+  try {
+    const [boot, stat] = await Promise.all([
+      fsp().readFile('/proc/sys/kernel/random/boot_id', 'utf8'),
+      fsp().readFile(`/proc/${pid}/stat`, 'utf8'),
+    ]);
+    // Fields after the command name (in parentheses, which may hold spaces): the 22nd field is the start time.
+    const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return started ? { boot: boot.trim(), started } : {};
+  } catch {
+    return {};
+  }
+}
+
+const hostname = () => (process.getBuiltinModule('node:os') as typeof import('node:os')).hostname();

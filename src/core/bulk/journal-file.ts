@@ -35,7 +35,7 @@ export interface JournalFile {
 export function openJournalFile(path: string, flags: 'wx' | 'a', validBytes?: number): JournalFile {
   const fd =
     flags === 'wx'
-      ? openSync(path, flags, 0o600)
+      ? openSync(path, 'ax', 0o600) // O_APPEND too: every write lands at the end, whoever else writes
       : openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   if (flags === 'a') {
     try {

@@ -32,8 +32,8 @@ interface CheckpointFile extends CheckpointOwner {
 
 /**
  * Runs `section` with the checkpoint at `path` opened and held: a second tail on the same file is refused (exit 2,
- * naming it) before it connects; a lock left by a killed tail goes stale within seconds, so a restart right after a
- * SIGKILL waits for that instead. What was delivered is on disk before this returns.
+ * naming it) before it connects, for as long as the first one's process lives (core/lock.ts); a killed tail's lock is
+ * taken over at once. What was delivered is on disk before this returns.
  */
 export async function withCheckpoint<T>(
   path: string,

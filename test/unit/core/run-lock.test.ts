@@ -1,0 +1,103 @@
+// The lock a whole run holds (a bulk journal, a chat checkpoint): refused while its holder lives, however long it has
+// been stopped; a dead holder's (or a pid's used again since) taken over at once; one on another host refused, named.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/core/errors.js';
+import { withRunLock } from '../../../src/core/lock.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+
+const dir = useTempDir();
+const path = () => join(dir.path, 'run.journal');
+const busy = () => new UsageError('in use');
+const held = (run: () => Promise<unknown> = async () => 'ran') => withRunLock(path(), busy, run);
+
+/** A lock folder as a holder left it. */
+async function leftBy(holder: object | undefined, ageMs = 0): Promise<void> {
+  await mkdir(`${path()}.lock`);
+  if (holder) await writeFile(join(`${path()}.lock`, 'holder.json'), JSON.stringify(holder));
+  const then = new Date(Date.now() - ageMs);
+  await utimes(`${path()}.lock`, then, then);
+}
+
+/** A pid no process has now: a child's, reaped. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid!;
+}
+
+describe('withRunLock', () => {
+  it('holds the lock while the section runs, names this process, and leaves nothing behind', async () => {
+    const result = await held(async () => {
+      const holder = JSON.parse(await readFile(join(`${path()}.lock`, 'holder.json'), 'utf8'));
+      expect(holder).toMatchObject({ pid: process.pid, host: hostname() });
+      return 'ran';
+    });
+    expect(result).toBe('ran');
+    expect(await readdir(dir.path)).toEqual([]);
+  });
+
+  it('a second run while the first lives is refused, and the first keeps its lock', async () => {
+    await held(async () => {
+      await expect(held()).rejects.toThrow('in use');
+      expect((await stat(`${path()}.lock`)).isDirectory()).toBe(true);
+    });
+  });
+
+  it('a stopped holder (SIGSTOP) still holds, long after any staleness by age', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const { boot, started } = await identity(child.pid!);
+      child.kill('SIGSTOP');
+      await leftBy({ pid: child.pid, host: hostname(), boot, started }, 3_600_000);
+      await expect(held()).rejects.toThrow('in use');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it("a dead holder's lock (kill -9) is taken over at once", async () => {
+    await leftBy({ pid: deadPid(), host: hostname() });
+    expect(await held()).toBe('ran');
+  });
+
+  it('a pid used again since by another process is a dead holder', async () => {
+    const { boot } = await identity(process.pid);
+    await leftBy({ pid: process.pid, host: hostname(), boot, started: '1' });
+    expect(await held()).toBe('ran');
+  });
+
+  it('a holder on another host cannot be asked: refused, naming it and what to remove', async () => {
+    await leftBy({ pid: 4242, host: 'elsewhere.example' });
+    const error = (await held().catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe(
+      `in use (process 4242 on elsewhere.example; if no clinic runs there, remove ${path()}.lock)`,
+    );
+  });
+
+  it('a folder without a holder (an older clinic) holds while fresh, and is taken once old', async () => {
+    await leftBy(undefined);
+    await expect(held()).rejects.toThrow('in use');
+    const then = new Date(Date.now() - 60_000);
+    await utimes(`${path()}.lock`, then, then);
+    expect(await held()).toBe('ran');
+  });
+
+  it('a folder that does not exist is a usage error naming it', async () => {
+    const missing = join(dir.path, 'nope', 'run.journal');
+    const error = await withRunLock(missing, busy, async () => 'ran').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(
+      `cannot use ${missing}: the folder ${join(dir.path, 'nope')} does not exist`,
+    );
+  });
+});
+
+/** The boot id and start time /proc gives for `pid`, as the lock records them. */
+async function identity(pid: number): Promise<{ boot: string; started: string }> {
+  const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+  const line = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return { boot, started: line.slice(line.lastIndexOf(')') + 2).split(' ')[19]! };
+}
