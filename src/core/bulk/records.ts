@@ -1,5 +1,6 @@
-// Records of a bulk input (NDJSON or CSV), streamed with the line each starts on; a bad one stops the read with the
-// file and line. Constant memory whatever the input's size: no line or record may be longer than MAX_RECORD_BYTES.
+// Records of a bulk input (NDJSON or CSV, in UTF-8), streamed with the line each starts on; a bad one stops the
+// read with the file and line. Constant memory whatever the input's size: no line or record may be longer than
+// MAX_RECORD_BYTES.
 import { Readable, pipeline } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
@@ -50,6 +51,77 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const bytesOf = (chunk: Buffer | string) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+
+const CR = 0x0d;
+const LF = 0x0a;
+const NOT_UTF8 = 'not valid UTF-8: save the file as UTF-8 (e.g. iconv -f cp1252 -t utf-8)';
+
+/**
+ * The bytes of `input`, refused at the first sequence that is not UTF-8 (a Latin-1 or Windows-1252 export): decoded,
+ * it would become U+FFFD unseen. Checked as it streams; a character split between chunks is read whole.
+ */
+async function* utf8Only(input: AsyncIterable<Buffer | string>, name: string): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1; // the line the next chunk starts on
+  let recent = Buffer.alloc(0); // the last 3 bytes read: the decoder may hold a character begun in them
+  for await (const chunk of input) {
+    const bytes = bytesOf(chunk);
+    const afterCR = recent.at(-1) === CR;
+    try {
+      decoder.decode(bytes, { stream: true });
+    } catch {
+      const checked = Buffer.concat([lastCharacter(recent), bytes]);
+      const invalid = checked.subarray(0, refusedAt(checked));
+      throw new BulkInputError(name, line + lineEnds(invalid, afterCR), NOT_UTF8);
+    }
+    line += lineEnds(bytes, afterCR);
+    recent = Buffer.concat([recent, bytes.subarray(-3)]).subarray(-3);
+    yield bytes;
+  }
+  try {
+    decoder.decode(); // a character the file ends in the middle of
+  } catch {
+    throw new BulkInputError(name, line, NOT_UTF8);
+  }
+}
+
+/** The end of `recent` from its last lead byte: a new decoder reads what follows as the stream's decoder does. */
+function lastCharacter(recent: Buffer): Buffer {
+  const start = recent.findLastIndex((byte) => byte < 0x80 || byte >= 0xc0);
+  return start !== -1 && recent[start]! >= 0xc0 ? recent.subarray(start) : Buffer.alloc(0);
+}
+
+/** Where the first sequence that is not UTF-8 shows in `bytes` (which a new decoder can start on). */
+function refusedAt(bytes: Buffer): number {
+  const accepts = (length: number) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, length), { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // Every start of `bytes` longer than one refused is refused too: the shortest one ends where it shows.
+  let [accepted, refused] = [0, bytes.length];
+  while (refused - accepted > 1) {
+    const middle = (accepted + refused) >>> 1;
+    if (accepts(middle)) accepted = middle;
+    else refused = middle;
+  }
+  return refused - 1;
+}
+
+/** The lines that end in `bytes`, at LF, CRLF or a lone CR as CSV reads them; `afterCR`: a CR came just before. */
+function lineEnds(bytes: Buffer, afterCR: boolean): number {
+  const crlf = occurrences(bytes, '\r\n') + (afterCR && bytes[0] === LF ? 1 : 0);
+  return occurrences(bytes, '\n') + occurrences(bytes, '\r') - crlf;
+}
+
+function occurrences(bytes: Buffer, text: string): number {
+  let count = 0;
+  for (let at = bytes.indexOf(text); at !== -1; at = bytes.indexOf(text, at + text.length)) count++;
+  return count;
+}
 
 /** The lines of `input` (split on LF, a CR before it dropped), each at most MAX_RECORD_BYTES long with its CR. */
 async function* linesOf(
@@ -139,21 +211,14 @@ async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string):
       yield { line, record: built };
     }
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const { code, lines, empty_lines, message } = error as {
-      code?: string;
-      lines?: number;
-      empty_lines?: number;
-      message: string;
-    };
-    // The record that is too long starts after the last one read and the blank lines since.
-    if (code === 'CSV_MAX_RECORD_SIZE')
-      throw new BulkInputError(
-        name,
-        last.line + 1 + (empty_lines ?? last.emptyLines) - last.emptyLines,
-        `the record is ${LIMIT_TEXT}`,
-      );
-    throw new BulkInputError(name, lines, message.replace(/ (on|at) line \d+$/, ''));
+    // Only csv-parse's own errors are about the CSV (a refusal of ours, or a failure to read, goes on as it is).
+    if (!(error instanceof csvParse().CsvError)) throw error;
+    // The bad record starts after the last one read and the blank lines since: records are named by that line.
+    // Not csv-parse's line, which counts a CRLF inside a quoted field as two (its messages' own lines go too).
+    const line = last.line + 1 + (error.empty_lines as number) - last.emptyLines;
+    if (error.code === 'CSV_MAX_RECORD_SIZE')
+      throw new BulkInputError(name, line, `the record is ${LIMIT_TEXT}`);
+    throw new BulkInputError(name, line, error.message.replace(/ (on|at) line \d+/, ''));
   }
 }
 
@@ -174,5 +239,6 @@ export function readRecords(
   format: BulkFormat,
   name: string,
 ): AsyncGenerator<InputRecord> {
-  return format === 'csv' ? csvRecords(input, name) : ndjsonRecords(input, name);
+  const text = utf8Only(input, name);
+  return format === 'csv' ? csvRecords(text, name) : ndjsonRecords(text, name);
 }

@@ -1,10 +1,11 @@
-// The bulk record reader at its edges: byte order marks, repeated CSV columns, records past the size limit, and keys
-// that mean something to JavaScript (`__proto__`, `constructor`...), which must stay plain data.
+// The bulk record reader at its edges: byte order marks, text that is not UTF-8, repeated CSV columns, records past
+// the size limit, CSV line numbers under every line end, and keys that mean something to JavaScript (`__proto__`,
+// `constructor`...), which must stay plain data.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { applySet } from '../../../src/cli/body-input.js';
 import { MAX_RECORD_BYTES, readRecords } from '../../../src/core/bulk/records.js';
-import { UsageError } from '../../../src/core/errors.js';
+import { CancelledError, UsageError } from '../../../src/core/errors.js';
 
 async function collect(chunks: (string | Buffer)[], format: 'csv' | 'ndjson') {
   const out = [];
@@ -44,6 +45,79 @@ describe('byte order marks', () => {
 
   it('a BOM anywhere but the start is not dropped: that line is refused', async () => {
     expect(await refusal(['{"a":1}\n\uFEFF{"a":2}\n'], 'ndjson')).toMatch(/^f:2: not valid JSON/);
+  });
+});
+
+/** `text` with these bytes where it says `%s`, each in turn. */
+const withBytes = (text: string, ...sequences: number[][]) =>
+  Buffer.concat(text.split('%s').flatMap((part, i) => [Buffer.from(part), Buffer.from(sequences[i] ?? [])]));
+
+/** `bytes` one byte to a chunk: every character and line end is split between chunks. */
+const byteByByte = (bytes: Buffer) => [...bytes].map((byte) => Buffer.from([byte]));
+
+const NOT_UTF8 = 'not valid UTF-8: save the file as UTF-8 (e.g. iconv -f cp1252 -t utf-8)';
+
+describe('text that is not UTF-8', () => {
+  it('a Windows-1252 (Excel) CSV is refused at its first such line, not read as U+FFFD', async () => {
+    const latin1 = Buffer.from('first_name,last_name\nAda,Lovelace\nJosé,Müller\n', 'latin1');
+    expect(await refusal([latin1], 'csv')).toBe(`f:3: ${NOT_UTF8}`);
+  });
+
+  it('NDJSON too', async () => {
+    const latin1 = Buffer.from('{"first_name":"Ada"}\n{"first_name":"José"}\n', 'latin1');
+    expect(await refusal([latin1], 'ndjson')).toBe(`f:2: ${NOT_UTF8}`);
+  });
+
+  it.each([
+    ['a Latin-1 é', [0xe9]],
+    ['a lone continuation byte', [0x80]],
+    ['a character cut short', [0xe2, 0x82]],
+    ['an overlong /', [0xc0, 0xaf]],
+    ['a UTF-16 surrogate', [0xed, 0xa0, 0x80]],
+    ['a code point past U+10FFFF', [0xf4, 0x90, 0x80, 0x80]],
+    ['0xFF', [0xff]],
+  ])('%s is refused at its line, in one chunk or byte by byte', async (_, sequence) => {
+    const csv = withBytes('a,b\n1,2\n3,x%sy\n5,6\n', sequence);
+    const ndjson = withBytes('{"a":1}\n\n{"a":"x%sy"}\n', sequence);
+    expect(await refusal([csv], 'csv')).toBe(`f:3: ${NOT_UTF8}`);
+    expect(await refusal(byteByByte(csv), 'csv')).toBe(`f:3: ${NOT_UTF8}`);
+    expect(await refusal([ndjson], 'ndjson')).toBe(`f:3: ${NOT_UTF8}`);
+    expect(await refusal(byteByByte(ndjson), 'ndjson')).toBe(`f:3: ${NOT_UTF8}`);
+  });
+
+  it.each(['\n', '\r\n', '\r'])('the line is counted across chunks with %j line ends', async (end) => {
+    const csv = withBytes(['a,b', '"1', '2",3', '', '4,%s', ''].join(end), [0xe9]);
+    for (const chunks of [[csv], byteByByte(csv), [csv.subarray(0, 9), csv.subarray(9)]])
+      expect(await refusal(chunks, 'csv')).toBe(`f:5: ${NOT_UTF8}`);
+  });
+
+  it('a character cut short at the very end of the file is refused, with or without a last line end', async () => {
+    expect(await refusal([withBytes('a,b\n1,2\n3,%s', [0xf0, 0x9f, 0x98])], 'csv')).toBe(`f:3: ${NOT_UTF8}`);
+    expect(await refusal([withBytes('a,b\n1,2\n3,"%s', [0xc3])], 'csv')).toBe(`f:3: ${NOT_UTF8}`);
+    expect(await refusal([withBytes('{"a":1}\n{"a":2}%s', [0xe2, 0x82])], 'ndjson')).toBe(`f:2: ${NOT_UTF8}`);
+    expect(await refusal([withBytes('{"a":1}\n%s', [0xe2])], 'ndjson')).toBe(`f:2: ${NOT_UTF8}`);
+  });
+
+  it('a valid character split between chunks anywhere is read whole, after a BOM as well', async () => {
+    const csv = Buffer.from('\uFEFFname,note\r\nZoë,€ 5 😀\r\n');
+    for (let cut = 1; cut < csv.length; cut++) {
+      const rows = await collect([csv.subarray(0, cut), csv.subarray(cut)], 'csv');
+      expect(rows).toEqual([{ line: 2, record: { name: 'Zoë', note: '€ 5 😀' } }]);
+    }
+    expect(await collect(byteByByte(csv), 'csv')).toHaveLength(1);
+    const ndjson = Buffer.from('\uFEFF{"name":"Zoë","note":"€ 5 😀 \uFFFD"}\n');
+    const [row] = await collect(byteByByte(ndjson), 'ndjson');
+    expect(JSON.stringify(row?.record)).toBe('{"name":"Zoë","note":"€ 5 😀 \uFFFD"}');
+  });
+
+  it('a bad byte in a later chunk, after a character split between chunks, names its own line', async () => {
+    const euro = Buffer.from('€');
+    const chunks = [
+      Buffer.from('a,b\n1,'),
+      euro.subarray(0, 2),
+      Buffer.concat([euro.subarray(2), Buffer.from('\n2,3\n4,'), Buffer.from([0xe9]), Buffer.from('\n')]),
+    ];
+    expect(await refusal(chunks, 'csv')).toBe(`f:4: ${NOT_UTF8}`);
   });
 });
 
@@ -146,5 +220,80 @@ describe('keys are data', () => {
     applySet(record, '__proto__=c');
     applySet(record, 'toString.x=d');
     expect(JSON.stringify(record)).toBe('{"__proto__":"c","toString":{"x":"d"}}');
+  });
+});
+
+describe('CSV line numbers under every line end', () => {
+  // Written with `|` for the line end; each names the line the bad record starts on, as records are named.
+  const refusals = [
+    [
+      'a row with too many fields, after a field with line breaks',
+      'a,b|"A|X|Y",B|C,D,E|',
+      5,
+      'Invalid Record Length: expect 2, got 3',
+    ],
+    [
+      'a row with too many fields, after blank lines',
+      'a,b|"A|X",B|||C,D,E|',
+      6,
+      'Invalid Record Length: expect 2, got 3',
+    ],
+    [
+      'a row with too many fields that spans lines',
+      'a,b|"A|X",B|"P|Q",R,S|',
+      4,
+      'Invalid Record Length: expect 2, got 3',
+    ],
+    [
+      'text after a closing quote',
+      'a,b|"A|X",B|"P|Q"x,R|',
+      4,
+      'Invalid Closing Quote: got "x" instead of delimiter, record delimiter, trimable character (if activated) or comment',
+    ],
+    [
+      'a quote inside a field',
+      'a,b|"A|X",B|P,a"b|',
+      4,
+      'Invalid Opening Quote: a quote is found on field 1, value is "a"',
+    ],
+    [
+      'a quote never closed',
+      'a,b|"A|X",B|"P|Q,R|S|',
+      4,
+      'Quote Not Closed: the parsing is finished with an opening quote',
+    ],
+  ] as const;
+
+  describe.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('%s', (_, end) => {
+    it.each(refusals)('%s', async (_, text, line, problem) => {
+      expect(await refusal([text.replaceAll('|', end)], 'csv')).toBe(`f:${line}: ${problem}`);
+    });
+
+    it('records are named by the line they start on', async () => {
+      const rows = await collect(['a,b|"A|X",B||"P|Q",R|S,T|'.replaceAll('|', end)], 'csv');
+      expect(rows.map((row) => row.line)).toEqual([2, 5, 7]);
+    });
+
+    it('a record past the size limit, after a field with line breaks', async () => {
+      const text = `a,b|"A|X",B|C,${'x'.repeat(MAX_RECORD_BYTES + 1)}|`.replaceAll('|', end);
+      expect(await refusal([text], 'csv')).toBe(
+        'f:4: the record is longer than 1 MiB, the most a record may be',
+      );
+    });
+  });
+
+  it('an interruption while reading is not taken for a CSV problem', async () => {
+    const interrupted = (async function* () {
+      yield Buffer.from('a,b\r\n"1\r\n2",3\r\n');
+      throw new CancelledError('interrupted while reading the input: nothing was sent');
+    })();
+    const error = await (async () => {
+      for await (const _ of readRecords(interrupted, 'csv', 'f')) void _;
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CancelledError);
   });
 });
