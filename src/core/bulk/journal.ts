@@ -23,8 +23,11 @@ export type Outcome =
   | { state: 'ok'; id: unknown }
   | { state: 'error'; http_status: number | null; code: string | null; message: string; errors?: unknown }
   | { state: 'unknown'; message: string }
-  /** The connection was refused: the request never left, so a resume sends it. */
-  | { state: 'not_sent'; message: string };
+  /**
+   * Not processed: the connection was refused (the request never left), or the server turned it away for a reason
+   * that is not the record's (401, 403, 428, 429: `http_status` and `code` say which). A resume sends it.
+   */
+  | { state: 'not_sent'; message: string; http_status?: number; code?: string | null };
 
 export type LineState = Outcome | { state: 'sending' };
 
@@ -67,11 +70,36 @@ export async function readJournal(path: string): Promise<JournalContents | undef
   if (header?.journal !== 'clinic-bulk' || header.version !== 1)
     throw new UsageError(`${path} is not a clinic bulk journal`);
   const lines = new Map<number, LineState>();
-  for (const entry of parsed.slice(1)) {
-    const { line, ...state } = entry as { line: number } & LineState;
-    lines.set(line, state as LineState);
-  }
+  parsed.slice(1).forEach((entry, index) => {
+    const { line, ...state } = entry as { line: unknown } & LineState;
+    // An entry that names no line of the input, or no state a run writes, would make its line count as never sent.
+    if (!Number.isSafeInteger(line) || (line as number) < 1 || !isLineState(state))
+      throw new UsageError(
+        `${path}:${index + 2}: the journal is damaged; keep it for the record and use --restart`,
+      );
+    lines.set(line as number, state);
+  });
   return { header, lines, validBytes: Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1)) };
+}
+
+/** Whether `state` is one a run writes, with the fields a resume reads of it. */
+function isLineState(state: { state?: unknown } & Record<string, unknown>): state is LineState {
+  switch (state.state) {
+    case 'sending':
+      return true;
+    case 'ok':
+      return 'id' in state;
+    case 'error':
+      return (
+        typeof state.message === 'string' &&
+        (state.http_status === null || Number.isSafeInteger(state.http_status))
+      );
+    case 'unknown':
+    case 'not_sent':
+      return typeof state.message === 'string';
+    default:
+      return false;
+  }
 }
 
 export class Journal {

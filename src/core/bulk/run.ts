@@ -182,6 +182,16 @@ function rowOf(line: number, state: Outcome): ResultRow {
     case 'unknown':
       return { line, status: 'unknown', message: state.message };
     case 'not_sent':
+      // Turned away by the server (not for the record's sake): its answer shown as an error, sent again on resume.
+      if (state.http_status !== undefined)
+        return {
+          line,
+          status: 'error',
+          http_status: state.http_status,
+          code: state.code ?? null,
+          message: state.message,
+          errors: null,
+        };
       return { line, status: 'not_attempted', message: state.message };
   }
 }
@@ -353,6 +363,9 @@ function failedOutcome(error: unknown): Outcome {
       state: 'unknown',
       message: `the server failed while handling it (HTTP ${error.status}): ${error.message}`,
     };
+  // Not processed, for a reason that is not the record's: shown as the error it is, journaled so that --resume sends it.
+  if (error instanceof ApiError && dooms(error))
+    return { state: 'not_sent', http_status: error.status, code: error.code ?? null, message: error.message };
   if (error instanceof ApiError)
     return {
       state: 'error',

@@ -298,6 +298,23 @@ describe('the journal', () => {
     expect(rows.filter((r) => r.status === 'unknown').length).toBeLessThanOrEqual(1);
   }, 60_000);
 
+  it('a record the server turned away for a reason not its own (401) is shown as that error, and --resume sends it', async () => {
+    await writeFile(file('t.ndjson'), ndjson([patient(1), patient(2), patient(3)]));
+    const refused = await world.clinic(['customers', 'create', '--from', file('t.ndjson')], {
+      env: { CLINIC_TOKEN: 'clinic_pat_not_a_token' },
+    });
+    expect(refused.code).toBe(3);
+    expect(results(refused.stdout).map((r) => [r.line, r.status, r.http_status])).toEqual([
+      [1, 'error', 401],
+      [2, 'not_attempted', undefined],
+      [3, 'not_attempted', undefined],
+    ]);
+    const resumed = await world.clinic(['customers', 'create', '--from', file('t.ndjson'), '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(results(resumed.stdout).map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    expect([...(await onServer()).values()]).toEqual([1, 1, 1]);
+  });
+
   it('a run stopped (Ctrl-Z) for longer than any staleness keeps its journal: a --resume meanwhile is refused', async () => {
     const total = 30;
     await writeFile(file('z.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));

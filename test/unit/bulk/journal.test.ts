@@ -105,6 +105,22 @@ describe('journal', () => {
     await expect(readJournal(path)).rejects.toThrow(/not a clinic bulk journal/);
     expect(await readJournal(`${path}.missing`)).toBeUndefined();
   });
+
+  it.each([
+    ['a state no run writes', '{"line":2,"state":"bogus"}'],
+    ['a line that is not a number', '{"line":"2","state":"ok","id":7}'],
+    ['no line at all', '{"state":"ok","id":7}'],
+    ['line 0', '{"line":0,"state":"sending"}'],
+    ['an error without its message', '{"line":2,"state":"error","http_status":422}'],
+    ['an ok without its id', '{"line":2,"state":"ok"}'],
+  ])(
+    'an entry with %s is damage, refused naming its line (it would make its line count as never sent)',
+    async (_, entry) => {
+      const path = join(await tempDir('clinic-journal-'), 'd.journal');
+      await writeFile(path, `${JSON.stringify(header)}\n{"line":1,"state":"sending","at":"x"}\n${entry}\n`);
+      await expect(readJournal(path)).rejects.toThrow(`${path}:3: the journal is damaged`);
+    },
+  );
 });
 
 describe('a journal is never used through a symbolic link', () => {
