@@ -116,7 +116,9 @@ async function send(
   journalPath: string,
 ): Promise<void> {
   const client = await ctx.http();
-  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode);
+  const settings = await ctx.settings();
+  const target = { baseUrl: settings.get('base_url') ?? '', tenant: settings.get('tenant') };
+  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode, target);
   // A result line per record as it is sent: NDJSON unless the user chose a format.
   const spec = await ctx.output({ otherwise: 'ndjson', declared: RESULT_FIELDS });
   const writer = createListWriter(ctx.io, spec, [

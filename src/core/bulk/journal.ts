@@ -17,6 +17,9 @@ export interface JournalHeader {
   sha256: string;
   records: number;
   created_at: string;
+  /** Where the run sends: a resume that would send elsewhere (another server or tenant) is refused. */
+  base_url?: string;
+  tenant?: string | null;
 }
 
 export type Outcome =

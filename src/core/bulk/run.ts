@@ -6,7 +6,15 @@ import { resolve } from 'node:path';
 import { ApiError, CancelledError, NetworkError, OutcomeError, UsageError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
 import { type InFlightLimit, inFlightLimit } from './in-flight.js';
-import { Journal, type JournalContents, type LineState, type Outcome, readJournal } from './journal.js';
+import {
+  Journal,
+  type JournalContents,
+  type JournalHeader,
+  type LineState,
+  type Outcome,
+  readJournal,
+} from './journal.js';
+import { redactUrl } from '../redact.js';
 import { type BulkFormat, BulkInputError, readRecords } from './records.js';
 import { type BulkSchema, checkRecord } from './schemas.js';
 import type { BulkSource } from './source.js';
@@ -103,6 +111,7 @@ export async function prepareJournal(
   path: string,
   input: CheckedInput,
   mode: JournalMode,
+  target: BulkTarget,
 ): Promise<{ journal: Journal; previous?: JournalContents }> {
   // --restart replaces a journal unread (a damaged one, or one not the user's to trust): Journal.create checks that
   // what it replaces is a journal.
@@ -123,6 +132,7 @@ export async function prepareJournal(
       );
     if (previous.header.command !== input.schema.command)
       throw new UsageError(`--resume: ${path} is a journal of '${previous.header.command}'`);
+    refuseOtherTarget(path, previous.header, target);
     return { journal: await Journal.reopen(path, previous.validBytes), previous };
   }
   const header = {
@@ -135,8 +145,33 @@ export async function prepareJournal(
     sha256: input.sha256,
     records: input.records,
     created_at: new Date().toISOString(),
+    base_url: target.baseUrl,
+    tenant: target.tenant ?? null,
   };
   return { journal: await Journal.create(path, header, mode === 'restart') };
+}
+
+/** Where a run's requests go: the API and the tenant they are for. */
+export interface BulkTarget {
+  baseUrl: string;
+  tenant: string | undefined;
+}
+
+/**
+ * A resume goes where the run began: what the journal says was done was done there, and the rest belongs there (a
+ * resume with another --tenant or profile would create the rest of the file in another clinic). A journal from before
+ * targets were recorded is not checked.
+ */
+function refuseOtherTarget(path: string, header: JournalHeader, target: BulkTarget): void {
+  if (header.base_url === undefined) return;
+  const then = { baseUrl: header.base_url, tenant: header.tenant ?? undefined };
+  if (then.baseUrl === target.baseUrl && then.tenant === target.tenant) return;
+  const where = ({ baseUrl, tenant }: BulkTarget) =>
+    `${redactUrl(baseUrl)}${tenant === undefined ? '' : ` (tenant ${tenant})`}`;
+  throw new UsageError(
+    `--resume: ${path} was made sending to ${where(then)}, and this run would send to ${where(target)}: ` +
+      'resume with the same profile and --tenant, or --restart',
+  );
 }
 
 /** Answers after which every further request would fail the same way. */

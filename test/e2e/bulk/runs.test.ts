@@ -315,6 +315,27 @@ describe('the journal', () => {
     expect([...(await onServer()).values()]).toEqual([1, 1, 1]);
   });
 
+  it('--resume sends where the run began: another tenant (or server) is refused before anything is sent', async () => {
+    await writeFile(file('w.ndjson'), ndjson([patient(1), patient(2)]));
+    const first = await world.clinic(['customers', 'create', '--from', file('w.ndjson')]);
+    expect(first.code, first.stderr).toBe(0);
+    world.newRequests();
+    const elsewhere = await world.clinic([
+      '--tenant',
+      '2',
+      'customers',
+      'create',
+      '--from',
+      file('w.ndjson'),
+      '--resume',
+    ]);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(
+      /^error: --resume: .*w\.ndjson\.journal was made sending to http:\/\/127\.0\.0\.1:\d+\/api \(tenant 1\), and this run would send to http:\/\/127\.0\.0\.1:\d+\/api \(tenant 2\): resume with the same profile and --tenant, or --restart\n$/,
+    );
+    expect(posts()).toEqual([]);
+  });
+
   it('a run stopped (Ctrl-Z) for longer than any staleness keeps its journal: a --resume meanwhile is refused', async () => {
     const total = 30;
     await writeFile(file('z.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));

@@ -13,6 +13,9 @@ import { ApiError } from '../../../src/core/errors.js';
 import type { HttpClient } from '../../../src/core/http/client.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
+/** Where the runs send (a resume elsewhere is refused: e2e/bulk). */
+const TARGET = { baseUrl: 'http://127.0.0.1:1/api', tenant: '1' };
+
 const dir = useTempDir('clinic-bulk-in-flight-');
 let runs = 0;
 
@@ -66,7 +69,7 @@ async function bulkRun(
     amend: (record) => record,
   });
   const path = join(dir.path, `run-${++runs}.journal`);
-  const { journal } = await prepareJournal(path, input, 'new');
+  const { journal } = await prepareJournal(path, input, 'new', TARGET);
   const { client, seen } = server(path, answer);
   const rows: ResultRow[] = [];
   const onResult = async (row: ResultRow) => void rows.push(row);

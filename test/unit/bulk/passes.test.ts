@@ -12,6 +12,9 @@ import { OutcomeError } from '../../../src/core/errors.js';
 import type { HttpClient } from '../../../src/core/http/client.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
+/** Where the runs send (a resume elsewhere is refused: e2e/bulk). */
+const TARGET = { baseUrl: 'http://127.0.0.1:1/api', tenant: '1' };
+
 const dir = useTempDir('clinic-bulk-passes-');
 
 /** A server that creates whatever it is sent, and the bodies it was sent. */
@@ -32,7 +35,7 @@ async function check(source: BulkSource): Promise<CheckedInput> {
 
 async function send(input: CheckedInput) {
   const { client, bodies } = server();
-  const { journal } = await prepareJournal(join(dir.path, 'journal'), input, 'new');
+  const { journal } = await prepareJournal(join(dir.path, 'journal'), input, 'new', TARGET);
   try {
     const summary = await runBulk({
       client,
@@ -135,7 +138,7 @@ it('journal of a run over a non-regular input names it as given, not the tempora
     close: async () => undefined,
   };
   const input = await check(fake);
-  const { journal } = await prepareJournal(join(dir.path, 'j'), input, 'new');
+  const { journal } = await prepareJournal(join(dir.path, 'j'), input, 'new', TARGET);
   await journal.close();
   expect((await readJournal(join(dir.path, 'j')))?.header).toMatchObject({ input: '/dev/fd/63', records: 1 });
 });
