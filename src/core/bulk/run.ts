@@ -266,16 +266,22 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   /** Sends one record whose "sending" line is on disk; records its outcome; sets stoppedBy when the run must stop. */
   const sendOne = async (line: number, request: ApiRequest, onSent: () => void): Promise<ResultRow> => {
     let outcome: Outcome;
+    let dispatched = false;
     try {
-      const response = await client.request({ ...request, onSent });
+      const response = await client.request({ ...request, onSent, onDispatch: () => (dispatched = true) });
       inFlight.observe(response.headers);
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
       outcome = { state: 'ok', id: data?.id ?? null };
     } catch (error) {
-      outcome = failedOutcome(error);
-      if ((error instanceof ApiError && dooms(error)) || neverSent(error)) stoppedBy ??= error;
-      else if (error instanceof CancelledError || options.signal.aborted)
-        stoppedBy ??= new CancelledError('interrupted');
+      const cancelled = error instanceof CancelledError || options.signal.aborted;
+      // Stopped before it left (Ctrl-C or a failed refresh while it waited for the rate-limit window, a window too
+      // long to wait for): the server never saw it, so a resume sends it; the next record would be stopped the same.
+      outcome = dispatched
+        ? failedOutcome(error)
+        : { state: 'not_sent', message: `not sent: ${message(error)}` };
+      if ((error instanceof ApiError && dooms(error)) || neverSent(error) || (!dispatched && !cancelled))
+        stoppedBy ??= error;
+      else if (cancelled) stoppedBy ??= new CancelledError('interrupted');
     }
     journal.outcome(line, outcome);
     return rowOf(line, outcome);
@@ -381,6 +387,8 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     );
   return { counts, unknownLines, stoppedBy };
 }
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A promise with its settling functions (Promise.withResolvers is Node 22's). */
 function deferred() {

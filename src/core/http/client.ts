@@ -41,6 +41,11 @@ export interface ApiRequest {
    * rate-limit window or before a retry, a failure). A caller may then write while the request travels.
    */
   onSent?: () => void;
+  /**
+   * Told just before the request is handed to the transport: until then nothing of it has left (a wait for the
+   * rate-limit window, a token refresh), so a failure before it means the server never saw the request.
+   */
+  onDispatch?: () => void;
 }
 
 export interface ApiResponse {
@@ -194,7 +199,7 @@ export class HttpClient {
     // The client's signal (Ctrl-C) and the request's own, each listened to where a wait or a send needs it.
     const signals = [this.options.signal, request.signal];
     try {
-      return await this.attempts(prepared, stream, signals, request.onSent);
+      return await this.attempts(prepared, stream, signals, request.onSent, request.onDispatch);
     } catch (error) {
       request.onSent?.();
       throw error;
@@ -206,6 +211,7 @@ export class HttpClient {
     stream: boolean,
     signals: Signals,
     onSent: (() => void) | undefined,
+    onDispatch: (() => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { clock, maxRetries } = this.options;
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
@@ -216,6 +222,7 @@ export class HttpClient {
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
+        onDispatch?.();
         answer = await this.send(prepared, headers, stream, signals, onSent);
       } catch (error) {
         if (anyAborted(signals)) throw new CancelledError('interrupted');
