@@ -16,6 +16,7 @@ import { useTempDir } from '../../helpers/temp-dir.js';
 const TARGET = { baseUrl: 'http://127.0.0.1:1/api', tenant: '1' };
 
 const dir = useTempDir('clinic-bulk-passes-');
+let runs = 0;
 
 /** A server that creates whatever it is sent, and the bodies it was sent. */
 function server() {
@@ -35,7 +36,7 @@ async function check(source: BulkSource): Promise<CheckedInput> {
 
 async function send(input: CheckedInput) {
   const { client, bodies } = server();
-  const { journal } = await prepareJournal(join(dir.path, 'journal'), input, 'new', TARGET);
+  const { journal } = await prepareJournal(join(dir.path, `journal-${++runs}`), input, 'new', TARGET);
   try {
     const summary = await runBulk({
       client,
@@ -83,17 +84,19 @@ describe('fewer records on the second pass than on the first', () => {
     expect(counts).toMatchObject({ done: 0, total: 2 });
     expect(stoppedBy).toBeInstanceOf(OutcomeError);
     expect((stoppedBy as Error).message).toBe(
-      'only 0 of the 2 records checked were read again to be sent: /dev/stdin changed after it was checked, ' +
-        'and the rest of it was not sent',
+      '/dev/stdin changed after it was checked (it is shorter than when it was checked): the rest of it was not sent',
     );
   });
 
-  it('a file cut short between the check and the run', async () => {
+  it('a file cut short between the check and the run: nothing of the block that changed is sent', async () => {
     const { stoppedBy, bodies } = await checkChangeSend('cut.ndjson', '{"a":1}\n{"a":2}\n{"a":3}\n', (path) =>
       truncate(path, 8),
     );
-    expect(bodies).toEqual([{ a: 1 }]);
-    expect((stoppedBy as Error).message).toMatch(/^only 1 of the 3 records checked were read again/);
+    expect(bodies).toEqual([]);
+    expect((stoppedBy as Error).message).toBe(
+      `${join(dir.path, 'cut.ndjson')} changed after it was checked (its bytes differ from offset 0): ` +
+        'the rest of it was not sent',
+    );
   });
 });
 
@@ -117,15 +120,39 @@ describe('the second pass reads the bytes the first one checked', () => {
     expect(bodies).toEqual([{ a: 1 }]);
   });
 
-  it('a file rewritten in place into more records than were checked: stops there, exit 1', async () => {
+  it('a file rewritten in place into more records than were checked: nothing of it is sent, exit 1', async () => {
     const { stoppedBy, bodies } = await checkChangeSend('rewritten.ndjson', '{"a":11111}\n', (path) =>
       writeFile(path, '{"a":1}\n{}\n \n'),
     );
-    expect(bodies).toEqual([{ a: 1 }]);
+    expect(bodies).toEqual([]);
     expect(stoppedBy).toBeInstanceOf(OutcomeError);
     expect((stoppedBy as Error).message).toMatch(
-      /changed after it was checked \(more than the 1 records checked\)/,
+      /changed after it was checked \(its bytes differ from offset 0\)/,
     );
+  });
+
+  it('rewritten in place with as many records of the same size: only records made of checked bytes leave', async () => {
+    // 3,000 records of 100 bytes: blocks of 256 KiB; the rewrite changes every record from the 2,000th on.
+    const record = (n: number, name: string) => `${JSON.stringify({ first_name: name, n }).padEnd(99)}\n`;
+    const text = Array.from({ length: 3000 }, (_, i) => record(i + 1, 'Old')).join('');
+    const rewritten = Array.from({ length: 3000 }, (_, i) =>
+      record(i + 1, i + 1 >= 2000 ? 'New' : 'Old'),
+    ).join('');
+    expect(rewritten.length).toBe(text.length);
+    const { stoppedBy, bodies } = await checkChangeSend('same-size.ndjson', text, (path) =>
+      writeFile(path, rewritten),
+    );
+    // Records 1..2621 lie wholly in the first block (262,144 bytes); record 2000 on is changed, in that block.
+    expect(bodies).toEqual([]);
+    expect((stoppedBy as Error).message).toMatch(/its bytes differ from offset 0\)/);
+    const late = Array.from({ length: 3000 }, (_, i) => record(i + 1, i + 1 >= 2700 ? 'New' : 'Old')).join(
+      '',
+    );
+    const second = await checkChangeSend('late.ndjson', text, (path) => writeFile(path, late));
+    // The first block matched: its 2,621 whole records leave; the 2,622nd spans into the changed block and does not.
+    expect(second.bodies).toHaveLength(2621);
+    expect(second.bodies.every((body) => (body as { first_name: string }).first_name === 'Old')).toBe(true);
+    expect((second.stoppedBy as Error).message).toMatch(/its bytes differ from offset 262144\)/);
   });
 });
 
