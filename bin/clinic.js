@@ -77,12 +77,20 @@ function run(installation) {
   // Each stream is made on first use (making one costs a start-up 1-2 ms): stdin only by the commands that read it,
   // stderr on the first line written to it, stdout once more than a small output is written (directStdout).
   let stdout;
+  // `clinic ... | head`: a closed pipe ends the run quietly, unless the run asked to be told instead (a bulk run, which
+  // must not leave a request unrecorded nor end in success with records unsent, stops sending and ends on its own).
+  let whenClosed;
+  const closed = () => {
+    if (!whenClosed) process.exit(0);
+    const tell = whenClosed;
+    whenClosed = () => {};
+    tell();
+  };
   const stdoutStream = () => {
     if (stdout) return stdout;
     stdout = process.stdout;
-    // `clinic ... | head`: a closed pipe ends the run quietly.
     stdout.on('error', (error) => {
-      if (error.code === 'EPIPE') process.exit(0);
+      if (error.code === 'EPIPE') return closed();
       cannotWrite(error);
     });
     return stdout;
@@ -101,8 +109,9 @@ function run(installation) {
       streamMade: () => stdout !== undefined,
       stream: stdoutStream,
       writeSync,
-      exit: (code) => process.exit(code),
+      closed,
       fail: cannotWrite,
+      onClosed: (tell) => (whenClosed = tell),
     }),
   };
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
@@ -128,10 +137,18 @@ const DIRECT_BYTES = 16 * 1024;
  * with its backpressure for long exports. A non-blocking fd 1 that is full (EAGAIN) hands the rest to the stream; a
  * closed pipe ends the run quietly, as the stream's error does.
  */
-function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
+function directStdout({ streamMade, stream, writeSync: write, closed, fail, onClosed }) {
   let written = 0;
   let isTTY;
+  let gone = false;
   return {
+    /** Asks to be told when stdout's reader has gone, instead of the run's end; what is written then is dropped. */
+    onClosed(tell) {
+      onClosed(() => {
+        gone = true;
+        tell();
+      });
+    },
     /**
      * Whether fd 1 is a terminal, asked without making the stream; node:tty (a start-up's 0.3 ms) is loaded only for
      * a character device, which a pipe or a file is not.
@@ -150,6 +167,7 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
     },
     /** Writes all of `text` now, when it may: true if it did (or handed it on), false to use the stream. */
     write(text) {
+      if (gone) return true;
       // UTF-8 takes a byte or more for each UTF-16 unit: a text too long is refused before it is encoded.
       if (streamMade() || written + text.length > DIRECT_BYTES) return false;
       const bytes = Buffer.from(text);
@@ -163,7 +181,10 @@ function directStdout({ streamMade, stream, writeSync: write, exit, fail }) {
             stream().write(bytes.subarray(at));
             return true;
           }
-          if (error.code === 'EPIPE') return exit(0);
+          if (error.code === 'EPIPE') {
+            closed();
+            return true;
+          }
           return fail(error);
         }
       }

@@ -133,6 +133,9 @@ async function send(
     ctx.io.err(
       'warning: --retry-unknown sends again lines whose answer was lost; any the server did create will exist twice',
     );
+  // `… | head`: the run stops sending, and ends with what it did on stderr (exit 1), every request answered and journaled.
+  const stop = new AbortController();
+  ctx.io.onOutputClosed(() => stop.abort());
   const progress = await ctx.io.progress(`${input.schema.command}: 0/${input.records}`);
   const started = ctx.clock.now();
   let summary;
@@ -144,6 +147,7 @@ async function send(
       previous,
       retryUnknown: bulk.retryUnknown,
       signal: ctx.signal,
+      stop: stop.signal,
       inFlight: inFlightLimit(ctx.globals.concurrency),
       onResult: async (row, counts) => {
         await writer.write(row);

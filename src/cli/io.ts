@@ -20,6 +20,8 @@ export interface DirectStdout {
   readonly isPipe?: boolean;
   /** Writes all of `text` at once when it may (a small output, no stream made yet): false to use the stream. */
   write(text: string): boolean;
+  /** Asks to be told when stdout's reader has gone (`| head`) instead of the run ending there; data is then dropped. */
+  onClosed?(tell: () => void): void;
 }
 
 export interface IoOptions {
@@ -107,6 +109,20 @@ export class IO implements Sink {
     this.collector = collector;
   }
 
+  /**
+   * `tell` when stdout's reader has gone (`clinic … | head`), instead of ending the run there quietly: the run goes on
+   * without it, what it writes dropped. False where that cannot be told (the run then ends as before).
+   */
+  onOutputClosed(tell: () => void): boolean {
+    const { direct } = this.streams;
+    if (!direct?.onClosed) return false;
+    this.toldOfClose = true;
+    direct.onClosed(tell);
+    return true;
+  }
+
+  private toldOfClose = false;
+
   /** Writes data to stdout and waits when the pipe is full, so long exports run in constant memory. */
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
@@ -115,7 +131,13 @@ export class IO implements Sink {
     if (this.streams.direct?.write(text)) return Promise.resolve();
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {
-      const ok = stdout.write(text, (error) => (error ? reject(error) : undefined));
+      const ok = stdout.write(text, (error) => {
+        if (!error) return;
+        // A closed pipe, told to the run that asked (onOutputClosed): what it wrote is dropped, not its failure.
+        const gone = (error as NodeJS.ErrnoException).code;
+        if (this.toldOfClose && (gone === 'EPIPE' || gone === 'ERR_STREAM_DESTROYED')) resolve();
+        else reject(error);
+      });
       if (ok) resolve();
       else stdout.once('drain', () => resolve());
     });

@@ -255,6 +255,11 @@ export interface BulkRunOptions {
   previous?: JournalContents;
   retryUnknown: boolean;
   signal: AbortSignal;
+  /**
+   * Stops the run as an answer that dooms the rest does: no further record is sent, those in flight are answered and
+   * journaled (stdout's reader has gone: the results can no longer be shown).
+   */
+  stop?: AbortSignal;
   /** Requests in flight at once (default: one at a time). */
   inFlight?: InFlightLimit;
   onResult(row: ResultRow, counts: BulkCounts): Promise<void>;
@@ -379,7 +384,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       return undefined;
     }
   };
-  const halted = () => stoppedBy !== undefined || options.signal.aborted;
+  const halted = () => stoppedBy !== undefined || options.signal.aborted || options.stop?.aborted === true;
   let requestsInFlight = 0;
   const track = (row: Promise<ResultRow>) => {
     const entry = { row, settled: false };
@@ -433,6 +438,10 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     }
     await head.row.catch(() => undefined); // reported, or rethrown, above on the next turn
   }
+  if (stoppedBy === undefined && options.stop?.aborted)
+    stoppedBy = new OutcomeError(
+      'the output was closed (its reader stopped reading): no further record was sent; --resume sends the rest',
+    );
   // A stop (not Ctrl-C: then leave at once; the journal says where to resume) reports the rest as not attempted.
   if (stoppedBy !== undefined && !(stoppedBy instanceof CancelledError) && !options.signal.aborted)
     for (let next = await nextRecord(); next !== undefined; next = await nextRecord()) {

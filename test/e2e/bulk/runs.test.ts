@@ -336,6 +336,34 @@ describe('the journal', () => {
     expect(posts()).toEqual([]);
   });
 
+  it('`| head -1`: the run stops sending, journals what was in flight, exits 1 saying so; --resume sends the rest', async () => {
+    const total = 30;
+    await writeFile(file('h.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));
+    world.sandbox.setFaults('slow=0.2');
+    const child = spawn(
+      process.execPath,
+      [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file('h.ndjson'), '--concurrency', '1'],
+      { env: baseEnv(world.configDir) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    let told = '';
+    child.stderr.on('data', (chunk: Buffer) => (told += chunk));
+    for await (const _line of createInterface({ input: child.stdout })) break; // as `head -1` does
+    child.stdout.destroy();
+    expect(await exited).toBe(1);
+    world.sandbox.setFaults(undefined);
+    expect(told).toContain(
+      'error: the output was closed (its reader stopped reading): no further record was sent; --resume sends the rest',
+    );
+    const journal = (await readFile(`${file('h.ndjson')}.journal`, 'utf8')).trim().split('\n').slice(1);
+    const last = new Map(journal.map((entry) => JSON.parse(entry)).map((e) => [e.line, e.state]));
+    expect([...last.values()].filter((state) => state === 'sending' || state === 'unknown')).toEqual([]);
+    const resumed = await world.clinic(['customers', 'create', '--from', file('h.ndjson'), '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(results(resumed.stdout).map((r) => r.status)).toEqual(Array(total).fill('ok'));
+    expect([...(await onServer()).values()]).toEqual(Array(total).fill(1));
+  }, 60_000);
+
   it('a run stopped (Ctrl-Z) for longer than any staleness keeps its journal: a --resume meanwhile is refused', async () => {
     const total = 30;
     await writeFile(file('z.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));

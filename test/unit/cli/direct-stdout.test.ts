@@ -18,16 +18,18 @@ const { directStdout } = createRequire(import.meta.url)(BIN) as {
     streamMade: () => boolean;
     stream: () => { write(bytes: Uint8Array): unknown };
     writeSync: (fd: number, bytes: Buffer, at: number) => number;
-    exit: (code: number) => void;
+    closed: () => void;
     fail: (error: Error) => void;
-  }): Direct;
+    onClosed: (tell: () => void) => void;
+  }): Direct & { onClosed(tell: () => void): void };
 };
 
 /** A fake fd 1 that takes at most `chunk` bytes a call, and the stream the rest would go to. */
 function fake({ chunk = Infinity, errorAfter = Infinity, code = 'EAGAIN' } = {}) {
   const written: Buffer[] = [];
   const streamed: Buffer[] = [];
-  const calls = { exit: [] as number[], fail: [] as Error[] };
+  const calls = { closed: 0, fail: [] as Error[] };
+  let tell: (() => void) | undefined;
   let made = false;
   let total = 0;
   const direct = directStdout({
@@ -44,8 +46,12 @@ function fake({ chunk = Infinity, errorAfter = Infinity, code = 'EAGAIN' } = {})
       total += n;
       return n;
     },
-    exit: (c) => calls.exit.push(c),
+    closed: () => {
+      calls.closed++;
+      tell?.();
+    },
     fail: (e) => calls.fail.push(e),
+    onClosed: (told) => (tell = told),
   });
   return {
     direct,
@@ -91,10 +97,21 @@ describe('directStdout', () => {
   it('ends the run quietly on a closed pipe, and fails with the error otherwise', () => {
     const closed = fake({ errorAfter: 0, code: 'EPIPE' });
     closed.direct.write('x\n');
-    expect(closed.calls.exit).toEqual([0]);
+    expect(closed.calls.closed).toBe(1);
     const full = fake({ errorAfter: 0, code: 'ENOSPC' });
     full.direct.write('x\n');
     expect(full.calls.fail.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(['ENOSPC']);
+  });
+
+  it('a run that asked to be told of a closed pipe is told once, and what it writes then is dropped', () => {
+    const out = fake({ errorAfter: 2, code: 'EPIPE' });
+    let told = 0;
+    out.direct.onClosed(() => told++);
+    expect(out.direct.write('abcd\n')).toBe(true);
+    expect(told).toBe(1);
+    expect(out.direct.write('more\n')).toBe(true);
+    expect(out.written()).toBe('ab');
+    expect(out.calls.closed).toBe(1);
   });
 });
 
@@ -144,7 +161,8 @@ it('tells a pipe from a file or a device on fd 1 (a spinner is not drawn beside 
       [
         '-e',
         `const d = require(${JSON.stringify(BIN)}).directStdout({ streamMade: () => false, stream: () => null,
-          writeSync: () => 0, exit: () => {}, fail: () => {} }); process.stderr.write(String(d.isPipe));`,
+          writeSync: () => 0, closed: () => {}, fail: () => {}, onClosed: () => {} });
+          process.stderr.write(String(d.isPipe));`,
       ],
       { stdio: ['ignore', stdout, 'pipe'], encoding: 'utf8' },
     ).stderr;
