@@ -2,11 +2,14 @@
 // progress and a summary on stderr, and the exit code of the whole.
 import {
   type BulkCounts,
+  type BulkTarget,
   type CheckedInput,
   checkInput,
+  earlierRun,
   plannedRequests,
   prepareJournal,
   runBulk,
+  sendsAgain,
 } from '../core/bulk/run.js';
 import { inFlightLimit } from '../core/bulk/in-flight.js';
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
@@ -97,9 +100,9 @@ export async function runBulkCommand(
         `--from ${bulk.from} is not a regular file (a pipe, FIFO or device): give --journal FILE, so that the run can be resumed`,
       );
     const input = await checkInput({ schema, source, format, amend });
-    if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input);
-    if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
     const journalPath = bulk.journal ?? `${bulk.from}.journal`;
+    if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input, bulk, journalPath);
+    if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
     // One run per journal at a time: a second one is refused rather than interleaved.
     const busy = () =>
       new UsageError(`${journalPath} is in use by another clinic run; wait for it to finish`);
@@ -116,9 +119,7 @@ async function send(
   journalPath: string,
 ): Promise<void> {
   const client = await ctx.http();
-  const settings = await ctx.settings();
-  const target = { baseUrl: settings.get('base_url') ?? '', tenant: settings.get('tenant') };
-  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode, target);
+  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode, await targetOf(ctx));
   // A result line per record as it is sent: NDJSON unless the user chose a format.
   const spec = await ctx.output({ otherwise: 'ndjson', declared: RESULT_FIELDS });
   const writer = createListWriter(ctx.io, spec, [
@@ -180,6 +181,12 @@ async function send(
     );
 }
 
+/** Where the run's requests go (the journal records it; a resume elsewhere is refused). */
+async function targetOf(ctx: Context): Promise<BulkTarget> {
+  const settings = await ctx.settings();
+  return { baseUrl: settings.get('base_url') ?? '', tenant: settings.get('tenant') };
+}
+
 function progressText(command: string, c: BulkCounts, elapsedMs: number): string {
   const perMinute = elapsedMs > 0 ? Math.round((c.done / elapsedMs) * 60_000) : 0;
   const rest = [
@@ -191,21 +198,29 @@ function progressText(command: string, c: BulkCounts, elapsedMs: number): string
 
 /**
  * The requests a bulk run would send, as its results would be: a line each (NDJSON) unless the user chose a format,
- * one JSON array with -o json, the requests as text in a table's place.
+ * one JSON array with -o json, the requests as text in a table's place. It goes by the journal as the run would: one
+ * the run would refuse is refused, and a --resume shows only what it would send.
  */
-async function showBulkDryRun(ctx: Context, input: CheckedInput): Promise<void> {
+async function showBulkDryRun(
+  ctx: Context,
+  input: CheckedInput,
+  bulk: BulkRequest,
+  journalPath: string,
+): Promise<void> {
   const client = await ctx.http();
+  const previous = await earlierRun(journalPath, input, bulk.mode, await targetOf(ctx));
   const spec = await ctx.output({ otherwise: 'ndjson', fields: false });
   const writer = isJsonFormat(spec.format) ? createListWriter(ctx.io, spec, []) : undefined;
-  let shown = 0;
-  for await (const { request } of plannedRequests(input)) {
-    if (shown++ >= DRY_RUN_SHOWN) break;
+  let toSend = 0;
+  for await (const { line, request } of plannedRequests(input)) {
+    if (!sendsAgain(previous, line, bulk.retryUnknown)) continue;
+    if (toSend++ >= DRY_RUN_SHOWN) continue; // counted, not shown
     const view = dryRunView(client, request);
     await (writer ? writer.write(view) : ctx.io.write(dryRunText(view)));
   }
   await writer?.end();
-  const more = input.records - Math.min(input.records, DRY_RUN_SHOWN);
-  ctx.io.err(
-    `dry run: ${input.name} holds ${plural(input.records, 'valid record')}${more ? ` (${more} more not shown)` : ''}; nothing was sent`,
-  );
+  const more = toSend - Math.min(toSend, DRY_RUN_SHOWN);
+  const valid = `${input.name} holds ${plural(input.records, 'valid record')}`;
+  const sending = previous ? `; the run would send ${toSend} of them (the rest are in ${journalPath})` : '';
+  ctx.io.err(`dry run: ${valid}${sending}${more ? ` (${more} more not shown)` : ''}; nothing was sent`);
 }

@@ -10,7 +10,6 @@ import {
   Journal,
   type JournalContents,
   type JournalHeader,
-  type LineState,
   type Outcome,
   readJournal,
 } from './journal.js';
@@ -172,13 +171,16 @@ const changedInput = (input: CheckedInput, what: string) =>
 
 export type JournalMode = 'new' | 'resume' | 'restart';
 
-/** Decides the journal before anything is sent: a new run over an old journal, or a resume of another file, is refused. */
-export async function prepareJournal(
+/**
+ * The journal a run would go on from, read and checked without changing it (what --dry-run shows goes by it too): a
+ * new run over an old journal, or a resume of another file, command or target, is refused.
+ */
+export async function earlierRun(
   path: string,
   input: CheckedInput,
   mode: JournalMode,
   target: BulkTarget,
-): Promise<{ journal: Journal; previous?: JournalContents }> {
+): Promise<JournalContents | undefined> {
   // --restart replaces a journal unread (a damaged one, or one not the user's to trust): Journal.create checks that
   // what it replaces is a journal.
   const previous = mode === 'restart' ? undefined : await readJournal(path);
@@ -199,8 +201,19 @@ export async function prepareJournal(
     if (previous.header.command !== input.schema.command)
       throw new UsageError(`--resume: ${path} is a journal of '${previous.header.command}'`);
     refuseOtherTarget(path, previous.header, target);
-    return { journal: await Journal.reopen(path, previous.validBytes), previous };
   }
+  return previous;
+}
+
+/** Decides the journal before anything is sent (earlierRun), and opens it: the earlier run's, or a new one. */
+export async function prepareJournal(
+  path: string,
+  input: CheckedInput,
+  mode: JournalMode,
+  target: BulkTarget,
+): Promise<{ journal: Journal; previous?: JournalContents }> {
+  const previous = await earlierRun(path, input, mode, target);
+  if (previous) return { journal: await Journal.reopen(path, previous.validBytes), previous };
   const header = {
     journal: 'clinic-bulk' as const,
     version: 1 as const,
@@ -302,6 +315,17 @@ function rowOf(line: number, state: Outcome): ResultRow {
   }
 }
 
+/** Whether a run over `previous` sends `line` again: never sent, or not processed (and possibly sent, when asked). */
+export function sendsAgain(
+  previous: JournalContents | undefined,
+  line: number,
+  retryUnknown: boolean,
+): boolean {
+  const state = previous?.lines.get(line)?.state;
+  if (state === 'ok' || state === 'error') return false;
+  return !(state === 'sending' || state === 'unknown') || retryUnknown;
+}
+
 export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   const { client, input, journal, previous } = options;
   const inFlight = options.inFlight ?? inFlightLimit(1);
@@ -323,15 +347,14 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
 
   /** What --resume already knows of `line` (done, or possibly sent): its result row, without sending it. */
   const known = (line: number): ResultRow | undefined => {
-    const earlier: LineState | undefined = previous?.lines.get(line);
-    if (earlier?.state === 'ok' || earlier?.state === 'error') return rowOf(line, earlier);
-    if ((earlier?.state === 'sending' || earlier?.state === 'unknown') && !options.retryUnknown) {
-      const message =
-        'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
-      journal.outcome(line, { state: 'unknown', message });
-      return { line, status: 'unknown', message };
-    }
-    return undefined;
+    if (sendsAgain(previous, line, options.retryUnknown)) return undefined;
+    const earlier = previous!.lines.get(line)!;
+    if (earlier.state === 'ok' || earlier.state === 'error') return rowOf(line, earlier);
+    // Sent before without a recorded answer ("sending" or "unknown").
+    const message =
+      'sent before without a recorded answer: it may exist on the server (check, or --retry-unknown)';
+    journal.outcome(line, { state: 'unknown', message });
+    return { line, status: 'unknown', message };
   };
 
   /** Sends one record whose "sending" line is on disk; records its outcome; sets stoppedBy when the run must stop. */

@@ -315,6 +315,43 @@ describe('the journal', () => {
     expect([...(await onServer()).values()]).toEqual([1, 1, 1]);
   });
 
+  it('--dry-run goes by the journal as the run would: refused over one without --resume, the rest shown with it', async () => {
+    await writeFile(file('y.ndjson'), ndjson([patient(1), patient(2), patient(3)]));
+    const refused = await world.clinic(['customers', 'create', '--from', file('y.ndjson')], {
+      env: { CLINIC_TOKEN: 'clinic_pat_not_a_token' },
+    });
+    expect(refused.code).toBe(3);
+    world.newRequests();
+    const over = await world.clinic(['--dry-run', 'customers', 'create', '--from', file('y.ndjson')]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain('holds an earlier run over this input: pass --resume');
+    const shown = await world.clinic([
+      '--dry-run',
+      'customers',
+      'create',
+      '--from',
+      file('y.ndjson'),
+      '--resume',
+    ]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(lines(shown.stdout).map((line) => JSON.parse(line).body.email)).toEqual(
+      [1, 2, 3].map((n) => `${tag}.${n}@example.com`),
+    );
+    expect(shown.stderr).toContain('the run would send 3 of them');
+    expect(posts()).toEqual([]);
+    await world.clinic(['customers', 'create', '--from', file('y.ndjson'), '--resume']);
+    const done = await world.clinic([
+      '--dry-run',
+      'customers',
+      'create',
+      '--from',
+      file('y.ndjson'),
+      '--resume',
+    ]);
+    expect(done.stdout).toBe('');
+    expect(done.stderr).toContain('the run would send 0 of them');
+  });
+
   it('--resume sends where the run began: another tenant (or server) is refused before anything is sent', async () => {
     await writeFile(file('w.ndjson'), ndjson([patient(1), patient(2)]));
     const first = await world.clinic(['customers', 'create', '--from', file('w.ndjson')]);
