@@ -6,13 +6,7 @@ import { resolve } from 'node:path';
 import { ApiError, CancelledError, NetworkError, OutcomeError, UsageError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
 import { type InFlightLimit, inFlightLimit } from './in-flight.js';
-import {
-  Journal,
-  type JournalContents,
-  type JournalHeader,
-  type Outcome,
-  readJournal,
-} from './journal.js';
+import { Journal, type JournalContents, type JournalHeader, type Outcome, readJournal } from './journal.js';
 import { redactUrl } from '../redact.js';
 import { type BulkFormat, BulkInputError, readRecords } from './records.js';
 import { type BulkSchema, checkRecord } from './schemas.js';
