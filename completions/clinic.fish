@@ -175,7 +175,7 @@ complete -c clinic -l debug -d 'trace each HTTP exchange to stderr, secrets reda
 complete -c clinic -l no-color -d 'no colour (also NO_COLOR, or TERM=dumb)'
 complete -c clinic -s y -l yes -d 'answer yes to confirmations'
 complete -c clinic -l no-input -d 'never prompt; fail where a prompt would be needed'
-complete -c clinic -l dry-run -d 'on commands that write: print the request and send nothing'
+complete -c clinic -l dry-run -d 'on commands that write: print the request and send nothing; a command with no dry run refuses it (exit 2)'
 complete -c clinic -s q -l quiet -d 'nothing on stderr but errors: no progress, retries, waits, notes or warnings, except one that output may be incomplete (an export whose collection changed while it was read, chat events dropped)'
 complete -c clinic -l jq -x -d 'filter what -o json would print through a jq expression; strings print raw; the output is read whole first'
 complete -c clinic -l wide -d 'tables show every column in full, whatever the terminal\'s width'

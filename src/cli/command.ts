@@ -38,6 +38,8 @@ export interface OptionDef<T = unknown, K extends string = string> {
   repeatable?: boolean;
   defaultValue?: T;
   completes?: Completes;
+  /** Given, the option makes a read-only command write (a file, another server): --dry-run is refused with it. */
+  writes?: boolean;
   /** The parsed type; only the type checker sees it. */
   readonly type?: T;
 }
@@ -99,12 +101,20 @@ export interface CommandDef {
   examples: string[];
   /** Set on every command that destroys or changes what cannot be put back. */
   confirm?: Confirmation;
+  /**
+   * What --dry-run does here. `honoured`: the command prints the requests it would send and sends none.
+   * `read-only`: it changes nothing (it reads and prints), so it runs as it would without --dry-run. Left out, the
+   * command writes and has no dry run: --dry-run is refused before anything is done (program.ts).
+   */
+  dryRun?: DryRun;
   /** Where a top-level command sits in the grouped help. */
   category?: Category;
   /** Why --jq has nothing to filter here (the command prints no JSON, or prints as things happen): it is refused. */
   noJq?: string;
   load(): Promise<(input: ParsedInput, ctx: Context, spec: CommandDef) => Promise<void>>;
 }
+
+export type DryRun = 'honoured' | 'read-only';
 
 export type Category = 'Sign-in and settings' | 'Clinic data' | 'Data protection' | 'Tools';
 

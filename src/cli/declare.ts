@@ -33,6 +33,7 @@ export function getVerb({ what, path, ...help }: Help & { what: string; path: Re
     name: 'get',
     ...help,
     args: idArg(what),
+    dryRun: 'read-only',
     load: async () => {
       const [{ showById }, api] = await Promise.all([
         import('./resource-verbs.js'),
@@ -55,6 +56,7 @@ export function listVerb({
     name: 'list',
     ...help,
     options: LIST_OPTIONS,
+    dryRun: 'read-only',
     load: async () => {
       const [verbs, api] = await Promise.all([
         import('./resource-verbs.js'),

@@ -69,7 +69,10 @@ const GLOBAL = {
   colour: option.flag('--no-color', 'no colour (also NO_COLOR, or TERM=dumb)'),
   yes: option.flag('-y, --yes', 'answer yes to confirmations'),
   input: option.flag('--no-input', 'never prompt; fail where a prompt would be needed'),
-  dryRun: option.flag('--dry-run', 'on commands that write: print the request and send nothing'),
+  dryRun: option.flag(
+    '--dry-run',
+    'on commands that write: print the request and send nothing; a command with no dry run refuses it (exit 2)',
+  ),
   quiet: option.flag(
     '-q, --quiet',
     'nothing on stderr but errors: no progress, retries, waits, notes or warnings, except one that output may ' +
@@ -120,6 +123,14 @@ export function parseGlobals(
   }
   if (raw.jq !== undefined && format !== undefined && format !== 'json')
     throw new UsageError(`--jq filters JSON: it does not go with --output ${format}`);
+  // --raw prints the server's body as it came: a format or fields typed beside it would be passed over in silence.
+  // (An `output` from CLINIC_OUTPUT or the profile is a default, and yields. --jq filters the body --raw prints.)
+  if (raw.raw && format !== undefined && format !== 'json')
+    throw new UsageError(
+      `--raw and --output ${format} disagree: --raw prints the server's JSON body as it came`,
+    );
+  if (raw.raw && raw.fields !== undefined)
+    throw new UsageError("--raw and --fields disagree: --raw prints the server's JSON body as it came");
   return {
     profile: valueOf(GLOBAL.profile, raw),
     tenant: valueOf(GLOBAL.tenant, raw),

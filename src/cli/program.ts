@@ -199,9 +199,32 @@ function declare(parent: Command, def: CommandDef, helpWidth: () => number = () 
 
 const inputOf = (command: Command): ParsedInput => ({ args: [...command.args], options: command.opts() });
 
+/** The command as typed: `clinic auth refresh`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
+ * --dry-run on a command with no dry run of its own is refused before anything is done: it must never run for real.
+ * A read-only command takes it (there is nothing to hold back), unless an option given makes it write.
+ */
+function refuseDryRun(command: Command, def: CommandDef): void {
+  if (command.optsWithGlobals().dryRun !== true || def.dryRun === 'honoured') return;
+  const given = command.opts();
+  const writing = (def.options ?? []).find(
+    (option) => option.writes && given[option.key] !== undefined && given[option.key] !== false,
+  );
+  if (def.dryRun === 'read-only' && !writing) return;
+  const how = writing ? ` with ${flagOf(writing)}` : '';
+  throw new UsageError(`--dry-run is not supported by '${commandPath(command)}'${how}: nothing was done`);
+}
+
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
   const command = declare(parent, def, () => hooks.helpWidth?.() ?? 80);
   command.action(async () => {
+    refuseDryRun(command, def);
     const ctx = await hooks.context(command.optsWithGlobals(), def);
     const run = await def.load();
     await run(inputOf(command), ctx, def);

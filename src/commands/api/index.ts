@@ -23,6 +23,7 @@ export default defineCommand({
     'Use it for endpoints whose parameters the API document does not show.',
   args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
   options: API_OPTIONS,
+  dryRun: 'honoured',
   examples: [
     'clinic api /v1/account',
     'clinic api /v1/customers -F per_page=5 --paginate -o ndjson',

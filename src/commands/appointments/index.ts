@@ -11,6 +11,7 @@ const list = defineCommand({
     'filters of this endpoint (assumed): pass any query parameter with --filter key=value (the sandbox knows\n' +
     'status, from and to).',
   options: LIST_OPTIONS,
+  dryRun: 'read-only',
   examples: [
     'clinic appointments list --per-page 20',
     'clinic appointments list --all -o csv > appointments.csv',

@@ -6,6 +6,7 @@ import { option } from '../../cli/options.js';
 const status = defineCommand({
   name: 'status',
   summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
+  dryRun: 'read-only',
   examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
   load: async () => (await import('./status.js')).status,
 });
@@ -13,6 +14,7 @@ const status = defineCommand({
 const token = defineCommand({
   name: 'token',
   summary: 'print the current access token and nothing else',
+  dryRun: 'read-only',
   examples: [
     'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
   ],

@@ -16,15 +16,21 @@ export const TAIL_OPTIONS = [
       min: 1,
     },
   ),
-  option.file(
-    '--checkpoint <file>',
-    'keep the last delivered message id of each conversation in FILE (0600, one tail per file); started again, ' +
-      'the tail first delivers what came after (at least once)',
-  ),
-  option.text(
-    '--forward-to <url>',
-    'POST each event as JSON to URL, signed (https, or http to 127.0.0.1, localhost or [::1]); nothing on stdout',
-  ),
+  {
+    ...option.file(
+      '--checkpoint <file>',
+      'keep the last delivered message id of each conversation in FILE (0600, one tail per file); started again, ' +
+        'the tail first delivers what came after (at least once)',
+    ),
+    writes: true,
+  },
+  {
+    ...option.text(
+      '--forward-to <url>',
+      'POST each event as JSON to URL, signed (https, or http to 127.0.0.1, localhost or [::1]); nothing on stdout',
+    ),
+    writes: true,
+  },
   option.text(
     '--forward-secret <secret>',
     'the signing secret of --forward-to; prefer CLINIC_FORWARD_SECRET (a command line shows in ps)',
@@ -61,6 +67,7 @@ const tail = defineCommand({
     'tried again (1 s doubling to 30 s), never dropped; another 4xx is said on stderr and skipped. With\n' +
     '--checkpoint only what the endpoint accepted is recorded. See docs/chat-tail.md.',
   options: TAIL_OPTIONS,
+  dryRun: 'read-only',
   examples: [
     'clinic --profile sandbox chat tail',
     'clinic chat tail --conversation 2 --since 8 -o ndjson | jq .data.body',

@@ -11,6 +11,7 @@ export default defineCommand({
     "Print the completion script for a shell (the one shipped in the package's completions/ folder).\n" +
     'bash: source <(clinic completion bash) in ~/.bashrc; zsh: clinic completion zsh > ~/.zfunc/_clinic\n' +
     '(a folder in $fpath); fish: clinic completion fish > ~/.config/fish/completions/clinic.fish',
+  dryRun: 'read-only',
   args: [{ name: 'shell', description: 'bash, zsh or fish', choices: SHELLS }],
   examples: [
     'clinic completion bash > ~/.local/share/bash-completion/completions/clinic',

@@ -7,6 +7,7 @@ const get = defineCommand({
   name: 'get',
   summary: 'print the effective value of a key (flag > env > profile > default)',
   args: [{ name: 'key', description: 'config key', completes: 'config-key' }],
+  dryRun: 'read-only',
   examples: ['clinic config get base_url', 'clinic --profile sandbox config get tenant'],
   noJq: 'config get prints a value, not JSON',
   load: async () => (await import('./show.js')).get,
@@ -39,6 +40,7 @@ const unset = defineCommand({
 const list = defineCommand({
   name: 'list',
   summary: 'list the keys of the selected profile with their effective values and sources',
+  dryRun: 'read-only',
   examples: ['clinic config list', 'clinic --profile sandbox config list -o json'],
   load: async () => (await import('./show.js')).list,
 });
@@ -67,6 +69,7 @@ const useProfile = defineCommand({
 const profiles = defineCommand({
   name: 'profiles',
   summary: 'list the profiles in the config file',
+  dryRun: 'read-only',
   examples: ['clinic config profiles'],
   load: async () => (await import('./show.js')).profiles,
 });

@@ -18,6 +18,7 @@ const messages = defineCommand({
     'document (assumed: the common page/per_page).',
   args: idArg('conversation'),
   options: MESSAGES_OPTIONS,
+  dryRun: 'read-only',
   examples: ['clinic conversations messages 2', 'clinic conversations messages 2 --after 8 --all -o ndjson'],
   load: async () => (await import('./messages.js')).run,
 });
@@ -29,6 +30,7 @@ const message = defineCommand({
     { name: 'id', description: 'conversation id' },
     { name: 'message-id', description: 'message id' },
   ],
+  dryRun: 'read-only',
   examples: ['clinic conversations message 2 9', 'clinic conversations message 2 9 -o json'],
   load: async () => (await import('./message.js')).run,
 });
@@ -44,6 +46,7 @@ const sendVoice = defineCommand({
     { name: 'id', description: 'conversation id' },
     { name: 'file', description: 'audio file', completes: 'file' },
   ],
+  dryRun: 'honoured',
   examples: [
     'clinic conversations send-voice 2 ./reply.ogg',
     'clinic conversations send-voice 2 note.m4a -o json',
@@ -57,6 +60,8 @@ const agentVerb = (name: 'status' | 'enable' | 'disable', summary: string) =>
     name,
     summary,
     args: idArg('conversation'),
+    // status reads; enable and disable print the POST they would send.
+    dryRun: name === 'status' ? 'read-only' : 'honoured',
     examples: [`clinic conversations agent ${name} 2`],
     load: async () => (await import('./agent.js'))[name],
   });

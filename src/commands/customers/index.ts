@@ -12,6 +12,7 @@ const list = defineCommand({
     "List customers (GET /v1/customers). The API document does not show this endpoint's filters; pass any\n" +
     'query parameter with --filter key=value (the sandbox knows search, sort_by and sort_order).',
   options: LIST_OPTIONS,
+  dryRun: 'read-only',
   examples: [
     'clinic customers list --per-page 20',
     'clinic customers list --all -o ndjson > customers.ndjson',
@@ -24,6 +25,7 @@ const get = defineCommand({
   name: 'get',
   summary: 'show one customer',
   args: idArg('customer'),
+  dryRun: 'read-only',
   examples: ['clinic customers get 7', 'clinic customers get 7 --fields first_name,record_state.reason_code'],
   load: async () => (await import('./get.js')).run,
 });
@@ -43,6 +45,7 @@ const create = defineCommand({
     '--set key=value sets a string, --set key:=json a JSON value; both apply on top of --data.\n' +
     BULK_HELP,
   options: CREATE_OPTIONS,
+  dryRun: 'honoured',
   examples: [
     'clinic customers create --set first_name=Ada --set last_name=Lovelace --set email=ada@example.com',
     'clinic customers create --data @customer.json',

@@ -19,6 +19,7 @@ export default defineCommand({
     '-o csv: a row per check (name,status,detail,fix). --fields picks the fields of each check.\n' +
     'Exit 0 when no check fails (warnings allowed), 1 when any fails; Ctrl-C prints the checks done so far\n' +
     'and exits 130.',
+  dryRun: 'read-only',
   examples: [
     'clinic doctor',
     'clinic --profile sandbox doctor -o json',

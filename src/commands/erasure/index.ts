@@ -69,6 +69,7 @@ const list = defineCommand({
     'date-time without an offset is local time too (with --utc, both are UTC, as the times shown); both are\n' +
     'sent to the server as full UTC date-times.',
   options: LIST_ERASURE_OPTIONS,
+  dryRun: 'read-only',
   examples: [
     'clinic erasure list --status pending_verification',
     'clinic erasure list --created-from 2026-01-01 --created-to 2026-01-31 --sort-by created_at --all -o ndjson',
@@ -98,6 +99,7 @@ const create = defineCommand({
     `to confirm. ${BULK_HELP}\n` +
     assumed('POST /v1/data-erasure-requests with {"customer_id", "request_reason"}'),
   options: CREATE_OPTIONS,
+  dryRun: 'honoured',
   confirm: {
     action: 'erasure create',
     records: (n) => `This requests the erasure of the data of ${n} customer${n === 1 ? '' : 's'}, for good.`,
@@ -127,6 +129,7 @@ const action = (
       ),
     args: idArg('erasure request'),
     options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
+    dryRun: 'honoured',
     examples,
     confirm,
     load: async () => (await import('./action.js'))[name],
@@ -158,6 +161,7 @@ const watch = defineCommand({
     assumed('GET /v1/data-erasure-requests/{id}, polled'),
   args: idArg('erasure request'),
   options: WATCH_OPTIONS,
+  dryRun: 'read-only',
   examples: ['clinic erasure watch 4', 'clinic erasure watch 4 --interval 10 --timeout 3600 -o ndjson'],
   noJq: 'erasure watch prints each change as it happens, so there is no whole output to filter: pipe -o ndjson into jq',
   load: async () => (await import('./watch.js')).run,

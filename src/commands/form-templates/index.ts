@@ -18,6 +18,7 @@ const update = defineCommand({
     'fields given are sent. Prints the updated template with its questions.',
   args: idArg('form template'),
   options: UPDATE_OPTIONS,
+  dryRun: 'honoured',
   examples: [
     'clinic form-templates update 3 --name "Intake (2026)"',
     'clinic form-templates update 3 --inactive',

@@ -22,6 +22,7 @@ const add = defineCommand({
     BULK_HELP,
   args: [{ name: 'lead-id', description: 'lead id (not with --from)', optional: true }],
   options: NOTE_ADD_OPTIONS,
+  dryRun: 'honoured',
   examples: [
     'clinic leads notes add 3 --content "Called back, books next week"',
     'clinic leads notes add 3 --content "Handover" --user-id 2 --dry-run',

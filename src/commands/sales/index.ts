@@ -12,6 +12,7 @@ const stockDeduct = defineCommand({
     'document (assumed: no body; the answer is printed as sent).',
   args: idArg('sale'),
   confirm: { action: 'sales stock-deduct' },
+  dryRun: 'honoured',
   examples: ['clinic sales stock-deduct 1', 'clinic sales stock-deduct 1 --yes -o json'],
   load: async () => (await import('./stock-deduct.js')).run,
 });

@@ -17,6 +17,7 @@ const list = defineCommand({
     'List the tenants (clinics) of your account, from GET /v1/account, and remember their slugs in the profile\n' +
     'for --tenant SLUG and completions. --offline lists what the profile remembers without asking the server.',
   options: LIST_TENANTS_OPTIONS,
+  dryRun: 'read-only',
   examples: ['clinic tenants list', 'clinic tenants list -o csv', 'clinic tenants list --offline'],
   load: async () => (await import('./list.js')).run,
 });
