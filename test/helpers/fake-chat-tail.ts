@@ -48,7 +48,7 @@ export function fakeTail(api: ReturnType<typeof messagesApi>) {
         on.state('connected', 'connecting');
         on.subscribed();
       });
-      return { disconnect: () => undefined };
+      return { disconnect: () => undefined, resubscribe: () => undefined };
     },
   };
   return { options, handlers: () => handlers };

@@ -134,6 +134,13 @@ export class Checkpoint {
     this.schedule();
   }
 
+  /** A conversation that can no longer be read (erased, taken away): a restart no longer fills it. */
+  forget(conversationId: number): void {
+    if (!this.after.delete(conversationId)) return;
+    this.unwritten.delete(conversationId);
+    this.schedule();
+  }
+
   /**
    * Resolves once the file holds `conversationId`. A message is delivered only after that: a tail killed right after
    * delivering the first message of a new conversation still knows the conversation on restart, and fills what came

@@ -82,6 +82,8 @@ interface ErrorData {
 
 export interface ChatConnection {
   disconnect(): void;
+  /** Asks for the channel again (after its authorization failed for a reason that may pass). */
+  resubscribe(): void;
 }
 
 /** Dead-connection detection: a ping after 20 s of silence, given up 5 s later (pusher-js defaults wait 150 s). */
@@ -129,13 +131,22 @@ export function connectChat(
     const data = error?.data ?? error?.error?.data;
     if (data?.code !== undefined) on.error(data.code, data.message ?? 'error');
   });
-  const channel: Channel = pusher.subscribe(channelName);
-  channel.bind('pusher:subscription_succeeded', () => on.subscribed());
-  channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {
-    // Our own authorize already reported its error; this covers a refusal pusher-js found itself.
-    if (error?.status !== undefined && error.status !== 0)
-      on.refused(new Error(error.error ?? `HTTP ${error.status}`));
-  });
-  for (const kind of kinds) channel.bind(CHAT_EVENTS[kind], (data: unknown) => on.event(kind, data));
-  return { disconnect: () => pusher.disconnect() };
+  const subscribe = () => {
+    const channel: Channel = pusher.subscribe(channelName);
+    channel.bind('pusher:subscription_succeeded', () => on.subscribed());
+    channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {
+      // Our own authorize already reported its error; this covers a refusal pusher-js found itself.
+      if (error?.status !== undefined && error.status !== 0)
+        on.refused(new Error(error.error ?? `HTTP ${error.status}`));
+    });
+    for (const kind of kinds) channel.bind(CHAT_EVENTS[kind], (data: unknown) => on.event(kind, data));
+  };
+  subscribe();
+  return {
+    disconnect: () => pusher.disconnect(),
+    resubscribe: () => {
+      pusher.unsubscribe(channelName);
+      subscribe();
+    },
+  };
 }

@@ -42,6 +42,12 @@ export interface ExactlyOnceOptions {
   wanted?: ReadonlySet<number>;
   /** A conversation needs a fill: messages were let go, or its window is full of ids no fill has settled yet. */
   fillDue?: () => void;
+  /**
+   * Whether a fill's failure means the conversation can no longer be read (gone, or no longer the user's): it is then
+   * forgotten and `forgotten` told, and the fill goes on with the others. Any other failure ends the fill.
+   */
+  unreadable?: (error: unknown) => boolean;
+  forgotten?: (conversationId: number, error: unknown) => void;
   limits?: Partial<ExactlyOnceLimits>;
 }
 
@@ -53,6 +59,8 @@ export class ExactlyOnce {
   private readonly limits: ExactlyOnceLimits;
   private readonly wanted?: ReadonlySet<number>;
   private readonly fillDue?: () => void;
+  private readonly unreadable?: (error: unknown) => boolean;
+  private readonly forgotten?: (conversationId: number, error: unknown) => void;
 
   constructor(
     private readonly deliver: Deliver,
@@ -62,6 +70,8 @@ export class ExactlyOnce {
       options instanceof Set ? { wanted: options } : (options as ExactlyOnceOptions);
     this.wanted = opts.wanted;
     this.fillDue = opts.fillDue;
+    this.unreadable = opts.unreadable;
+    this.forgotten = opts.forgotten;
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
   }
 
@@ -129,8 +139,15 @@ export class ExactlyOnce {
     this.filling = true;
     let filled = 0;
     try {
-      for (let id = this.nextDue(); id !== undefined; id = this.nextDue())
-        filled += await this.fillOne(id, fetchAfter);
+      for (let id = this.nextDue(); id !== undefined; id = this.nextDue()) {
+        try {
+          filled += await this.fillOne(id, fetchAfter);
+        } catch (error) {
+          if (!this.unreadable?.(error)) throw error;
+          this.state.delete(id);
+          this.forgotten?.(id, error);
+        }
+      }
     } finally {
       const held = this.held.sort((a, b) => a.id - b.id);
       this.held = [];

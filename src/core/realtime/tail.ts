@@ -3,7 +3,7 @@
 // Delivery (a print that waits for the output to drain, or a POST the endpoint must accept) is one event at a time,
 // in order; while it is slow the queue stays bounded, and the messages let go are fetched again over REST.
 import { paths } from '../api/resources.js';
-import { CancelledError, NetworkError } from '../errors.js';
+import { ApiError, CancelledError, NetworkError, RateLimitedError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
@@ -27,6 +27,8 @@ export interface TailOptions {
   resume?: ReadonlyMap<number, number>;
   /** Told of each live message as it arrives, before it is queued (or let go): the checkpoint learns the conversation. */
   seen?(conversationId: number, messageId: number): void;
+  /** Told of a conversation that can no longer be read (404, 403): no longer followed, the checkpoint may drop it. */
+  forgotten?(conversationId: number): void;
   timeoutMs?: number;
   /** How long the connection may stay down before the tail gives up (exit 1). */
   reconnectTimeoutMs: number;
@@ -72,6 +74,18 @@ interface FillWork {
 const SLEEP_GAP_MS = 5_000;
 const TICK_MS = 1_000;
 
+/** A failure that may pass (the API unreachable, overloaded or rate-limited for now): worth trying again. */
+function passing(error: unknown): boolean {
+  if (error instanceof ApiError) return error.status >= 500 || error.status === 429 || error.status === 408;
+  return error instanceof NetworkError || error instanceof RateLimitedError;
+}
+
+/** The realtime server as the profile names it, for messages. */
+function realtimeAddress(realtime: RealtimeSettings): string {
+  if (!realtime.host) return `of cluster ${realtime.cluster ?? 'mt1'}`;
+  return `${realtime.tls ? 'wss' : 'ws'}://${realtime.host}${realtime.port ? `:${realtime.port}` : ''}`;
+}
+
 export function runChatTail(options: TailOptions): Promise<void> {
   const { client, clock, status } = options;
   const lost = options.lost ?? status;
@@ -103,6 +117,14 @@ export function runChatTail(options: TailOptions): Promise<void> {
   const once = new ExactlyOnce(deliver, {
     wanted: options.conversations,
     fillDue: () => requestFill('catching up', true),
+    // A conversation erased or taken away since it was seen: the others go on (the tail must not end for it).
+    unreadable: (error) => error instanceof ApiError && [403, 404, 410].includes(error.status),
+    forgotten: (id, error) => {
+      lost(
+        `conversation ${id} can no longer be read (${(error as Error).message}): it is no longer followed`,
+      );
+      options.forgotten?.(id);
+    },
     limits: options.limits,
   });
   // Where each conversation starts: after --since, or after its checkpoint when that is later.
@@ -123,11 +145,33 @@ export function runChatTail(options: TailOptions): Promise<void> {
     for (let work = queue.shift(); work !== undefined; work = queue.shift()) {
       try {
         await perform(work);
+        if (work.kind === 'fill') fillTrouble = undefined;
       } catch (error) {
-        if (!(ending && error instanceof CancelledError)) fail(error);
+        if (ending && error instanceof CancelledError) continue;
+        if (work.kind === 'fill' && passing(error)) retryFill(work, error);
+        else fail(error);
       }
     }
     draining = undefined; // in the same turn as the empty shift: a push after it starts a new drain
+  }
+  /** Since when fills have failed for a passing reason, and the wait before the next try. */
+  let fillTrouble: { since: number; waitMs: number } | undefined;
+  let fillRetry: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * A fill the API could not serve for now (unreachable, 5xx, 429 past the client's retries): tried again, waits
+   * doubling to 30 s, for as long as the connection itself may stay down (--reconnect-timeout); then the tail ends.
+   */
+  function retryFill(work: FillWork, error: unknown) {
+    const now = clock.now();
+    fillTrouble ??= { since: now, waitMs: 1_000 };
+    if (now - fillTrouble.since > options.reconnectTimeoutMs) return fail(error);
+    const { waitMs } = fillTrouble;
+    fillTrouble.waitMs = Math.min(waitMs * 2, 30_000);
+    status(
+      `could not fill the gap (${(error as Error).message}); trying again in ${Math.round(waitMs / 1000)}s`,
+    );
+    clearTimeout(fillRetry);
+    fillRetry = setTimeout(() => requestFill(work.why, work.quiet), waitMs);
   }
   async function perform(work: Work) {
     if (work.kind === 'created') return once.live(work.data);
@@ -172,7 +216,11 @@ export function runChatTail(options: TailOptions): Promise<void> {
   let subscriptions = 0;
   let downSince: number | undefined = clock.now();
   let lastTick = clock.now();
-  let refusedBy4xxx: string | undefined;
+  /** Whether the channel is subscribed on the connection now: a connection without it counts as down. */
+  let subscribedNow = false;
+  /** The last passing failure to authorize the channel, told if the tail gives up. */
+  let lastRefusal: unknown;
+  let resubscribing: ReturnType<typeof setTimeout> | undefined;
 
   const fetchAfter = async function* (conversationId: number, afterId: number) {
     const query: [string, string][] = [['after', String(afterId)]];
@@ -199,6 +247,8 @@ export function runChatTail(options: TailOptions): Promise<void> {
     settle = undefined;
     clearInterval(ticker);
     clearTimeout(timeout);
+    clearTimeout(fillRetry);
+    clearTimeout(resubscribing);
     options.signal.removeEventListener('abort', onAbort);
     connection?.disconnect();
     ending = true;
@@ -220,14 +270,34 @@ export function runChatTail(options: TailOptions): Promise<void> {
     const late = now - lastTick - TICK_MS;
     lastTick = now;
     if (late > SLEEP_GAP_MS) fill(`woke after ${Math.round(late / 1000)}s`);
-    if (downSince !== undefined && now - downSince > options.reconnectTimeoutMs)
+    if (downSince !== undefined && now - downSince > options.reconnectTimeoutMs) {
+      const seconds = Math.round((now - downSince) / 1000);
       fail(
-        new NetworkError(
-          `lost the realtime connection for ${Math.round((now - downSince) / 1000)}s; giving up`,
-        ),
+        lastRefusal ??
+          new NetworkError(
+            subscriptions === 0
+              ? `could not connect to the realtime server ${realtimeAddress(options.realtime)} in ${seconds}s; giving up`
+              : `lost the realtime connection for ${seconds}s; giving up`,
+          ),
       );
+    }
   }, TICK_MS);
-  const timeout = options.timeoutMs === undefined ? undefined : setTimeout(() => finish(), options.timeoutMs);
+  // --timeout ends a tail that listened; one that never got to listen failed.
+  const timeout =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            finish(
+              subscriptions > 0
+                ? undefined
+                : (lastRefusal ??
+                    new NetworkError(
+                      `could not listen on ${channelName} at ${realtimeAddress(options.realtime)} within --timeout`,
+                    )),
+            ),
+          options.timeoutMs,
+        );
 
   return new Promise<void>((resolve, reject) => {
     settle = { resolve, reject };
@@ -236,7 +306,16 @@ export function runChatTail(options: TailOptions): Promise<void> {
     status(`connecting to the realtime server for ${channelName}`);
     connection = (options.connect ?? connectChat)(options.realtime, channelName, options.kinds, {
       authorize: channelAuthorizer(client, options.authEndpoint, options.tenant),
-      refused: (error) => fail(error),
+      refused: (error) => {
+        // The API could not sign for now (unreachable, 5xx): asked again, as a connection lost is, until
+        // --reconnect-timeout. A refusal (401 after a refresh, 403) ends the tail with its exit code.
+        if (!passing(error)) return fail(error);
+        lastRefusal = error;
+        downSince ??= clock.now();
+        status(`could not authorize ${channelName} (${(error as Error).message}); trying again in 5s`);
+        clearTimeout(resubscribing);
+        resubscribing = setTimeout(() => connection?.resubscribe(), 5_000);
+      },
       error: (code, message) => {
         // 4000: TLS only. pusher-js would go on over TLS to the address set for clear text, failing for ever: the
         // profile says which it is. Exit 1: the server's answer ends it, after a connection (no usage error).
@@ -246,23 +325,27 @@ export function runChatTail(options: TailOptions): Promise<void> {
               'the realtime server accepts only TLS connections (4000): set realtime.tls true in the profile',
             ),
           );
-        if (code !== undefined && code >= 4001 && code <= 4099) refusedBy4xxx = `${code} ${message}`;
+        // 4001-4099: the server will not take this connection as it is (an unknown key, a signature it refuses:
+        // 4009). Some servers say so without closing it: the tail ends now rather than listen to nothing.
+        if (code !== undefined && code >= 4001 && code <= 4099)
+          fail(new NetworkError(`the realtime server refused the connection (${code} ${message})`));
       },
       state: (current) => {
-        if (current === 'connected') downSince = undefined;
-        else downSince ??= clock.now();
+        if (current === 'connected' && subscribedNow) downSince = undefined;
+        if (current !== 'connected') {
+          subscribedNow = false;
+          downSince ??= clock.now();
+        }
         if (current === 'connecting' && subscriptions > 0) status('reconnecting…');
         if (current === 'unavailable') status('the realtime server is unavailable; still trying');
         if (current === 'failed')
           fail(new NetworkError('the realtime connection failed: no usable transport'));
-        if (current === 'disconnected' && settle) {
-          const why = refusedBy4xxx
-            ? `the realtime server refused the connection (${refusedBy4xxx})`
-            : 'disconnected';
-          fail(new NetworkError(why));
-        }
+        if (current === 'disconnected' && settle) fail(new NetworkError('disconnected'));
       },
       subscribed: () => {
+        subscribedNow = true;
+        downSince = undefined;
+        lastRefusal = undefined;
         subscriptions++;
         status(subscriptions === 1 ? `connected; listening on ${channelName}` : 'reconnected');
         if (subscriptions > 1) fill('after a reconnect');

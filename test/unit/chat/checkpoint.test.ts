@@ -47,6 +47,17 @@ describe('Checkpoint', () => {
     ]);
   });
 
+  it('forgets a conversation that can no longer be read: a restart no longer fills it', async () => {
+    const path = fileIn();
+    const checkpoint = Checkpoint.open(path, OWNER);
+    checkpoint.delivered(3, 30);
+    checkpoint.delivered(999, 5);
+    await checkpoint.flush();
+    checkpoint.forget(999);
+    await checkpoint.flush();
+    expect([...Checkpoint.open(path, OWNER).positions()]).toEqual([[3, 30]]);
+  });
+
   it('keeps the highest id delivered: a late live event does not move it back', async () => {
     const checkpoint = Checkpoint.open(fileIn(), OWNER);
     checkpoint.delivered(1, 10);
