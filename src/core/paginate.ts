@@ -26,6 +26,11 @@ export interface PageMeta {
 export interface Page<T> {
   records: T[];
   meta: PageMeta;
+  /**
+   * Whether the server said where its pages end (meta.last_page, or links with a next): without it, a list's one page
+   * may be all there is, or only the first of more (not shown in the API document).
+   */
+  paged?: boolean;
   /** The server's body, untouched (for --raw). */
   text: string;
 }
@@ -116,7 +121,7 @@ export async function* paginate<T = unknown>(
         if (next <= until && !pastCeiling(known.meta, until, perPage, path))
           await sendAhead(until, changing ? 1 : width);
       }
-      const { records, meta, hasNext } = readPage<T>(response, path);
+      const { records, meta, hasNext, paged } = readPage<T>(response, path);
       checkPage(meta, page, path);
       const total = integer(meta.total);
       if (pagesRead++ === 0) startTotal = total;
@@ -135,7 +140,7 @@ export async function* paginate<T = unknown>(
       if (more) {
         const beyond = pastCeiling(meta, page + 1, perPage, path);
         if (beyond) {
-          yield { records, meta, text: response.text };
+          yield { records, meta, paged, text: response.text };
           throw beyond;
         }
         // Without last_page only the next page is known to exist; with it, as many as the budget allows.
@@ -146,7 +151,7 @@ export async function* paginate<T = unknown>(
         await sendAhead(until, wanted);
       }
       known = more && checked >= 2 && lastPage !== undefined ? { lastPage, meta } : undefined;
-      yield { records, meta, text: response.text };
+      yield { records, meta, paged, text: response.text };
       if (!more) return;
     }
   } finally {
@@ -233,9 +238,11 @@ function integer(value: unknown): number | undefined {
 function readPage<T>(
   response: ApiResponse,
   path: string,
-): { records: T[]; meta: PageMeta; hasNext: boolean } {
+): { records: T[]; meta: PageMeta; hasNext: boolean; paged: boolean } {
   const body = response.json<{ data?: unknown; meta?: unknown; links?: { next?: unknown } }>();
   if (!Array.isArray(body?.data)) throw new NetworkError(`unexpected response from ${path}: no 'data' list`);
   const meta = typeof body.meta === 'object' && body.meta !== null ? (body.meta as PageMeta) : {};
-  return { records: body.data as T[], meta, hasNext: typeof body.links?.next === 'string' };
+  const links = typeof body.links === 'object' && body.links !== null ? body.links : {};
+  const paged = integer(meta.last_page) !== undefined || 'next' in links;
+  return { records: body.data as T[], meta, hasNext: typeof links.next === 'string', paged };
 }

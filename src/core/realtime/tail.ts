@@ -222,18 +222,32 @@ export function runChatTail(options: TailOptions): Promise<void> {
   let lastRefusal: unknown;
   let resubscribing: ReturnType<typeof setTimeout> | undefined;
 
+  /**
+   * The messages after `afterId`, every page. A list that does not say where its pages end (no meta.last_page, no
+   * links) may have been cut short by the server: it is asked again after the newest message it held, until it brings
+   * nothing newer (one request more per fill, only from such a server).
+   */
   const fetchAfter = async function* (conversationId: number, afterId: number) {
-    const query: [string, string][] = [['after', String(afterId)]];
-    for await (const page of paginate(
-      client,
-      paths.messages(conversationId),
-      query,
-      { all: true },
-      fillSignal,
-    ))
-      yield* page.records;
-    // paginate stops quietly when aborted: a fill cut short must not count as complete.
-    if (fillSignal.aborted) throw new CancelledError('interrupted');
+    for (let after = afterId; ;) {
+      let newest = after;
+      let paged = false;
+      const query: [string, string][] = [['after', String(after)]];
+      for await (const page of paginate(
+        client,
+        paths.messages(conversationId),
+        query,
+        { all: true },
+        fillSignal,
+      )) {
+        paged ||= page.paged === true;
+        for (const record of page.records) if (isChatLog(record) && record.id > newest) newest = record.id;
+        yield* page.records;
+      }
+      // paginate stops quietly when aborted: a fill cut short must not count as complete.
+      if (fillSignal.aborted) throw new CancelledError('interrupted');
+      if (paged || newest <= after) return;
+      after = newest;
+    }
   };
   /** Every conversation seen or named (after a reconnect, a wake, or at the start with --since). */
   const fill = (why: string) => {

@@ -9,7 +9,7 @@ import type { ApiRequest, HttpClient } from '../../../src/core/http/client.js';
 import type { ConnectionHandlers } from '../../../src/core/realtime/connection.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
 import { runChatTail, type TailOptions } from '../../../src/core/realtime/tail.js';
-import { ids, messagesApi, startFakeTail, until } from '../../helpers/fake-chat-tail.js';
+import { chatMessage, ids, messagesApi, range, startFakeTail, until } from '../../helpers/fake-chat-tail.js';
 
 /** A reconnect as pusher-js goes through one: the channel is subscribed again, and the tail fills the gap. */
 function reconnect(on: ConnectionHandlers) {
@@ -75,6 +75,29 @@ describe('chat tail keeps going', () => {
     expect(tail.status).toContain('could not fill the gap (Service Unavailable); trying again in 2s');
     expect(tail.status).toContain('filled 3 missed messages (after a reconnect)');
   }, 15_000);
+
+  it('a fill answer that does not say where its pages end is asked again after its newest message', async () => {
+    const printed: TailEvent[] = [];
+    const tail = startFakeTail({ print: async (e) => void printed.push(e) });
+    const afters: number[] = [];
+    // A server that lists at most 5 messages, with neither meta nor links: 12 were sent while the tail was down.
+    tail.api.client.request = async (request: ApiRequest) => {
+      const after = Number(new URLSearchParams(request.query as URLSearchParams).get('after'));
+      afters.push(after);
+      const data = range(after + 1, Math.min(after + 5, 13)).map(chatMessage);
+      const text = JSON.stringify({ data });
+      return { status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T };
+    };
+    await tail.subscribed();
+    tail.handlers()?.event('created', chatMessage(1));
+    await until(() => printed.length === 1, 'the first message');
+    reconnect(tail.handlers()!);
+    await until(() => printed.length === 13, 'all 12 missed messages');
+    tail.stop();
+    await tail.done;
+    expect(ids(printed)).toEqual(range(1, 13));
+    expect(afters).toEqual([1, 6, 11, 13]);
+  });
 
   it('fills failing for longer than --reconnect-timeout end the tail with their error', async () => {
     const tail = startFakeTail({ print: async () => undefined, reconnectTimeoutMs: 1_500 });
