@@ -216,6 +216,8 @@ export function runChatTail(options: TailOptions): Promise<void> {
   let subscriptions = 0;
   let downSince: number | undefined = clock.now();
   let lastTick = clock.now();
+  /** Message events skipped for want of a usable id. */
+  let unusable = 0;
   /** Whether the channel is subscribed on the connection now: a connection without it counts as down. */
   let subscribedNow = false;
   /** The last passing failure to authorize the channel, told if the tail gives up. */
@@ -269,6 +271,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     ended.abort();
     if (droppedOthers > 1 && !options.dropped)
       lost(`${droppedOthers} deleted and read events were dropped: the output was not read`);
+    if (unusable > 1) lost(`${unusable} message events without a usable id were skipped`);
     // Whatever was accepted before the end is printed before the end.
     void (async () => {
       while (draining) await draining;
@@ -368,7 +371,12 @@ export function runChatTail(options: TailOptions): Promise<void> {
       },
       event: (kind, data) => {
         if (kind === 'created') {
-          if (isChatLog(data) && (!options.conversations || options.conversations.has(data.conversation_id)))
+          // A message without a whole-number id and conversation cannot be printed once and only once: skipped, said.
+          if (!isChatLog(data)) {
+            if (unusable++ === 0) lost('a message event without a usable id was skipped');
+            return;
+          }
+          if (!options.conversations || options.conversations.has(data.conversation_id))
             options.seen?.(data.conversation_id, data.id);
           return arrive({ kind: 'created', data });
         }

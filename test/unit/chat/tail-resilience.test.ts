@@ -50,6 +50,22 @@ describe('chat tail keeps going', () => {
     );
   });
 
+  it('a message event without a usable id is skipped and said, once, with the count at the end', async () => {
+    const printed: TailEvent[] = [];
+    const tail = startFakeTail({ print: async (e) => void printed.push(e) });
+    await tail.subscribed();
+    tail.handlers()?.event('created', { id: '7', conversation_id: 5, body: 'a string id' });
+    tail.handlers()?.event('created', { id: 8, body: 'no conversation' });
+    tail.send(1);
+    await until(() => printed.length === 1, 'the good message');
+    tail.stop();
+    await tail.done;
+    expect(tail.lost).toEqual([
+      'a message event without a usable id was skipped',
+      '2 message events without a usable id were skipped',
+    ]);
+  });
+
   it('a fill the API cannot serve for now (503) is tried again, and the gap is filled', async () => {
     const printed: TailEvent[] = [];
     const tail = startFakeTail({ print: async (e) => void printed.push(e) });
