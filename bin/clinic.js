@@ -65,12 +65,16 @@ function run(installation) {
   if (debug) process.setSourceMapsEnabled(true);
   const bundle = installation.loadBundle(!debug);
   const interrupt = new AbortController();
-  const stop = () => {
-    // First Ctrl-C: let the command flush its partial output (it stops at once; a run still busy after a second is
-    // ended then, as Ctrl-C must stop any command within a second); a second Ctrl-C leaves at once.
+  const stop = (signal) => {
+    // The first signal lets the command flush its partial output (it stops at once), the abort's reason naming the
+    // signal: a command that runs until stopped (chat tail) takes SIGTERM (systemctl stop) as its normal end, exit 0.
+    // A run still busy after a second of Ctrl-C is ended then (exit 130), as Ctrl-C must stop any command within a
+    // second; after SIGTERM, sent by a supervisor that waits (systemd 90 s, docker 10 s), it has a few seconds (a
+    // checkpoint's last write on a busy disk). A second signal leaves at once.
     if (interrupt.signal.aborted) process.exit(130);
-    interrupt.abort();
-    setTimeout(() => process.exit(130), 1000).unref();
+    // An AbortError as any abort gives, naming the signal.
+    interrupt.abort(Object.assign(new DOMException('This operation was aborted', 'AbortError'), { signal }));
+    setTimeout(() => process.exit(130), signal === 'SIGTERM' ? SIGTERM_GRACE_MS : 1000).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -127,6 +131,9 @@ function run(installation) {
     else leave();
   });
 }
+
+/** How long a run SIGTERM stopped may take to end on its own before it is ended (exit 130): under docker's 10 s. */
+const SIGTERM_GRACE_MS = 5000;
 
 /** What goes straight to fd 1 in a run, at most: any pipe takes so much without blocking (Linux's hold 64 KiB). */
 const DIRECT_BYTES = 16 * 1024;

@@ -7,6 +7,7 @@ import { eventBody, eventId, ReadPoints } from '../../core/realtime/forward-sign
 import { forwardSecret } from '../../core/realtime/forward-secret.js';
 import { Forwarder } from '../../core/realtime/forwarder.js';
 import { redactUrl, registerSecret } from '../../core/redact.js';
+import { ForwardHealth } from './forward-health.js';
 
 export interface ForwardingOptions {
   url: URL;
@@ -49,23 +50,33 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
   const lastMessage = new ReadPoints(options.checkpoint?.start);
   const times = (ms: number) =>
     ctx.globals.utc ? new Date(ms).toISOString().slice(11, 19) : new Date(ms).toTimeString().slice(0, 8);
+  // The endpoint's address may carry a credential of its own (`?token=`): shown as every traced URL is, redacted.
+  const where = redactUrl(options.url.href);
+  // An endpoint that cannot work as it is (a host not found, https to a plain-http server) is said once, with --quiet.
+  const health = new ForwardHealth({ where, clock: ctx.clock, alert: (line) => io.alert(line) });
   const forwarder = new Forwarder({
-    transport: await ctx.transport(),
+    transport: health.watch(await ctx.transport()),
     url: options.url,
     secret: secret.value,
     clock: ctx.clock,
     userAgent: `clinic/${ctx.version}`,
     timeoutMs: ctx.globals.requestTimeoutMs,
     trace: ctx.trace,
-    // A line per delivery for a person watching; a service's log gets the retries and refusals only.
-    accepted: io.stderrIsTTY
-      ? (id, status, ms) => io.err(`${times(ctx.clock.now())}  ${id}  -> ${status} (${Math.round(ms)} ms)`)
-      : undefined,
-    retrying: (line) => io.err(line),
-    refused: (line) => io.alert(`warning: ${line}`),
+    accepted: (id, status, ms) => {
+      health.reached();
+      // A line per delivery for a person watching; a service's log gets the retries and refusals only.
+      if (io.stderrIsTTY) io.err(`${times(ctx.clock.now())}  ${id}  -> ${status} (${Math.round(ms)} ms)`);
+    },
+    retrying: (line) => {
+      io.err(line);
+      health.retrying();
+    },
+    refused: (line) => {
+      health.reached();
+      io.alert(`warning: ${line}`);
+    },
   });
-  // The endpoint's address may carry a credential of its own (`?token=`): shown as every traced URL is, redacted.
-  io.err(`forwarding to ${redactUrl(options.url.href)}`);
+  io.err(`forwarding to ${where}`);
   let notForwarded = 0;
   const idOf = (event: TailEvent) => {
     const conversation = conversationOf(event);

@@ -48,8 +48,9 @@ const tail = defineCommand({
     'printed in id order before newer live ones: every message exactly once. On a terminal: one line per event\n' +
     '(time, conversation, sender, status, body); otherwise NDJSON lines\n' +
     '{"event":"ChatLogCreated","source":"realtime"|"rest","data":{...}}. Status changes go to stderr.\n' +
-    'Runs until Ctrl-C (exit 130) or --timeout (exit 0); a refused authorization exits 3 or 4, a connection\n' +
-    'lost for good (down longer than --reconnect-timeout, or refused by the server) exits 1.\n' +
+    'Runs until Ctrl-C (exit 130), SIGTERM (a service stopped: exit 0) or --timeout (exit 0); a refused\n' +
+    'authorization exits 3 or 4, a connection lost for good (down longer than --reconnect-timeout, or refused by\n' +
+    'the server) exits 1.\n' +
     'Realtime settings come from the profile (realtime.key with realtime.cluster, or realtime.host, port, tls).\n' +
     '\n' +
     'As a service (systemd, cron): --checkpoint FILE keeps, after each delivery, the last message id delivered\n' +
@@ -64,8 +65,10 @@ const tail = defineCommand({
     't=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">. The secret: CLINIC_FORWARD_SECRET (recommended),\n' +
     '--forward-secret, else one is generated, printed once on stderr and kept beside the checkpoint\n' +
     '(FILE.secret, 0600). A 2xx delivers; 408, 429, 5xx, redirects, timeouts and refused connections are\n' +
-    'tried again (1 s doubling to 30 s), never dropped; another 4xx is said on stderr and skipped. With\n' +
-    '--checkpoint only what the endpoint accepted is recorded. See docs/chat-tail.md.',
+    'tried again (1 s doubling to 30 s), never dropped; another 4xx is said on stderr and skipped. An endpoint\n' +
+    'that cannot work as it is (a host not found, https to a plain-http server, a certificate refused, a\n' +
+    'connection refused for a minute) is said once, even with --quiet, and again if it fails anew after working.\n' +
+    'With --checkpoint only what the endpoint accepted is recorded. See docs/chat-tail.md.',
   options: TAIL_OPTIONS,
   dryRun: 'read-only',
   examples: [

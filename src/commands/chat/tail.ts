@@ -2,7 +2,7 @@
 // each), or POSTed to --forward-to; with --checkpoint, each conversation's last delivered id is kept for a restart.
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { UsageError } from '../../core/errors.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
 import { profileCommand } from '../../core/config/settings.js';
 import { realtimeTarget } from '../../core/realtime/target.js';
 import {
@@ -98,6 +98,8 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
         if (!checkpoint.positions().has(id)) checkpoint.delivered(id, options.since);
     const resume = checkpoint?.positions();
     const seen = checkpoint && ((conversation: number, id: number) => checkpoint.seen(conversation, id));
+    // A conversation that can no longer be read leaves the checkpoint: a restart does not ask for it again.
+    const forgotten = checkpoint && ((conversation: number) => checkpoint.forget(conversation));
     if (options.forwardTo) {
       const { startForwarding } = await import('./forwarding.js');
       const forwarding = await startForwarding(ctx, {
@@ -107,39 +109,61 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
         checkpoint: checkpoint && resume && { path: checkpoint.path, start: resume },
       });
       try {
-        await runChatTail({
-          ...tail,
-          resume,
-          seen,
-          dropped: (event) => forwarding.dropped(event),
-          print: async (event, ending) => {
-            await known(event);
-            await forwarding.deliver(event, ending);
-            delivered(event);
-          },
-        });
+        await untilStopped(
+          ctx,
+          runChatTail({
+            ...tail,
+            resume,
+            seen,
+            forgotten,
+            dropped: (event) => forwarding.dropped(event),
+            print: async (event, ending) => {
+              await known(event);
+              await forwarding.deliver(event, ending);
+              delivered(event);
+            },
+          }),
+        );
       } finally {
         forwarding.report();
       }
       return;
     }
     await showStream(ctx, TAIL_LIST(ctx), (writer) =>
-      runChatTail({
-        ...tail,
-        resume,
-        seen,
-        print: async (event) => {
-          await known(event);
-          await writer.write(event);
-          delivered(event);
-        },
-      }),
+      untilStopped(
+        ctx,
+        runChatTail({
+          ...tail,
+          resume,
+          seen,
+          forgotten,
+          print: async (event) => {
+            await known(event);
+            await writer.write(event);
+            delivered(event);
+          },
+        }),
+      ),
     );
   };
   if (options.checkpoint === undefined) return deliverWith();
   const { withCheckpoint } = await import('../../core/realtime/checkpoint.js');
   const owner = { tenant, base_url: settings.get('base_url') as string };
   await withCheckpoint(options.checkpoint, owner, deliverWith);
+}
+
+/**
+ * The tail's run, ended by SIGTERM (`systemctl stop`, `docker stop`) as by --timeout: a service's normal stop, exit 0
+ * with what was delivered flushed and checkpointed. Ctrl-C (SIGINT) stays an interruption (exit 130).
+ */
+async function untilStopped(ctx: Context, run: Promise<void>): Promise<void> {
+  try {
+    await run;
+  } catch (error) {
+    const signal = (ctx.signal.reason as { signal?: string } | undefined)?.signal;
+    if (!(error instanceof CancelledError && signal === 'SIGTERM')) throw error;
+    ctx.io.err('stopped (SIGTERM)');
+  }
 }
 
 /** A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). */

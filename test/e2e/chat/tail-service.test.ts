@@ -1,7 +1,9 @@
 // `chat tail` as a service, end to end: the built CLI against the sandbox, a webhook endpoint written here that
 // verifies signatures and goes down on request, tails killed with SIGKILL and started again while messages are
 // created, and two tails on one checkpoint.
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../helpers/temp-dir.js';
@@ -15,9 +17,11 @@ const SECRET = 'whsec_e2e_secret';
 
 const running: Tail[] = [];
 const receivers: WebhookReceiver[] = [];
+const servers: Server[] = [];
 afterEach(async () => {
   for (const t of running.splice(0)) t.child.kill('SIGKILL');
   for (const r of receivers.splice(0)) await r.close();
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
 
 function tail(args: string[], env: Record<string, string> = {}): Tail {
@@ -141,6 +145,79 @@ describe('chat tail --forward-to', () => {
     expect(t.stderr()).toContain(
       `refused ChatLogCreated.1.${conversations()[0]}.${refused} with HTTP 422; skipped`,
     );
+  });
+
+  /** A plain-http server on 127.0.0.1, addressed with https://: every try fails its TLS handshake. */
+  async function plainHttpEndpoint(): Promise<{ url: string; connections: () => number }> {
+    let connections = 0;
+    const server = createServer((request, response) => response.end());
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    receivers.push({
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    } as WebhookReceiver);
+    return {
+      url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+      connections: () => connections,
+    };
+  }
+  const SAID_ONCE = (url: string, words: string) =>
+    `warning: forwarding to ${url}: ${words}; events wait, tried again until it works`;
+
+  it.each([
+    ['https:// to a plain-http server', plainHttpEndpoint, 'TLS handshake failed (is it http?)'],
+    [
+      'a host name that does not resolve',
+      async () => ({ url: 'https://clinic-forward-test.invalid/hook', connections: () => Infinity }),
+      'host not found: clinic-forward-test.invalid',
+    ],
+  ])(
+    '%s, with --quiet (the service recipe): said at once in one line, not once a retry; SIGTERM ends it (exit 0)',
+    async (_what, start, words) => {
+      const endpoint = await start();
+      // --quiet says nothing of the subscription: the sandbox shows a new client on the channel.
+      const listening = () =>
+        world.sandbox
+          .realtimeClients()
+          .filter((client) => client.channels.includes('private-chat-log.1'))
+          .map((client) => client.socketId);
+      const before = new Set(listening());
+      const t = tail(['--forward-to', endpoint.url, '--quiet'], { CLINIC_FORWARD_SECRET: SECRET });
+      await t.waitFor(() => listening().some((id) => !before.has(id)), 'the subscription');
+      post('never delivered', 0);
+      await t.waitFor(() => t.stderr().includes(words), 'the failure said');
+      // Tries at 0, 1 and 3 s: two more after the first, none of them said again.
+      await new Promise((resolve) => setTimeout(resolve, 3500));
+      expect(endpoint.connections()).toBeGreaterThanOrEqual(3);
+      t.child.kill('SIGTERM');
+      expect(await t.exit).toBe(0);
+      expect(t.stderr().trim().split('\n')).toEqual([
+        SAID_ONCE(endpoint.url, words),
+        '1 event was not forwarded: the tail ended before the endpoint accepted it',
+      ]);
+    },
+  );
+
+  it("without --quiet, each retry of a TLS failure is one readable line, none of OpenSSL's text", async () => {
+    const endpoint = await plainHttpEndpoint();
+    const t = tail(['--forward-to', endpoint.url], { CLINIC_FORWARD_SECRET: SECRET });
+    await connected(t);
+    const id = post('never delivered', 0);
+    await t.waitFor(() => /trying again in 2s/.test(t.stderr()), 'two retries');
+    t.child.kill('SIGINT');
+    expect(await t.exit).toBe(130);
+    const origin = new URL(endpoint.url).origin;
+    const retry = (wait: number) =>
+      `ChatLogCreated.1.${conversations()[0]}.${id}: cannot reach ${origin}: TLS handshake failed (is it http?); trying again in ${wait}s`;
+    const lines = t.stderr().trim().split('\n');
+    expect(lines).toContain(retry(1));
+    expect(lines).toContain(retry(2));
+    expect(lines.filter((line) => line.includes('TLS handshake'))).toEqual([
+      retry(1),
+      SAID_ONCE(endpoint.url, 'TLS handshake failed (is it http?)'),
+      retry(2),
+    ]);
+    expect(t.stderr()).not.toMatch(/SSL routines|EPROTO|openssl/);
   });
 
   it.each([
@@ -296,6 +373,29 @@ describe('chat tail --checkpoint', () => {
     // The first goes on.
     const id = post('still here', 0);
     await first.waitFor(() => printedIds(first).includes(id), 'the first tail printing');
+  }, 30_000);
+
+  it('a checkpointed conversation that can no longer be read is named and dropped; the tail goes on', async () => {
+    const checkpoint = join(dir.path, 'gone.checkpoint');
+    const first = tail(['--checkpoint', checkpoint, '-o', 'ndjson']);
+    await connected(first);
+    first.child.kill('SIGINT');
+    await first.exit;
+    // As an erased conversation's entry is left: the API now answers 404 for it.
+    const file = JSON.parse(await readFile(checkpoint, 'utf8'));
+    file.conversations.push({ id: 999_999, after: 5 });
+    await writeFile(checkpoint, JSON.stringify(file));
+    const second = tail(['--checkpoint', checkpoint, '-o', 'ndjson']);
+    await connected(second);
+    await second.waitFor(
+      () => second.stderr().includes('conversation 999999 can no longer be read'),
+      'the note',
+    );
+    const live = post('still followed', 0);
+    await second.waitFor(() => printedIds(second).includes(live), 'a live message after it');
+    second.child.kill('SIGINT');
+    expect(await second.exit).toBe(130);
+    expect((await positions(checkpoint)).has(999_999)).toBe(false);
   }, 30_000);
 
   it("another tenant's checkpoint is refused before anything connects: exit 2", async () => {
