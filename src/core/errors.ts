@@ -50,6 +50,12 @@ export class RateLimitedError extends errorKind('RateLimitedError', ExitCode.rat
 /** The server could not be reached or gave no usable answer (exit 1). */
 export class NetworkError extends errorKind('NetworkError', ExitCode.failure, 'network') {}
 
+/**
+ * The server could not be reached, or stopped answering (refused, reset, timed out, cut off): what may pass, unlike
+ * an answer the CLI cannot use (exit 1 all the same).
+ */
+export class UnreachableError extends NetworkError {}
+
 /** The --jq program failed on the output it filters (exit 1). */
 export class FilterError extends errorKind('FilterError', ExitCode.failure, 'jq') {}
 

@@ -2,7 +2,14 @@
 import type { Readable } from 'node:stream';
 import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
-import { ApiError, CancelledError, NetworkError, RateLimitedError, UsageError } from '../errors.js';
+import {
+  ApiError,
+  CancelledError,
+  NetworkError,
+  RateLimitedError,
+  UnreachableError,
+  UsageError,
+} from '../errors.js';
 import { MAX_JSON_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S } from '../limits.js';
 import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
@@ -434,7 +441,7 @@ function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
   const unsure = prepared.method === 'POST' || prepared.method === 'PATCH';
   const reason = describeNetworkError(error);
   const lost = unsure && reason !== 'connection refused' && reason !== 'host not found';
-  return new NetworkError(
+  return new UnreachableError(
     `cannot reach ${target}: ${reason}${lost ? ' (the request may have been processed; check before repeating it)' : ''}`,
   );
 }

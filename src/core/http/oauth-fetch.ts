@@ -1,7 +1,7 @@
 // A fetch for openid-client over the project's own transport and exchange: the answer read whole, but capped,
 // uncompressed, within a deadline, traced like the API's, and never redirected.
 import type { HttpTransport } from './transport.js';
-import { NetworkError } from '../errors.js';
+import { NetworkError, UnreachableError } from '../errors.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
 import { redactUrl } from '../redact.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
@@ -63,7 +63,7 @@ export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
         throw new NetworkError(`${redactUrl(href)}: ${why}`);
       }
       if (error instanceof NetworkError) throw error;
-      throw new NetworkError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
+      throw new UnreachableError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
     }
   };
 }

@@ -3,7 +3,7 @@
 // Delivery (a print that waits for the output to drain, or a POST the endpoint must accept) is one event at a time,
 // in order; while it is slow the queue stays bounded, and the messages let go are fetched again over REST.
 import { paths } from '../api/resources.js';
-import { ApiError, CancelledError, NetworkError, RateLimitedError } from '../errors.js';
+import { ApiError, CancelledError, NetworkError, RateLimitedError, UnreachableError } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { HttpClient } from '../http/client.js';
 import { paginate } from '../paginate.js';
@@ -77,7 +77,7 @@ const TICK_MS = 1_000;
 /** A failure that may pass (the API unreachable, overloaded or rate-limited for now): worth trying again. */
 function passing(error: unknown): boolean {
   if (error instanceof ApiError) return error.status >= 500 || error.status === 429 || error.status === 408;
-  return error instanceof NetworkError || error instanceof RateLimitedError;
+  return error instanceof UnreachableError || error instanceof RateLimitedError;
 }
 
 /** The realtime server as the profile names it, for messages. */

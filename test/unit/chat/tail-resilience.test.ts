@@ -4,7 +4,7 @@
 // never got to listen does not end in success.
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/core/clock.js';
-import { ApiError, NetworkError } from '../../../src/core/errors.js';
+import { ApiError, NetworkError, UnreachableError } from '../../../src/core/errors.js';
 import type { ApiRequest, HttpClient } from '../../../src/core/http/client.js';
 import type { ConnectionHandlers } from '../../../src/core/realtime/connection.js';
 import type { TailEvent } from '../../../src/core/realtime/events.js';
@@ -167,7 +167,7 @@ describe('chat tail ends', () => {
         handlers = on;
         setImmediate(() => {
           on.state('connected', 'connecting');
-          on.refused(new NetworkError('cannot reach http://127.0.0.1:1: connection refused'));
+          on.refused(new UnreachableError('cannot reach http://127.0.0.1:1: connection refused'));
         });
         return { disconnect: () => undefined, resubscribe: () => void resubscribed++ };
       },

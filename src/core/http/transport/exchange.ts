@@ -2,7 +2,7 @@
 // redacted --debug trace, compressed answers refused, and the body read within one size cap.
 import type { Readable } from 'node:stream';
 import type { HttpTransport, TransportRequest, TransportResponse } from '../transport.js';
-import { NetworkError } from '../../errors.js';
+import { NetworkError, UnreachableError } from '../../errors.js';
 import { redactBodyText, redactHeaders, redactUrl } from '../../redact.js';
 import { refuseEncodedAnswer } from '../answer-encoding.js';
 import { anySignal } from '../any-signal.js';
@@ -188,7 +188,7 @@ export function readCapped(body: Readable, url: string, max: number): Promise<st
     // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word. Made only
     // then: an error (its stack, the URL parsed to redact it) on every answer was a bulk record's largest cost here.
     body.once('close', () => {
-      if (!ended) reject(new NetworkError(`the answer from ${redactUrl(url)} was cut off`));
+      if (!ended) reject(new UnreachableError(`the answer from ${redactUrl(url)} was cut off`));
     });
   });
 }
