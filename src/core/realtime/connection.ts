@@ -131,8 +131,9 @@ export function connectChat(
     const data = error?.data ?? error?.error?.data;
     if (data?.code !== undefined) on.error(data.code, data.message ?? 'error');
   });
+  let channel: Channel;
   const subscribe = () => {
-    const channel: Channel = pusher.subscribe(channelName);
+    channel = pusher.subscribe(channelName);
     channel.bind('pusher:subscription_succeeded', () => on.subscribed());
     channel.bind('pusher:subscription_error', (error: { status?: number; error?: string }) => {
       // Our own authorize already reported its error; this covers a refusal pusher-js found itself.
@@ -145,6 +146,9 @@ export function connectChat(
   return {
     disconnect: () => pusher.disconnect(),
     resubscribe: () => {
+      // Subscribed or on its way (pusher-js subscribes again itself after a reconnect): asking again would bind a
+      // second set of handlers on the same channel, each event told twice.
+      if (channel.subscribed || channel.subscriptionPending) return;
       pusher.unsubscribe(channelName);
       subscribe();
     },

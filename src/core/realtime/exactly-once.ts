@@ -46,7 +46,7 @@ export interface ExactlyOnceOptions {
    * Whether a fill's failure means the conversation can no longer be read (gone, or no longer the user's): it is then
    * forgotten and `forgotten` told, and the fill goes on with the others. Any other failure ends the fill.
    */
-  unreadable?: (error: unknown) => boolean;
+  unreadable?: (error: unknown, conversationId: number) => boolean;
   forgotten?: (conversationId: number, error: unknown) => void;
   limits?: Partial<ExactlyOnceLimits>;
 }
@@ -59,7 +59,7 @@ export class ExactlyOnce {
   private readonly limits: ExactlyOnceLimits;
   private readonly wanted?: ReadonlySet<number>;
   private readonly fillDue?: () => void;
-  private readonly unreadable?: (error: unknown) => boolean;
+  private readonly unreadable?: (error: unknown, conversationId: number) => boolean;
   private readonly forgotten?: (conversationId: number, error: unknown) => void;
 
   constructor(
@@ -143,7 +143,7 @@ export class ExactlyOnce {
         try {
           filled += await this.fillOne(id, fetchAfter);
         } catch (error) {
-          if (!this.unreadable?.(error)) throw error;
+          if (!this.unreadable?.(error, id)) throw error;
           this.state.delete(id);
           this.forgotten?.(id, error);
         }

@@ -70,6 +70,9 @@ interface FillWork {
   quiet: boolean;
 }
 
+/** Answers without pagination asked again in one fill at most: a server whose list never ends cannot hold it for ever. */
+const MAX_UNPAGED_ROUNDS = 1_000;
+
 /** A wake from sleep shows as a tick that came this much later than due. */
 const SLEEP_GAP_MS = 5_000;
 const TICK_MS = 1_000;
@@ -117,8 +120,11 @@ export function runChatTail(options: TailOptions): Promise<void> {
   const once = new ExactlyOnce(deliver, {
     wanted: options.conversations,
     fillDue: () => requestFill('catching up', true),
-    // A conversation erased or taken away since it was seen: the others go on (the tail must not end for it).
-    unreadable: (error) => error instanceof ApiError && [403, 404, 410].includes(error.status),
+    // A conversation erased since it was seen (404, 410): the others go on, the tail must not end for it. Not one
+    // named with --conversation (the user asked for it: exit 5), nor a 403 (about the token, not the conversation:
+    // dropping every conversation would lose what a fixed token could still fill).
+    unreadable: (error, id) =>
+      error instanceof ApiError && [404, 410].includes(error.status) && !options.conversations?.has(id),
     forgotten: (id, error) => {
       lost(
         `conversation ${id} can no longer be read (${(error as Error).message}): it is no longer followed`,
@@ -162,6 +168,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
    * doubling to 30 s, for as long as the connection itself may stay down (--reconnect-timeout); then the tail ends.
    */
   function retryFill(work: FillWork, error: unknown) {
+    if (ending) return;
     const now = clock.now();
     fillTrouble ??= { since: now, waitMs: 1_000 };
     if (now - fillTrouble.since > options.reconnectTimeoutMs) return fail(error);
@@ -230,7 +237,12 @@ export function runChatTail(options: TailOptions): Promise<void> {
    * nothing newer (one request more per fill, only from such a server).
    */
   const fetchAfter = async function* (conversationId: number, afterId: number) {
-    for (let after = afterId; ;) {
+    for (let after = afterId, rounds = 0; ; rounds++) {
+      if (rounds > MAX_UNPAGED_ROUNDS)
+        throw new NetworkError(
+          `the server's list of messages of conversation ${conversationId} after ${afterId} never ends ` +
+            `(${MAX_UNPAGED_ROUNDS} answers without pages, each with newer messages); stopping`,
+        );
       let newest = after;
       let paged = false;
       const query: [string, string][] = [['after', String(after)]];
@@ -327,6 +339,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
         // The API could not sign for now (unreachable, 5xx): asked again, as a connection lost is, until
         // --reconnect-timeout. A refusal (401 after a refresh, 403) ends the tail with its exit code.
         if (!passing(error)) return fail(error);
+        if (ending) return;
         lastRefusal = error;
         downSince ??= clock.now();
         status(`could not authorize ${channelName} (${(error as Error).message}); trying again in 5s`);
@@ -360,6 +373,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
         if (current === 'disconnected' && settle) fail(new NetworkError('disconnected'));
       },
       subscribed: () => {
+        clearTimeout(resubscribing); // subscribed meanwhile (pusher-js's own retry after a reconnect): nothing to redo
         subscribedNow = true;
         downSince = undefined;
         lastRefusal = undefined;

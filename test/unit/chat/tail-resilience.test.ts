@@ -50,6 +50,44 @@ describe('chat tail keeps going', () => {
     );
   });
 
+  it.each([
+    ['a 403 (about the token, not the conversation)', 403, undefined],
+    ['a 404 of a conversation named with --conversation', 404, new Set([999])],
+  ])('%s ends the tail, nothing forgotten', async (_, status, named) => {
+    const forgotten: number[] = [];
+    const tail = startFakeTail({
+      print: async () => undefined,
+      conversations: named,
+      forgotten: (id) => forgotten.push(id),
+    });
+    tail.api.client.request = async () => {
+      throw new ApiError({ status, message: 'no' });
+    };
+    await tail.subscribed();
+    tail.handlers()?.event('created', { id: 100, conversation_id: 999, body: 'x' });
+    reconnect(tail.handlers()!);
+    const ended = await tail.done;
+    expect((ended as ApiError).status).toBe(status);
+    expect(forgotten).toEqual([]);
+  });
+
+  it('a server whose unpaged list always has a newer message cannot hold a fill for ever: exit 1', async () => {
+    const tail = startFakeTail({ print: async () => undefined });
+    tail.api.client.request = async (request: ApiRequest) => {
+      const after = Number(new URLSearchParams(request.query as URLSearchParams).get('after'));
+      const text = JSON.stringify({ data: [chatMessage(after + 1)] });
+      return { status: 200, headers: {}, text, json: <T>() => JSON.parse(text) as T };
+    };
+    await tail.subscribed();
+    tail.handlers()?.event('created', chatMessage(1));
+    reconnect(tail.handlers()!);
+    const ended = await tail.done;
+    expect(ended).toBeInstanceOf(NetworkError);
+    expect((ended as Error).message).toMatch(
+      /^the server's list of messages of conversation 5 after 1 never ends/,
+    );
+  }, 20_000);
+
   it('a message event without a usable id is skipped and said, once, with the count at the end', async () => {
     const printed: TailEvent[] = [];
     const tail = startFakeTail({ print: async (e) => void printed.push(e) });
@@ -155,6 +193,24 @@ describe('chat tail ends', () => {
       /^could not connect to the realtime server ws:\/\/127\.0\.0\.1:1 in \ds; giving up$/,
     );
   }, 10_000);
+
+  it('a channel subscribed meanwhile (pusher-js after a reconnect) is not asked for again', async () => {
+    let resubscribed = 0;
+    const done = runChatTail({
+      ...base(),
+      timeoutMs: 6_500,
+      connect: (_s, _c, _k, on) => {
+        setImmediate(() => {
+          on.state('connected', 'connecting');
+          on.refused(new UnreachableError('cannot reach http://127.0.0.1:1: connection reset'));
+          setTimeout(() => on.subscribed(), 100);
+        });
+        return { disconnect: () => undefined, resubscribe: () => void resubscribed++ };
+      },
+    }).catch((error: unknown) => error);
+    expect(await done).toBeUndefined();
+    expect(resubscribed).toBe(0);
+  }, 15_000);
 
   it('a channel authorization the API cannot give for now is asked again; a refusal ends the tail', async () => {
     let handlers: ConnectionHandlers | undefined;
