@@ -35,7 +35,8 @@ async function whileLocked<T>(path: string, section: () => Promise<T>): Promise<
  * A lock held for a whole run (a bulk journal, a chat checkpoint): a folder `PATH.lock` naming its holder. Refused
  * while that process lives, however long it has been stopped (Ctrl-Z, a suspended laptop): a lock that went stale by
  * its age alone let a second run take it while the first was stopped, and both sent the same records. A dead holder's
- * lock (a crash, kill -9) is taken over at once. A holder on another host cannot be asked: refused, naming it.
+ * lock (a crash, kill -9) is taken over at once. A holder on another host cannot be asked: its lock holds while it is
+ * kept fresh (every 15 s), and for two minutes after; refused meanwhile, naming it.
  */
 export async function withRunLock<T>(path: string, busy: () => Error, section: () => Promise<T>): Promise<T> {
   const dir = `${path}.lock`;
@@ -54,9 +55,18 @@ export async function withRunLock<T>(path: string, busy: () => Error, section: (
         : `cannot use ${path} (${code})`,
     );
   }
+  // Seen from another host, a lock is held while it is kept fresh (a container restarted under a new host name must
+  // not find its crashed predecessor's lock held for ever).
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    fsp()
+      .utimes(dir, now, now)
+      .catch(() => undefined);
+  }, HEARTBEAT_MS).unref();
   try {
     return await section();
   } finally {
+    clearInterval(heartbeat);
     const holder = await readHolder(dir).catch(() => undefined);
     if (typeof holder === 'object' && holder.pid === me.pid && holder.host === me.host)
       await fsp().rm(dir, { recursive: true, force: true });
@@ -77,10 +87,17 @@ const HOLDER_FILE = 'holder.json';
 /** How old a lock folder without a holder (an older clinic's, kept fresh while its run lived) may be and still hold. */
 const UNNAMED_STALE_MS = 10_000;
 
+/**
+ * How often a holder keeps its lock fresh, and how long a lock of another host holds without it: that host cannot be
+ * asked whether its process lives (a host paused for longer, sharing the folder, would lose its lock).
+ */
+const HEARTBEAT_MS = 15_000;
+const OTHER_HOST_STALE_MS = 120_000;
+
 async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<void> {
   const holder = await readHolder(dir);
   if (holder !== undefined) {
-    if (holder === 'unnamed' ? await freshFolder(dir) : await lives(holder)) {
+    if (holder === 'unnamed' ? await freshFolder(dir, UNNAMED_STALE_MS) : await lives(holder, dir)) {
       if (holder === 'unnamed' || holder.host === me.host) throw busy();
       const error = busy();
       error.message += ` (process ${holder.pid} on ${holder.host}; if no clinic runs there, remove ${dir})`;
@@ -114,16 +131,16 @@ async function readHolder(dir: string): Promise<Holder | 'unnamed' | undefined> 
   }
 }
 
-async function freshFolder(dir: string): Promise<boolean> {
+async function freshFolder(dir: string, staleMs: number): Promise<boolean> {
   const stat = await fsp()
     .stat(dir)
     .catch(() => undefined);
-  return stat !== undefined && Date.now() - stat.mtimeMs < UNNAMED_STALE_MS;
+  return stat !== undefined && Date.now() - stat.mtimeMs < staleMs;
 }
 
-/** Whether the holder still runs (one on another host is taken to: it cannot be asked). */
-async function lives(holder: Holder): Promise<boolean> {
-  if (holder.host !== hostname()) return true;
+/** Whether the holder still runs (one on another host, which cannot be asked: while it keeps its lock fresh). */
+async function lives(holder: Holder, dir: string): Promise<boolean> {
+  if (holder.host !== hostname()) return freshFolder(dir, OTHER_HOST_STALE_MS);
   try {
     process.kill(holder.pid, 0);
   } catch (error) {

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
 import { withRunLock } from '../../../src/core/lock.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
@@ -69,12 +69,31 @@ describe('withRunLock', () => {
     expect(await held()).toBe('ran');
   });
 
-  it('a holder on another host cannot be asked: refused, naming it and what to remove', async () => {
-    await leftBy({ pid: 4242, host: 'elsewhere.example' });
+  it('a holder on another host cannot be asked: while its lock is fresh, refused, naming it and what to remove', async () => {
+    await leftBy({ pid: 4242, host: 'elsewhere.example' }, 60_000);
     const error = (await held().catch((e: unknown) => e)) as Error;
     expect(error.message).toBe(
       `in use (process 4242 on elsewhere.example; if no clinic runs there, remove ${path()}.lock)`,
     );
+  });
+
+  it("another host's lock left unrefreshed for two minutes (a container restarted under a new name) is taken", async () => {
+    await leftBy({ pid: 4242, host: 'elsewhere.example' }, 121_000);
+    expect(await held()).toBe('ran');
+  });
+
+  it('a holder keeps its lock fresh while it runs (every 15 s)', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      await held(async () => {
+        const then = new Date(Date.now() - 100_000);
+        await utimes(`${path()}.lock`, then, then);
+        vi.advanceTimersByTime(15_000);
+        await until(async () => Date.now() - (await stat(`${path()}.lock`)).mtimeMs < 10_000);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a folder without a holder (an older clinic) holds while fresh, and is taken once old', async () => {
@@ -100,4 +119,12 @@ async function identity(pid: number): Promise<{ boot: string; started: string }>
   const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
   const line = await readFile(`/proc/${pid}/stat`, 'utf8');
   return { boot, started: line.slice(line.lastIndexOf(')') + 2).split(' ')[19]! };
+}
+
+/** Waits (polling) until `predicate` holds, for 5 s at most. */
+async function until(predicate: () => Promise<boolean>): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !(await predicate());) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
