@@ -355,21 +355,41 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   const sendOne = async (line: number, request: ApiRequest, onSent: () => void): Promise<ResultRow> => {
     let outcome: Outcome;
     let dispatched = false;
+    // A stop (the output closed) holds back a request still waiting for its turn, not one already on its way.
+    const beforeDispatch = new AbortController();
+    const holdBack = () => !dispatched && beforeDispatch.abort();
+    options.stop?.addEventListener('abort', holdBack);
     try {
-      const response = await client.request({ ...request, onSent, onDispatch: () => (dispatched = true) });
+      const response = await client.request({
+        ...request,
+        signal: beforeDispatch.signal,
+        onSent,
+        onDispatch: (now) => {
+          dispatched = now;
+          if (!now && options.stop?.aborted) beforeDispatch.abort();
+        },
+      });
       inFlight.observe(response.headers);
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
       outcome = { state: 'ok', id: data?.id ?? null };
     } catch (error) {
-      const cancelled = error instanceof CancelledError || options.signal.aborted;
+      const heldBack = beforeDispatch.signal.aborted && !dispatched && !options.signal.aborted;
+      const cancelled = !heldBack && (error instanceof CancelledError || options.signal.aborted);
       // Stopped before it left (Ctrl-C or a failed refresh while it waited for the rate-limit window, a window too
       // long to wait for): the server never saw it, so a resume sends it; the next record would be stopped the same.
-      outcome = dispatched
-        ? failedOutcome(error)
-        : { state: 'not_sent', message: `not sent: ${message(error)}` };
-      if ((error instanceof ApiError && dooms(error)) || neverSent(error) || (!dispatched && !cancelled))
+      const why = heldBack ? 'the output was closed' : message(error);
+      outcome = dispatched ? failedOutcome(error) : { state: 'not_sent', message: `not sent: ${why}` };
+      if (heldBack) {
+        // the run ends by the stop, which says why
+      } else if (
+        (error instanceof ApiError && dooms(error)) ||
+        neverSent(error) ||
+        (!dispatched && !cancelled)
+      )
         stoppedBy ??= error;
       else if (cancelled) stoppedBy ??= new CancelledError('interrupted');
+    } finally {
+      options.stop?.removeEventListener('abort', holdBack);
     }
     journal.outcome(line, outcome);
     return rowOf(line, outcome);

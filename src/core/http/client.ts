@@ -49,10 +49,11 @@ export interface ApiRequest {
    */
   onSent?: () => void;
   /**
-   * Told just before the request is handed to the transport: until then nothing of it has left (a wait for the
-   * rate-limit window, a token refresh), so a failure before it means the server never saw the request.
+   * Told `true` just before the request is handed to the transport: until then nothing of it has left (a wait for
+   * the rate-limit window, a token refresh), so a failure before it means the server never saw the request. Told
+   * `false` when an answer says it was not processed (401, 429) and it waits to go again.
    */
-  onDispatch?: () => void;
+  onDispatch?: (dispatched: boolean) => void;
 }
 
 export interface ApiResponse {
@@ -218,7 +219,7 @@ export class HttpClient {
     stream: boolean,
     signals: Signals,
     onSent: (() => void) | undefined,
-    onDispatch: (() => void) | undefined,
+    onDispatch: ((dispatched: boolean) => void) | undefined,
   ): Promise<ApiResponse | StreamedResponse> {
     const { clock, maxRetries } = this.options;
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
@@ -229,7 +230,7 @@ export class HttpClient {
       const headers = token ? { ...prepared.headers, authorization: `Bearer ${token}` } : prepared.headers;
       let answer: ApiResponse | StreamedResponse;
       try {
-        onDispatch?.();
+        onDispatch?.(true);
         answer = await this.send(prepared, headers, stream, signals, onSent);
       } catch (error) {
         if (anyAborted(signals)) throw new CancelledError('interrupted');
@@ -246,6 +247,8 @@ export class HttpClient {
 
       const retryAfter = parseRetryAfter(answer.headers['retry-after'], clock.now());
       const waitTooLong = retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_S;
+      // Not processed: until it is sent again, nothing of it is on the server.
+      if (answer.status === 401 || answer.status === 429) onDispatch?.(false);
       if (answer.status === 401 && token && !renewed && this.options.tokens) {
         renewed = true;
         if (await this.options.tokens.renewAfterRejection(token)) {

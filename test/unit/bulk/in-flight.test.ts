@@ -39,8 +39,8 @@ function server(journalPath: string, answer: (n: number) => Promise<unknown>) {
   let inFlight = 0;
   const seen = { most: 0, onDisk: new Map<number, string | undefined>(), order: [] as number[] };
   const client = {
-    async request(request: { body?: { n: number }; onDispatch?: () => void }) {
-      request.onDispatch?.(); // as the client: the request is handed to the transport at once
+    async request(request: { body?: { n: number }; onDispatch?: (dispatched: boolean) => void }) {
+      request.onDispatch?.(true); // as the client: the request is handed to the transport at once
       const n = (request.body as { n: number }).n;
       inFlight++;
       seen.most = Math.max(seen.most, inFlight);

@@ -18,12 +18,16 @@ const dir = useTempDir('clinic-bulk-not-sent-');
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
 
-/** A server that creates every customer posted to it: how many it received. */
-async function api(): Promise<{ baseUrl: string; posts: () => number }> {
+/** A server that creates every customer posted to it (`refuse` answers 429 instead): how many it received. */
+async function api(refuse = (_post: number) => false): Promise<{ baseUrl: string; posts: () => number }> {
   let posts = 0;
   server = createServer((req, res) => {
     posts++;
     req.resume().on('end', () => {
+      if (refuse(posts)) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+        return res.end(JSON.stringify({ message: 'Too Many Attempts.' }));
+      }
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: { id: posts } }));
     });
@@ -36,9 +40,16 @@ async function api(): Promise<{ baseUrl: string; posts: () => number }> {
  * Three records through the real client, whose pacer lets the first go at once and then asks for `waitMs` (calling
  * `whileWaiting` once): the run's rows, what stopped it, the journal's last state of each line and the posts received.
  */
-async function run(waitMs: number, whileWaiting: (controller: AbortController) => void = () => {}) {
-  const { baseUrl, posts } = await api();
+async function run(
+  waitMs: number,
+  whileWaiting: (controller: AbortController) => void = () => {},
+  refuse?: (post: number) => boolean,
+  onController?: (controller: AbortController) => void,
+  stop?: AbortSignal,
+) {
+  const { baseUrl, posts } = await api(refuse);
   const controller = new AbortController();
+  onController?.(controller);
   let slots = 0;
   const pacer = {
     slot: async () => {
@@ -55,7 +66,7 @@ async function run(waitMs: number, whileWaiting: (controller: AbortController) =
     transport,
     clock: systemClock,
     tenant: '1',
-    maxRetries: 0,
+    maxRetries: refuse ? 3 : 0,
     timeoutMs: 10_000,
     signal: controller.signal,
     pacer,
@@ -84,6 +95,7 @@ async function run(waitMs: number, whileWaiting: (controller: AbortController) =
       input,
       journal,
       signal: controller.signal,
+      stop,
       retryUnknown: false,
       onResult: async (row) => void rows.push(row),
     });
@@ -115,4 +127,41 @@ it('a window too long to wait for stops the run at that record, not_sent; the re
   expect(result.stoppedBy).toBeInstanceOf(RateLimitedError);
   expect(result.rows.map((row) => row.status)).toEqual(['ok', 'not_attempted', 'not_attempted']);
   expect(result.states).toEqual(['ok', 'not_sent', undefined]);
+});
+
+it('Ctrl-C while a record answered 429 waits to go again: not_sent, not unknown (the 429 says it was not processed)', async () => {
+  let controller: AbortController | undefined;
+  const result = await run(
+    0,
+    () => {},
+    (post) => {
+      if (post !== 2) return false;
+      setTimeout(() => controller?.abort(), 200);
+      return true;
+    },
+    (c) => (controller = c),
+  );
+  expect(result.posts).toBe(2);
+  expect(result.rows.map((row) => row.status)).toEqual(['ok', 'not_attempted']);
+  expect(result.states).toEqual(['ok', 'not_sent', undefined]);
+});
+
+it('the output closed while a record waits for the rate-limit window: it is held back, not_sent, and the run ends', async () => {
+  const stop = new AbortController();
+  const started = Date.now();
+  const result = await run(
+    60_000,
+    () => setTimeout(() => stop.abort(), 50),
+    undefined,
+    undefined,
+    stop.signal,
+  );
+  expect(Date.now() - started).toBeLessThan(10_000);
+  expect(result.posts).toBe(1);
+  expect(result.rows.slice(0, 2)).toMatchObject([
+    { status: 'ok' },
+    { status: 'not_attempted', message: 'not sent: the output was closed' },
+  ]);
+  expect(result.states).toEqual(['ok', 'not_sent', undefined]);
+  expect((result.stoppedBy as Error).message).toMatch(/^the output was closed/);
 });
