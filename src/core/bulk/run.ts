@@ -378,7 +378,11 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       // Stopped before it left (Ctrl-C or a failed refresh while it waited for the rate-limit window, a window too
       // long to wait for): the server never saw it, so a resume sends it; the next record would be stopped the same.
       const why = heldBack ? 'the output was closed' : message(error);
-      outcome = dispatched ? failedOutcome(error) : { state: 'not_sent', message: `not sent: ${why}` };
+      // An answer (a 401 or 429 that ended its retries) says itself what became of the record.
+      outcome =
+        dispatched || error instanceof ApiError
+          ? failedOutcome(error)
+          : { state: 'not_sent', message: `not sent: ${why}` };
       if (heldBack) {
         // the run ends by the stop, which says why
       } else if (
