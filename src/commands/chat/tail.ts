@@ -100,6 +100,26 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
     const seen = checkpoint && ((conversation: number, id: number) => checkpoint.seen(conversation, id));
     // A conversation that can no longer be read leaves the checkpoint: a restart does not ask for it again.
     const forgotten = checkpoint && ((conversation: number) => checkpoint.forget(conversation));
+    /** The tail, each event delivered by `deliver` between the checkpoint's two steps, until stopped. */
+    const runWith = (
+      deliver: (event: TailEvent, ending: AbortSignal) => Promise<void>,
+      extra: Pick<TailOptions, 'dropped'> = {},
+    ) =>
+      untilStopped(
+        ctx,
+        runChatTail({
+          ...tail,
+          resume,
+          seen,
+          forgotten,
+          ...extra,
+          print: async (event, ending) => {
+            await known(event);
+            await deliver(event, ending);
+            delivered(event);
+          },
+        }),
+      );
     if (options.forwardTo) {
       const { startForwarding } = await import('./forwarding.js');
       const forwarding = await startForwarding(ctx, {
@@ -109,42 +129,15 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
         checkpoint: checkpoint && resume && { path: checkpoint.path, start: resume },
       });
       try {
-        await untilStopped(
-          ctx,
-          runChatTail({
-            ...tail,
-            resume,
-            seen,
-            forgotten,
-            dropped: (event) => forwarding.dropped(event),
-            print: async (event, ending) => {
-              await known(event);
-              await forwarding.deliver(event, ending);
-              delivered(event);
-            },
-          }),
-        );
+        await runWith((event, ending) => forwarding.deliver(event, ending), {
+          dropped: (event) => forwarding.dropped(event),
+        });
       } finally {
         forwarding.report();
       }
       return;
     }
-    await showStream(ctx, TAIL_LIST(ctx), (writer) =>
-      untilStopped(
-        ctx,
-        runChatTail({
-          ...tail,
-          resume,
-          seen,
-          forgotten,
-          print: async (event) => {
-            await known(event);
-            await writer.write(event);
-            delivered(event);
-          },
-        }),
-      ),
-    );
+    await showStream(ctx, TAIL_LIST(ctx), (writer) => runWith((event) => writer.write(event)));
   };
   if (options.checkpoint === undefined) return deliverWith();
   const { withCheckpoint } = await import('../../core/realtime/checkpoint.js');

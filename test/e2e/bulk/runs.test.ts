@@ -25,6 +25,24 @@ const results = (stdout: string) => lines(stdout).map((line) => JSON.parse(line)
 const onServer = () => customersOnServer(world, tag);
 const posts = () => world.newRequests().filter((r) => r.method === 'POST');
 
+/**
+ * `customers create --from NAME` of `total` patients, one at a time from a slow sandbox, as a process of its own: how
+ * it exits, what it told on stderr, and its stdout to read.
+ */
+async function slowRun(name: string, total: number) {
+  await writeFile(file(name), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));
+  world.sandbox.setFaults('slow=0.2');
+  const child = spawn(
+    process.execPath,
+    [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file(name), '--concurrency', '1'],
+    { env: baseEnv(world.configDir) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let told = '';
+  child.stderr.on('data', (chunk: Buffer) => (told += chunk));
+  return { child, exited, told: () => told };
+}
+
 describe('a whole file', () => {
   it('NDJSON: one result line per record in file order; a 422 in the middle does not stop the run; exit 1', async () => {
     const records = [patient(1), patient(2), { first_name: 'NoLast' }, patient(4)];
@@ -325,14 +343,9 @@ describe('the journal', () => {
     const over = await world.clinic(['--dry-run', 'customers', 'create', '--from', file('y.ndjson')]);
     expect(over.code).toBe(2);
     expect(over.stderr).toContain('holds an earlier run over this input: pass --resume');
-    const shown = await world.clinic([
-      '--dry-run',
-      'customers',
-      'create',
-      '--from',
-      file('y.ndjson'),
-      '--resume',
-    ]);
+    const dryResume = () =>
+      world.clinic(['--dry-run', 'customers', 'create', '--from', file('y.ndjson'), '--resume']);
+    const shown = await dryResume();
     expect(shown.code, shown.stderr).toBe(0);
     expect(lines(shown.stdout).map((line) => JSON.parse(line).body.email)).toEqual(
       [1, 2, 3].map((n) => `${tag}.${n}@example.com`),
@@ -340,14 +353,7 @@ describe('the journal', () => {
     expect(shown.stderr).toContain('the run would send 3 of them');
     expect(posts()).toEqual([]);
     await world.clinic(['customers', 'create', '--from', file('y.ndjson'), '--resume']);
-    const done = await world.clinic([
-      '--dry-run',
-      'customers',
-      'create',
-      '--from',
-      file('y.ndjson'),
-      '--resume',
-    ]);
+    const done = await dryResume();
     expect(done.stdout).toBe('');
     expect(done.stderr).toContain('the run would send 0 of them');
   });
@@ -375,21 +381,12 @@ describe('the journal', () => {
 
   it('`| head -1`: the run stops sending, journals what was in flight, exits 1 saying so; --resume sends the rest', async () => {
     const total = 30;
-    await writeFile(file('h.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));
-    world.sandbox.setFaults('slow=0.2');
-    const child = spawn(
-      process.execPath,
-      [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file('h.ndjson'), '--concurrency', '1'],
-      { env: baseEnv(world.configDir) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let told = '';
-    child.stderr.on('data', (chunk: Buffer) => (told += chunk));
+    const { child, exited, told } = await slowRun('h.ndjson', total);
     for await (const _line of createInterface({ input: child.stdout })) break; // as `head -1` does
     child.stdout.destroy();
     expect(await exited).toBe(1);
     world.sandbox.setFaults(undefined);
-    expect(told).toContain(
+    expect(told()).toContain(
       'error: the output was closed (its reader stopped reading): no further record was sent; --resume sends the rest',
     );
     const journal = (await readFile(`${file('h.ndjson')}.journal`, 'utf8')).trim().split('\n').slice(1);
@@ -403,16 +400,7 @@ describe('the journal', () => {
 
   it('a run stopped (Ctrl-Z) for longer than any staleness keeps its journal: a --resume meanwhile is refused', async () => {
     const total = 30;
-    await writeFile(file('z.ndjson'), ndjson(Array.from({ length: total }, (_, i) => patient(i + 1))));
-    world.sandbox.setFaults('slow=0.2');
-    const child = spawn(
-      process.execPath,
-      [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file('z.ndjson'), '--concurrency', '1'],
-      { env: baseEnv(world.configDir) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    let told = '';
-    child.stderr.on('data', (chunk: Buffer) => (told += chunk));
+    const { child, exited, told } = await slowRun('z.ndjson', total);
     const printed: string[] = [];
     let third!: () => void;
     const threeSeen = new Promise<void>((resolve) => (third = resolve));
@@ -427,7 +415,7 @@ describe('the journal', () => {
     child.kill('SIGCONT');
     world.sandbox.setFaults(undefined);
     // The first goes on. A request it had on a kept-alive connection the server closed meanwhile may be unknown.
-    expect([0, 1], told).toContain(await exited);
+    expect([0, 1], told()).toContain(await exited);
     const rows = printed.map((line) => JSON.parse(line) as { line: number; status: string });
     expect(rows.map((r) => r.line)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     expect(rows.filter((r) => r.status !== 'ok').length).toBeLessThanOrEqual(1);

@@ -7,7 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { spawnTail, type Tail } from '../../helpers/tail-process.js';
+import {
+  checkpointPositions,
+  postPatientMessage,
+  printedIds,
+  spawnTail,
+  tailConversations,
+  type Tail,
+} from '../../helpers/tail-process.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
@@ -42,23 +49,10 @@ async function crash(t: Tail): Promise<void> {
   await t.exit;
 }
 
-// Not the first conversation: its AI assistant answers every patient message with messages of its own.
-const conversations = () => world.sandbox.fixtures.tenants[1]!.conversations.slice(1, 3) as [number, number];
-const post = (body: string, i = 0) =>
-  world.sandbox.postMessage({
-    tenantId: 1,
-    conversationId: conversations()[i % 2]!,
-    body,
-    senderType: 'customer',
-  }).id;
+const conversations = () => tailConversations(world);
+const post = (body: string, i = 0) => postPatientMessage(world, body, i);
 const connected = (t: Tail) => t.waitFor(() => t.stderr().includes('listening on'), 'the subscription');
-const printedIds = (t: Tail) => t.lines.map((line) => JSON.parse(line).data.id as number);
-/** The checkpoint's resume point of each conversation. */
-async function positions(file: string): Promise<Map<number, number>> {
-  const text = await readFile(file, 'utf8').catch(() => '{"conversations":[]}');
-  const { conversations: list } = JSON.parse(text) as { conversations: { id: number; after: number }[] };
-  return new Map(list.map(({ id, after }) => [id, after]));
-}
+const positions = checkpointPositions;
 /** The checkpoint holds `id` (or a later one) for its conversation: everything up to it was delivered. */
 const checkpointed = async (file: string, conversation: number, id: number) =>
   ((await positions(file)).get(conversation) ?? 0) >= id;

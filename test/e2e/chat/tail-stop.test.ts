@@ -2,12 +2,19 @@
 // printed and checkpointed and nothing alarming said; Ctrl-C (SIGINT) stays an interruption (exit 130), and other
 // commands keep SIGTERM as an interruption too.
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { spawnTail, type Tail } from '../../helpers/tail-process.js';
+import {
+  checkpointPositions,
+  postPatientMessage,
+  printedIds,
+  spawnTail,
+  tailConversations,
+  type Tail,
+} from '../../helpers/tail-process.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
@@ -45,22 +52,9 @@ async function receiver(): Promise<WebhookReceiver> {
   return r;
 }
 
-// Not the first conversation: its AI assistant answers every patient message with messages of its own.
-const conversations = () => world.sandbox.fixtures.tenants[1]!.conversations.slice(1, 3) as [number, number];
-const post = (body: string, i = 0) =>
-  world.sandbox.postMessage({
-    tenantId: 1,
-    conversationId: conversations()[i % 2]!,
-    body,
-    senderType: 'customer',
-  }).id;
-const printedIds = (t: Tail) => t.lines.map((line) => JSON.parse(line).data.id as number);
-async function positions(file: string): Promise<Map<number, number>> {
-  const { conversations: list } = JSON.parse(await readFile(file, 'utf8')) as {
-    conversations: { id: number; after: number }[];
-  };
-  return new Map(list.map(({ id, after }) => [id, after]));
-}
+const conversations = () => tailConversations(world);
+const post = (body: string, i = 0) => postPatientMessage(world, body, i);
+const positions = checkpointPositions;
 /** Exits within `ms` (the forced exit of a stop that hangs comes after 5 s): its code. */
 async function exitWithin(t: Tail, ms: number): Promise<number | null | 'still running'> {
   return Promise.race([

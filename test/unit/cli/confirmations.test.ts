@@ -4,26 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { FakeTransport } from '../../helpers/fake-transport.js';
-import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.js';
 import type { Prompter } from '../../../src/cli/prompter.js';
-import { loadCommands } from '../../../src/commands/index.js';
+import type { CommandDef } from '../../../src/cli/command.js';
+import { declaredCommands } from '../../helpers/declared-commands.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import { BASE_URL, fakeReply, newFakeTransport, type SeenRequest } from '../../helpers/mock-api.js';
 
-interface Declared {
-  path: string[];
-  def: CommandDef;
-}
-
-function walk(defs: (CommandDef | NounDef)[], path: string[] = []): Declared[] {
-  return defs.flatMap((def) =>
-    isNoun(def) ? walk(def.commands, [...path, def.name]) : [{ path: [...path, def.name], def }],
-  );
-}
-
-const confirming = walk(await loadCommands()).filter(({ def }) => def.confirm);
+const confirming = (await declaredCommands()).filter(({ def }) => def.confirm);
 
 /** An example's words after `clinic`, as a shell would split them (plain double or single quotes). */
 const words = (example: string) =>

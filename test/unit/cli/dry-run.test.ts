@@ -4,26 +4,14 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.js';
-import { loadCommands } from '../../../src/commands/index.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
 import type { FakeTransport } from '../../helpers/fake-transport.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { BASE_URL, fakeReply, newFakeTransport } from '../../helpers/mock-api.js';
+import { type Declared, declaredCommands } from '../../helpers/declared-commands.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-interface Declared {
-  path: string[];
-  def: CommandDef;
-}
-
-function walk(defs: (CommandDef | NounDef)[], path: string[] = []): Declared[] {
-  return defs.flatMap((def) =>
-    isNoun(def) ? walk(def.commands, [...path, def.name]) : [{ path: [...path, def.name], def }],
-  );
-}
-
-const declared = walk(await loadCommands());
+const declared = await declaredCommands();
 const honouring = declared.filter(({ def }) => def.dryRun === 'honoured');
 const readOnly = declared.filter(({ def }) => def.dryRun === 'read-only');
 const refusing = declared.filter(({ def }) => def.dryRun === undefined);
