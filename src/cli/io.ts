@@ -58,6 +58,8 @@ export class IO implements Sink {
   private collector?: Sink;
   /** The spinner drawn on stderr, while there is one. */
   private spinner?: SpinnerOnScreen;
+  /** A run asked to be told when stdout's reader goes (onOutputClosed): a write that fails for it is dropped. */
+  private toldOfClose = false;
 
   constructor(
     readonly streams: Streams,
@@ -120,8 +122,6 @@ export class IO implements Sink {
     direct.onClosed(tell);
     return true;
   }
-
-  private toldOfClose = false;
 
   /** Writes data to stdout and waits when the pipe is full, so long exports run in constant memory. */
   write(text: string): Promise<void> {
