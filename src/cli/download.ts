@@ -4,12 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
 import { access, lstat, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
+import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CancelledError, NetworkError, UsageError } from '../core/errors.js';
-import type { ApiRequest, HttpClient } from '../core/http/client.js';
-import { backoffMs, shouldRetryNetworkError } from '../core/http/retry-policy.js';
-import { describeNetworkError } from '../core/http/transport/describe-error.js';
+import { NetworkError, UsageError } from '../core/errors.js';
+import type { ApiRequest } from '../core/http/client.js';
+import type { DownloadSink } from '../core/http/download.js';
 import { MAX_PDF_BYTES } from '../core/limits.js';
 import type { Context } from './context.js';
 
@@ -82,87 +81,58 @@ function pdfGate(what: string, onOpen: () => void): Transform {
   });
 }
 
-/** The answer's body failed after its headers (a reset, a silence past the timeout): the download was cut off. */
-class CutOff extends Error {
-  constructor(
-    readonly reason: unknown,
-    /** Part of the PDF already went to stdout: fetching it again would write that part twice. */
-    readonly partial: boolean,
-  ) {
-    super(describeNetworkError(reason));
-  }
-}
-
 /**
- * Downloads the PDF into the target. The client retries what fails before the body; a body cut off midway is
- * fetched again here the same way (resets and timeouts of a GET, --max-retries, the same back-off), and when it is
- * given up, said in one line as the client says a reset.
+ * Downloads the PDF into the target: the client fetches it again when its body is cut off (--max-retries in all),
+ * while nothing of it was written where it cannot be taken back (part of it on stdout).
  */
 export async function downloadPdf(ctx: Context, request: ApiRequest, target: DownloadTarget, what: string) {
   const client = await ctx.http();
-  const { maxRetries } = ctx.globals;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await downloadOnce(ctx, client, request, target, what);
-      break;
-    } catch (error) {
-      if (!(error instanceof CutOff)) throw error;
-      const retry =
-        attempt < maxRetries && !error.partial && shouldRetryNetworkError(error.reason, request.method);
-      if (!retry) {
-        const { origin } = client.prepare(request);
-        const left = error.partial ? 'the PDF written to stdout is incomplete' : 'nothing was saved';
-        throw new NetworkError(`cannot reach ${origin}: ${error.message} while downloading ${what}; ${left}`);
-      }
-      const ms = backoffMs(attempt);
-      ctx.io.err(
-        `${error.message} while downloading ${what}; retrying in ${ms / 1000}s (retry ${attempt + 1} of ${maxRetries})`,
-      );
-      await ctx.clock.sleep(ms, ctx.signal).catch(() => {
-        throw new CancelledError('interrupted');
-      });
-    }
-  }
+  const sink = target.file === '-' ? stdoutSink(ctx, what) : fileSink(ctx, target.file, what);
+  await client.download(
+    { ...request, headers: { accept: 'application/pdf, application/json;q=0.9', ...request.headers } },
+    sink,
+  );
   if (target.file !== '-') ctx.io.err(`saved ${what} to ${target.file}`);
 }
 
-/** One download: the request (with the client's retries), then its body through the gate into the target. */
-async function downloadOnce(
-  ctx: Context,
-  client: HttpClient,
-  request: ApiRequest,
-  target: DownloadTarget,
-  what: string,
-): Promise<void> {
-  const response = await client.stream({
-    ...request,
-    headers: { accept: 'application/pdf, application/json;q=0.9', ...request.headers },
-  });
+/** Streamed to stdout through the gate: fetched again only while nothing was written. */
+function stdoutSink(ctx: Context, what: string): DownloadSink {
   let written = false;
-  const gate = pdfGate(what, () => (written = true));
-  // A failure of the body itself is a cut-off; the gate's and the file's are not the network's, and stay as they are.
-  async function* cutOffs(source: AsyncIterable<Buffer>) {
-    try {
-      yield* source;
-    } catch (error) {
-      throw new CutOff(error, target.file === '-' && written);
-    }
-  }
-  const body = Readable.from(cutOffs(response.body));
-  const failure = (error: unknown) => (ctx.signal.aborted ? new CancelledError('interrupted') : error);
-  if (target.file === '-') {
-    await pipeline(body, gate, ctx.io.streams.stdout, { end: false }).catch((error: unknown) => {
-      throw failure(error);
-    });
-    return;
-  }
-  const temp = join(dirname(target.file), `.${basename(target.file)}.${randomBytes(4).toString('hex')}.part`);
-  try {
-    const file = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
-    await pipeline(body, gate, file, { signal: ctx.signal });
-    await rename(temp, target.file);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw failure(error);
-  }
+  return {
+    what,
+    take: (body) =>
+      pipeline(
+        body,
+        pdfGate(what, () => (written = true)),
+        ctx.io.streams.stdout,
+        { end: false },
+      ),
+    canStartOver: () => !written,
+    leftOver: () => (written ? 'the PDF written to stdout is incomplete' : 'nothing was saved'),
+  };
+}
+
+/** Into a temporary file beside the target, renamed into place when whole; removed on any failure. */
+function fileSink(ctx: Context, file: string, what: string): DownloadSink {
+  return {
+    what,
+    async take(body) {
+      const temp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.part`);
+      try {
+        const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+        await pipeline(
+          body,
+          pdfGate(what, () => {}),
+          out,
+          { signal: ctx.signal },
+        );
+        await rename(temp, file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+    canStartOver: () => true,
+    leftOver: () => 'nothing was saved',
+  };
 }

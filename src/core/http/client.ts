@@ -1,5 +1,4 @@
 // The one HTTP client: base URL, auth, X-Tenant, JSON, retries, pacing and redacted tracing, composed once.
-import type { Readable } from 'node:stream';
 import type { HttpTransport } from './transport.js';
 import type { Clock } from '../clock.js';
 import {
@@ -22,6 +21,7 @@ import { LocalPacer, type Pacer } from './pacers.js';
 import { anySignal } from './any-signal.js';
 import { mayStart } from './in-flight.js';
 import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
+import { CutOff, type DownloadSink, markingCutOffs } from './download.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
 
@@ -81,10 +81,10 @@ export interface PreparedRequest {
 }
 
 /** A 2xx answer whose body is left unread, to be streamed (downloads). */
-export interface StreamedResponse {
+interface StreamedResponse {
   status: number;
   headers: Record<string, string>;
-  body: Readable;
+  body: AsyncIterable<Buffer>;
 }
 
 /** Where the bearer token comes from; the seam for login, refresh and CLINIC_TOKEN. */
@@ -186,7 +186,7 @@ export class HttpClient {
 
   /** Sends a request; resolves with a 2xx answer, throws ApiError/NetworkError/AuthError otherwise. */
   async request(request: ApiRequest): Promise<ApiResponse> {
-    return (await this.exchange(request, false)) as ApiResponse;
+    return (await this.exchange(request)) as ApiResponse;
   }
 
   /**
@@ -197,17 +197,21 @@ export class HttpClient {
     return mayStart(wanted, inFlight, this.pacer.room?.());
   }
 
-  /** Like request, but a 2xx body is handed over unread (a download); error answers are read and thrown. */
-  async stream(request: ApiRequest): Promise<StreamedResponse> {
-    return (await this.exchange(request, true)) as StreamedResponse;
+  /**
+   * Like request, but a 2xx body is streamed into `sink` (error answers are read and thrown). A body cut off midway
+   * (a reset, a silence past the timeout) is fetched again as a failure before the answer is, on the same retries
+   * (--max-retries in all, not per answer), while the sink can start over; given up, in one line naming `sink.what`.
+   */
+  async download(request: ApiRequest, sink: DownloadSink): Promise<void> {
+    await this.exchange(request, sink);
   }
 
-  private async exchange(request: ApiRequest, stream: boolean): Promise<ApiResponse | StreamedResponse> {
+  private async exchange(request: ApiRequest, sink?: DownloadSink): Promise<ApiResponse | StreamedResponse> {
     const prepared = this.prepare(request);
     // The client's signal (Ctrl-C) and the request's own, each listened to where a wait or a send needs it.
     const signals = [this.options.signal, request.signal];
     try {
-      return await this.attempts(prepared, stream, signals, request.onSent, request.onDispatch);
+      return await this.attempts(prepared, sink, signals, request.onSent, request.onDispatch);
     } catch (error) {
       request.onSent?.();
       throw error;
@@ -216,7 +220,7 @@ export class HttpClient {
 
   private async attempts(
     prepared: PreparedRequest,
-    stream: boolean,
+    sink: DownloadSink | undefined,
     signals: Signals,
     onSent: (() => void) | undefined,
     onDispatch: ((dispatched: boolean) => void) | undefined,
@@ -231,7 +235,7 @@ export class HttpClient {
       let answer: ApiResponse | StreamedResponse;
       try {
         onDispatch?.(true);
-        answer = await this.send(prepared, headers, stream, signals, onSent);
+        answer = await this.send(prepared, headers, sink !== undefined, signals, onSent);
       } catch (error) {
         if (anyAborted(signals)) throw new CancelledError('interrupted');
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
@@ -242,7 +246,21 @@ export class HttpClient {
         throw toNetworkError(error, prepared);
       }
       await this.pacer.observe(answer.headers);
-      if (answer.status >= 200 && answer.status < 300) return answer;
+      if (answer.status >= 200 && answer.status < 300) {
+        if (!sink || !('body' in answer)) return answer;
+        const cut = await this.deliver(answer, sink, signals);
+        if (!cut) return answer;
+        const reason = `${describeNetworkError(cut.reason)} while downloading ${sink.what}`;
+        if (
+          attempt < maxRetries &&
+          sink.canStartOver() &&
+          shouldRetryNetworkError(cut.reason, prepared.method, prepared.repeatable)
+        ) {
+          await this.wait(backoffMs(attempt), reason, attempt, signals);
+          continue;
+        }
+        throw new UnreachableError(`cannot reach ${prepared.origin}: ${reason}; ${sink.leftOver()}`);
+      }
       if (!('text' in answer)) throw new Error('unreachable: error answers are always read');
 
       const retryAfter = parseRetryAfter(answer.headers['retry-after'], clock.now());
@@ -276,6 +294,22 @@ export class HttpClient {
         );
       }
       throw parseApiError(answer.status, answer.text, retryAfter, { method: prepared.method, path });
+    }
+  }
+
+  /** Streams a body into its sink: undefined once it is all taken, the CutOff when the body failed midway. */
+  private async deliver(
+    answer: StreamedResponse,
+    sink: DownloadSink,
+    signals: Signals,
+  ): Promise<CutOff | undefined> {
+    try {
+      await sink.take(markingCutOffs(answer.body));
+      return undefined;
+    } catch (error) {
+      if (anyAborted(signals)) throw new CancelledError('interrupted');
+      if (error instanceof CutOff) return error;
+      throw error;
     }
   }
 

@@ -139,6 +139,37 @@ describe('a PDF download cut off mid-body', () => {
     expect(await readFile(target, 'utf8')).toBe(PDF);
   });
 
+  it('shares one budget of retries with failures before the answer: --max-retries 2 is 3 requests in all', async () => {
+    const seen: string[] = [];
+    // Every answer fails: the odd ones before their headers, the even ones midway through the body.
+    server = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      if (seen.length % 2 === 1) return req.socket.resetAndDestroy();
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+      res.write(PDF.slice(0, 1000), () => setTimeout(() => res.socket?.resetAndDestroy(), 20));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const result = await clinic(origin, [
+      'ai-reports',
+      'pdf',
+      '1',
+      '-O',
+      join(dir.path, 'r.pdf'),
+      '--max-retries',
+      '2',
+    ]);
+    expect(result.code).toBe(1);
+    expect(seen).toHaveLength(3);
+    expect(result.sleeps).toEqual([1000, 2000]);
+    expect(result.stderr).toBe(
+      'connection reset; retrying in 1s (retry 1 of 2)\n' +
+        'connection reset while downloading AI report 1; retrying in 2s (retry 2 of 2)\n' +
+        `error: cannot reach ${origin}: connection reset\n`,
+    );
+    expect(await files()).toEqual([]);
+  });
+
   it('to stdout: retried while nothing was written; once part of the PDF was, said so instead of repeated', async () => {
     const early = await start('/v1/ai-reports/1/pdf', 1, 3);
     const retried = await clinic(early.origin, ['ai-reports', 'pdf', '1', '-O', '-']);
