@@ -1,7 +1,7 @@
 // `chat tail --forward-to`: why a try reached no endpoint, in one line a person can read (never OpenSSL's text), and
 // the failures that will go on failing the same way (a host that does not resolve, https to a plain-http server, a
-// certificate refused, a connection refused for a minute) said once each, even with --quiet: a service's journal
-// learns that its endpoint cannot work, without a line per retry.
+// certificate refused; a connection refused, or an answer such as 503 tried again, for a minute) said once each,
+// even with --quiet: a service's journal learns that its endpoint cannot work, without a line per retry.
 import type { Clock } from '../../core/clock.js';
 import { networkErrorCode } from '../../core/http/retry-policy.js';
 import type { HttpTransport } from '../../core/http/transport.js';
@@ -66,6 +66,19 @@ export function describeForwardFailure(error: unknown): ForwardFailure {
   return { kind: code || 'other', words: oneLine(error), lasting: false };
 }
 
+/**
+ * An answer that will be tried again: a redirect, never followed, goes on until --forward-to changes (said at once);
+ * any other (503, 429) may pass, and is said once it has lasted a minute.
+ */
+const answeredWith = (status: number): ForwardFailure =>
+  status >= 300 && status < 400
+    ? {
+        kind: 'redirect',
+        words: `the endpoint answers HTTP ${status}, a redirect (not followed: fix --forward-to)`,
+        lasting: true,
+      }
+    : { kind: 'answer', words: `the endpoint answers HTTP ${status}`, lasting: false };
+
 /** An error's first line, without the separator some end on (`… is not in the cert's list: `). */
 const oneLine = (error: unknown) => firstLine(error).replace(/[\s:]+$/, '') || 'failed';
 
@@ -82,8 +95,8 @@ export interface ForwardHealthOptions {
  * kept), `retrying` is told of each try that failed, `reached` of each answer the endpoint gave.
  */
 export class ForwardHealth {
-  /** The last try's outcome: answered, a failure, or none (ended by the exchange: its deadline). */
-  private last: ForwardFailure | 'answered' | undefined;
+  /** The last try's outcome: the status it was answered with, a failure, or none (ended by its deadline). */
+  private last: ForwardFailure | number | undefined;
   /** When the endpoint stopped answering: the first failed try since it last answered. */
   private downSince: number | undefined;
   /** The kinds of failure said since it last answered. */
@@ -97,7 +110,7 @@ export class ForwardHealth {
         this.last = undefined;
         try {
           const response = await transport.request(request);
-          this.last = 'answered';
+          this.last = response.statusCode;
           return response;
         } catch (error) {
           // Ended by the exchange (its deadline, or the tail ending): the exchange tells which, as it does.
@@ -113,9 +126,8 @@ export class ForwardHealth {
 
   /** A try failed and will be made again: a failure that will go on is said, once per kind while it lasts. */
   retrying(): void {
-    // An answer that is not a 2xx (503, a redirect): the endpoint is there, and says why itself.
-    if (this.last === 'answered') return this.reached();
-    const failure = this.last ?? TIMED_OUT;
+    // An answer tried again (503, 429): the endpoint is there but takes nothing, as bad as no answer once it lasts.
+    const failure = typeof this.last === 'number' ? answeredWith(this.last) : (this.last ?? TIMED_OUT);
     const now = this.options.clock.now();
     const since = (this.downSince ??= now);
     if (this.told.has(failure.kind) || (!failure.lasting && now - since < LASTING_FAILURE_MS)) return;

@@ -146,6 +146,55 @@ describe('ForwardHealth, with the forwarder against real endpoints', () => {
     ]);
   });
 
+  /** An endpoint answering `status` to every POST until `answers` is set to another. */
+  async function answering(status: number) {
+    const endpoint = { status, port: 0 };
+    const server = createServer((request, response) => {
+      request.resume();
+      response
+        .writeHead(endpoint.status, { location: 'http://elsewhere.example/', connection: 'close' })
+        .end();
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint.port = (server.address() as AddressInfo).port;
+    return endpoint;
+  }
+
+  it('an endpoint answering 503 is said once it has lasted a minute, once, and when it answers again', async () => {
+    const endpoint = await answering(503);
+    const url = new URL(`http://127.0.0.1:${endpoint.port}/hook`);
+    const run = forwarding(url);
+    run.betweenTries = async (retries) => {
+      if (retries === 9) endpoint.status = 204;
+    };
+    expect(await run.forward(20)).toBe('accepted');
+    expect(run.notes).toHaveLength(9);
+    expect(run.notes[0]).toMatch(/: the endpoint answered 503; trying again in 1s$/);
+    expect(run.alerts).toEqual([
+      `warning: forwarding to ${url.href}: the endpoint answers HTTP 503 (for 61s); events wait, tried again until it works`,
+      `forwarding to ${url.href}: the endpoint answers again`,
+    ]);
+  });
+
+  it('a 503 that passes within the minute is not alerted; a redirect is said at once', async () => {
+    const endpoint = await answering(503);
+    const url = new URL(`http://127.0.0.1:${endpoint.port}/hook`);
+    const run = forwarding(url);
+    run.betweenTries = async (retries) => {
+      if (retries === 3) endpoint.status = 204;
+    };
+    expect(await run.forward(20)).toBe('accepted');
+    expect(run.alerts).toEqual([]);
+
+    endpoint.status = 308;
+    run.betweenTries = async () => undefined;
+    expect(await run.forward(3)).toBeInstanceOf(CancelledError);
+    expect(run.alerts).toEqual([
+      `warning: forwarding to ${url.href}: the endpoint answers HTTP 308, a redirect (not followed: fix --forward-to); events wait, tried again until it works`,
+    ]);
+  });
+
   it('a refused connection that passes within the minute (a restart) is not alerted', async () => {
     const port = await closedPort();
     const url = new URL(`http://127.0.0.1:${port}/hook`);
