@@ -145,12 +145,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,
       );
     }
+    const session = auth ? await ctx.session() : undefined;
     return new HttpClient({
       baseUrl,
       tenant: settings.get('tenant'),
       noTenant: `run '${profileCommand(settings.profile, 'tenants use ID')}'`,
       userAgent: `clinic/${ctx.version}`,
-      tokens: auth ? await ctx.session() : undefined,
+      tokens: session,
+      guardLoopback: session?.envToken === undefined ? undefined : 'CLINIC_TOKEN',
       transport: await wire(),
       // The API counts requests per user: every clinic process of this profile and server draws on one budget.
       pacer: new SharedPacer(rateLimitFile(deps.env, settings.profile.name, baseUrl), clock),

@@ -1,0 +1,117 @@
+// CLINIC_TOKEN in clear text to this machine goes only to a process of this user: after the sandbox stops, another
+// user may listen on its port (here `nobody`, a real server started under uid 65534), and would be sent the token.
+// Refused before anything is sent (exit 2), on every loopback name and for a wildcard listener too; a stored sign-in,
+// bound to the address it was issued for, and this user's own server are not held up.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loopbackListenerUids } from '../../../src/core/http/loopback-owner.js';
+import { runInProcess } from '../../helpers/in-process.js';
+import { useTempDir } from '../../helpers/temp-dir.js';
+
+const asRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+const dir = useTempDir('clinic-loopback-owner-');
+const children: ChildProcess[] = [];
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+});
+
+/** A server run by `nobody` on `host` (port 0), counting the requests it gets: its port, and the count so far. */
+async function theirServer(host: string) {
+  const script = `
+    let seen = 0;
+    const server = require('node:http').createServer((req, res) => {
+      seen++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
+    });
+    server.listen(0, ${JSON.stringify(host)}, () => console.log(server.address().port));
+    process.stdin.on('data', () => console.log('seen ' + seen));`;
+  const child = spawn(process.execPath, ['-e', script], { uid: NOBODY, gid: NOBODY });
+  children.push(child);
+  const lines: string[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    for (const line of chunk.split('\n').filter(Boolean)) {
+      if (waiting) waiting(line);
+      else lines.push(line);
+    }
+  });
+  const next = () =>
+    new Promise<string>((resolve) => {
+      const line = lines.shift();
+      if (line !== undefined) return resolve(line);
+      waiting = (line) => {
+        waiting = undefined;
+        resolve(line);
+      };
+    });
+  const port = Number(await next());
+  return {
+    port,
+    seen: async () => {
+      child.stdin.write('?\n');
+      return Number((await next()).split(' ')[1]);
+    },
+  };
+}
+
+const clinic = (baseUrl: string, env: Record<string, string> = { CLINIC_TOKEN: 'tok_prod_secret' }) =>
+  runInProcess(['customers', 'get', '1', '-o', 'json'], {
+    env: {
+      CLINIC_CONFIG_DIR: join(dir.path, 'config'),
+      CLINIC_BASE_URL: baseUrl,
+      CLINIC_TENANT: '1',
+      ...env,
+    },
+  });
+
+describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
+  it.skipIf(!asRoot).each([
+    ['127.0.0.1', (port: number) => `http://127.0.0.1:${port}/api`],
+    ['0.0.0.0', (port: number) => `http://localhost:${port}/api`],
+    ['::', (port: number) => `http://[::1]:${port}/api`],
+    ['::', (port: number) => `http://127.0.0.5:${port}/api`],
+  ])('a server of theirs on %s: refused, exit 2, nothing sent', async (host, baseUrl) => {
+    const theirs = await theirServer(host);
+    expect(await loopbackListenerUids(theirs.port)).toEqual([NOBODY]);
+    const origin = new URL(baseUrl(theirs.port)).origin;
+    const result = await clinic(baseUrl(theirs.port));
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: ${origin} is served by another user's process (uid ${NOBODY}): CLINIC_TOKEN is not sent to it in ` +
+        'clear text (a stopped sandbox leaves its port to anyone); start the sandbox again, or check base_url',
+    );
+    expect(await theirs.seen()).toBe(0);
+  });
+
+  it('a server of this user: the token goes, the record is printed', async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    expect(await loopbackListenerUids(port)).toEqual([process.getuid!()]);
+    const result = await clinic(`http://127.0.0.1:${port}/api`);
+    expect(result).toMatchObject({ code: 0, stdout: '{\n  "id": 1\n}\n' });
+    expect(seen).toEqual(['Bearer tok_prod_secret']);
+  });
+
+  it('nothing listening: the usual connection refused, said as always', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    expect(await loopbackListenerUids(port)).toEqual([]);
+    const result = await clinic(`http://127.0.0.1:${port}/api`);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('connection refused');
+  });
+});
