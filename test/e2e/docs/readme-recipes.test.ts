@@ -222,7 +222,9 @@ describe('README recipes', () => {
         expect(unique).toEqual([...unique].sort((x, y) => x - y)); // in order per conversation
       }
       const checkpoint = JSON.parse(await readFile(join(work, 'state', 'chat.checkpoint'), 'utf8'));
-      expect(checkpoint.conversations).toContainEqual({ id: b, after: live });
+      // Up to the live message at least: the sandbox's chatter (5 a second over its conversations) may add later ones.
+      const kept = (checkpoint.conversations as { id: number; after: number }[]).find((c) => c.id === b);
+      expect(kept?.after).toBeGreaterThanOrEqual(live);
     } finally {
       await endpoint.close();
     }
