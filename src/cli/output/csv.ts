@@ -9,8 +9,11 @@ import { cellText, ownField, valueAt } from './fields.js';
 import { sanitize } from './sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-/** Plainly a number (-12.5, +3) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. */
-const HARMLESS = /^[+-]?(\d+(\.\d+)?|\.\d+)$|^\+?[\d ().-]*\d[\d ().-]*$/;
+/**
+ * Plainly a number (-12.5, +3, -1e5) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. A phone
+ * number starts with `+`; one starting with `-` (`-1-1`, `--5`) is arithmetic a spreadsheet would compute.
+ */
+const HARMLESS = /^[+-]?(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?$|^\+[\d ().-]*\d[\d ().-]*$/;
 
 /** `=HYPERLINK(…)` becomes `'=HYPERLINK(…)`; numbers and phone numbers stay exact. */
 export function neutralizeFormula(cell: string): string {

@@ -141,7 +141,14 @@ describe('formula cells (CSV injection)', () => {
     ['\rCR', "'\rCR"],
     ['+44 7700 900123', '+44 7700 900123'],
     ['-12.5', '-12.5'],
+    ['-1e5', '-1e5'],
+    ['+2.5E-3', '+2.5E-3'],
     ['+1 (555) 010-0000', '+1 (555) 010-0000'],
+    // Arithmetic a spreadsheet computes: no phone number starts with `-`.
+    ['-1-1', "'-1-1"],
+    ['--5', "'--5"],
+    ['-(3)-(4)', "'-(3)-(4)"],
+    ['- 1', "'- 1"],
     ['plain', 'plain'],
     ['', ''],
   ])('%j → %j', async (cell, expected) => {
