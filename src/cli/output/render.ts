@@ -151,7 +151,7 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
   let ended = false;
   const buffered: unknown[] = [];
   const seen = spec.fields && new FieldsSeen(spec.fields);
-  const csv = spec.format === 'csv' ? csvWriter(spec) : undefined;
+  const csv = spec.format === 'csv' ? csvWriter(spec, columns) : undefined;
 
   /** The text of one record (table rows are kept for the end: a table needs every row to size its columns). */
   const format = (record: unknown): string => {
@@ -206,7 +206,7 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
  * CSV rows, the header first: the columns are --fields exactly, else the declared fields and every field of the
  * first page (csv-columns.ts); a field first seen later is named once on stderr, its values left out.
  */
-function csvWriter(spec: OutputSpec) {
+function csvWriter(spec: OutputSpec, tableColumns: readonly Column[]) {
   let columns: string[] | undefined;
   let planned: CsvColumns | undefined;
   let modules: Promise<[typeof import('./csv.js'), typeof import('./csv-columns.js')]> | undefined;
@@ -223,9 +223,13 @@ function csvWriter(spec: OutputSpec) {
       } else if (planned) reportUnheld(planned, records, spec.warn);
       return header + csv.csvRecords(records, columns, csvRaw, terminal);
     },
-    /** An empty result: the header alone, when the columns are known without a record. */
+    /**
+     * An empty result: the header alone, when the columns are known without a record: --fields, the declared fields,
+     * else the fields the table shows (a resource whose fields the document does not show: appointments, channels).
+     */
     async headerAlone(): Promise<string> {
-      const known = spec.fields ?? spec.declared;
+      const shown = [...new Set(tableColumns.map((column) => column.path))];
+      const known = spec.fields ?? (spec.declared?.length ? spec.declared : shown);
       if (!known?.length) {
         spec.warn?.(
           'note: no records, and no columns known for them: the CSV is empty (--fields names them)',
@@ -259,7 +263,7 @@ export async function writeResource(sink: Sink, spec: OutputSpec, record: unknow
     case 'ndjson':
       return sink.write(`${jsonOf(record, spec)}\n`);
     case 'csv':
-      return sink.write(await csvWriter(spec).rows([record]));
+      return sink.write(await csvWriter(spec, []).rows([record]));
     case 'table': {
       const times = timesOf(spec);
       await sink.write(renderFieldTable(shape(record, spec), { ...spec, times }, recordMarks(record)));

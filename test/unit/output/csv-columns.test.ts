@@ -2,7 +2,9 @@
 // page (objects as dotted columns whichever record shows them); later fields named once; --fields pins the columns.
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
+import { APPOINTMENT_COLUMNS } from '../../../src/commands/appointments/list.js';
 import { CsvColumns } from '../../../src/cli/output/csv-columns.js';
+import type { Column } from '../../../src/cli/output/table.js';
 import { createListWriter, type OutputSpec, writeResource } from '../../../src/cli/output/render.js';
 import { declaredFields, declaredFieldsAt } from '../../../src/core/api/declared-fields.js';
 import { stringSink } from '../../helpers/sink.js';
@@ -20,10 +22,10 @@ const spec = (extra: Partial<OutputSpec> = {}): OutputSpec & { warnings: string[
 };
 
 /** A CSV list written a page at a time, as `showList` writes it: its text and its warnings. */
-async function csvPages(pages: unknown[][], extra: Partial<OutputSpec> = {}) {
+async function csvPages(pages: unknown[][], extra: Partial<OutputSpec> = {}, columns: Column[] = []) {
   const sink = stringSink();
   const csv = spec(extra);
-  const writer = createListWriter(sink, csv, []);
+  const writer = createListWriter(sink, csv, columns);
   for (const page of pages) await writer.writeMany(page);
   await writer.end();
   return { text: sink.text, rows: parse(sink.text) as string[][], warnings: csv.warnings };
@@ -111,6 +113,14 @@ describe('CSV list output', () => {
   it('an empty result still prints the header: the declared fields, or --fields', async () => {
     expect((await csvPages([[]], { declared: ['id', 'state.a'] })).text).toBe('id,state.a\r\n');
     expect((await csvPages([], { fields: ['email', 'id'] })).text).toBe('email,id\r\n');
+  });
+
+  it('an empty result of a resource without declared fields: the header of the fields its table shows', async () => {
+    const { text, warnings } = await csvPages([[]], {}, APPOINTMENT_COLUMNS);
+    expect(text).toBe('id,starts_at,ends_at,status,customer_id,user_id,title\r\n');
+    expect(warnings).toEqual([]);
+    // --fields still pins them.
+    expect((await csvPages([[]], { fields: ['id'] }, APPOINTMENT_COLUMNS)).text).toBe('id\r\n');
   });
 
   it('an empty result with no columns known writes nothing and says why', async () => {
