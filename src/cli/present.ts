@@ -2,7 +2,7 @@
 // one goes through the one list writer or the one record writer (output/render.ts), with the format ctx.output() gives.
 import { basename } from 'node:path';
 import { declaredFieldsAt } from '../core/api/declared-fields.js';
-import { dataOf } from '../core/api/resources.js';
+import { dataOf, recordOf } from '../core/api/resources.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
 import type { Page, PageMeta } from '../core/paginate.js';
@@ -20,15 +20,20 @@ import type { Column } from './output/table.js';
 import { collectOnGrowth } from '../core/memory.js';
 import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
 
-/** A record as the server answered it; `path`, the request's, names its resource (its declared fields). */
+/**
+ * A record as the server answered it; `path`, the request's, names its resource (its declared fields). A read must
+ * answer with a record; a write's answer, which the document does not show for every endpoint, may be any value.
+ */
 export async function showResource(
   ctx: Context,
   response: ApiResponse,
   what: string,
   path?: string,
+  answers: 'a record' | 'any value' = 'a record',
 ): Promise<void> {
   if (ctx.globals.raw) return ctx.io.writeServerText(response.text);
-  await showRecord(ctx, dataOf(response, what), {
+  const data = answers === 'a record' ? recordOf(response, what) : dataOf(response, what);
+  await showRecord(ctx, data, {
     declared: path === undefined ? undefined : declaredFieldsAt(path),
   });
 }
@@ -226,5 +231,5 @@ export async function showRecords(ctx: Context, response: ApiResponse, how: List
 export async function sendAndShow(ctx: Context, request: ApiRequest, what: string): Promise<void> {
   const client = await ctx.http();
   if (ctx.globals.dryRun) return showDryRun(ctx, client, request);
-  await showResource(ctx, await client.request(request), what, request.path);
+  await showResource(ctx, await client.request(request), what, request.path, 'any value');
 }

@@ -2,7 +2,7 @@
 import { ownField } from '../../cli/output/fields.js';
 import { textOf } from '../../cli/output/text.js';
 import { sanitize } from '../../cli/output/sanitize.js';
-import { dataOf, getAccountRequest } from '../../core/api/resources.js';
+import { getAccountRequest, recordOf } from '../../core/api/resources.js';
 import type { Account } from '../../core/api/types.js';
 import {
   KeychainUnavailableError,
@@ -103,7 +103,7 @@ async function accountFor(token: string, ctx: Context): Promise<Account> {
       ...getAccountRequest(),
       headers: { authorization: `Bearer ${token}` },
     });
-    return dataOf<Account>(response, 'the account');
+    return recordOf<Account>(response, 'the account');
   } catch (error) {
     if (error instanceof ApiError && error.status === 401)
       throw new AuthError('the server rejected this token (401)');

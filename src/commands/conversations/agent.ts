@@ -12,6 +12,8 @@ export const status = verb(parse, async ({ id }, ctx) => {
     ctx,
     await client.request({ method: 'GET', path: paths.agent(id) }),
     'the assistant state',
+    undefined,
+    'any value', // its answer's shape is not shown
   );
 });
 

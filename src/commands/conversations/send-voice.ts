@@ -24,7 +24,13 @@ export async function sendVoice(options: ReturnType<typeof parse>, ctx: Context)
   if (ctx.globals.dryRun) return showDryRun(ctx, client, { method: 'POST', path }, checked);
   const { multipartBody } = await import('../../core/http/transport/multipart.js');
   const form = multipartBody([{ name: 'file', filename: basename(checked.path), ...checked }]);
-  await showResource(ctx, await client.request({ method: 'POST', path, form }), 'the voice message', path);
+  await showResource(
+    ctx,
+    await client.request({ method: 'POST', path, form }),
+    'the voice message',
+    path,
+    'any value',
+  );
 }
 
 export const run = verb(parse, sendVoice);

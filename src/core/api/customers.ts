@@ -1,7 +1,7 @@
 // Customers: the request that creates one (by `customers create` and its bulk run alike), and reading one (for
 // `erasure create`'s confirmation); `customers get` is the shared get-by-id (cli/resource-verbs.ts).
 import type { ApiRequest, HttpClient } from '../http/client.js';
-import { dataOf, paths } from './resources.js';
+import { paths, recordOf } from './resources.js';
 
 /** The body is the customer as given: the CLI does not know the API's customer fields. */
 export const createCustomerRequest = (body: Record<string, unknown>): ApiRequest => ({
@@ -12,5 +12,8 @@ export const createCustomerRequest = (body: Record<string, unknown>): ApiRequest
 
 /** GET /v1/customers/{id}: the customer as this user may see them (masked or not); its fields as the server sent them. */
 export async function getCustomer(client: HttpClient, id: number): Promise<unknown> {
-  return dataOf<unknown>(await client.request({ method: 'GET', path: paths.customer(id) }), `customer ${id}`);
+  return recordOf<unknown>(
+    await client.request({ method: 'GET', path: paths.customer(id) }),
+    `customer ${id}`,
+  );
 }

@@ -2,7 +2,7 @@
 import { ConflictError, NetworkError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
 import type { ErasureAction, ErasureStatus } from './erasure-states.js';
-import { dataOf, paths } from './resources.js';
+import { paths, recordOf } from './resources.js';
 
 export {
   ERASURE_ACTIONS,
@@ -37,7 +37,7 @@ export const createErasureRequest = ({ customer_id, request_reason }: NewErasure
 });
 
 export async function getErasureRequest(client: HttpClient, id: number): Promise<ErasureRequest> {
-  const request = dataOf<ErasureRequest>(
+  const request = recordOf<ErasureRequest>(
     await client.request({ method: 'GET', path: paths.erasureRequest(id) }),
     `erasure request ${id}`,
   );

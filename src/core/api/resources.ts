@@ -43,8 +43,18 @@ export function dataOf<T>(response: ApiResponse, what: string): T {
   return body.data;
 }
 
+/** The `data` of a success envelope that answers with one record: an object, not null, a list or a value. */
+export function recordOf<T>(response: ApiResponse, what: string): T {
+  const data = dataOf<unknown>(response, what);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    const found = data === null ? 'null' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+    throw new NetworkError(`unexpected response for ${what}: 'data' is ${found}, not a record`);
+  }
+  return data as T;
+}
+
 export const getAccountRequest = (): ApiRequest => ({ method: 'GET', path: paths.account });
 
 export async function getAccount(client: HttpClient): Promise<Account> {
-  return dataOf<Account>(await client.request(getAccountRequest()), 'the account');
+  return recordOf<Account>(await client.request(getAccountRequest()), 'the account');
 }
