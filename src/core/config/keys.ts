@@ -51,6 +51,13 @@ const tokenUrl: ValueKind<string> = {
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
       throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
     }
+    // Parts no request carries, dropped in silence otherwise; a password would also be shown wherever the URL is.
+    if (parsed.username !== '' || parsed.password !== '')
+      throw new UsageError(`${key} must not hold a user name or password (the token is what signs in)`);
+    if (parsed.search !== '' || text.includes('?'))
+      throw new UsageError(`${key} must not have a query ('?…'): requests add their own, got '${text}'`);
+    if (parsed.hash !== '' || text.includes('#'))
+      throw new UsageError(`${key} must not have a fragment ('#…'), got '${text}'`);
     const checked = trimEnd(text, '/');
     requireSecureUrl(checked, key);
     return checked;
@@ -65,7 +72,42 @@ function positiveInteger(key: string, text: string): string {
 
 /** A positive whole number kept as text (an id). */
 const positiveId: ValueKind<string> = { check: positiveInteger, read: (_key, text) => text };
-const positiveNumber: ValueKind<number> = { check: positiveInteger, read: (_key, text) => Number(text) };
+/** A TCP port, 1 to 65535. */
+const port: ValueKind<number> = {
+  check(key, text) {
+    if (!isPositiveInteger(text) || Number(text) > 65_535)
+      throw new UsageError(`${key} must be a port from 1 to 65535, got '${text}'`);
+    return text;
+  },
+  read: (_key, text) => Number(text),
+};
+
+/** A hosted Pusher cluster (`eu`, `us2`, `ap-southeast-1`): a part of a host name (ws-CLUSTER.pusher.com). */
+const clusterName: ValueKind<string> = {
+  check(key, text) {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(text))
+      throw new UsageError(`${key} must be a cluster name such as eu or us2, got '${text}'`);
+    return text;
+  },
+  read: (_key, text) => text,
+};
+
+/** A host name or an IP address (an IPv6 one in brackets or not), nothing more: no port, path or spaces. */
+const hostName: ValueKind<string> = {
+  check(key, text) {
+    const bracketed = text.includes(':') && !text.startsWith('[') ? `[${text}]` : text;
+    let host: string | undefined;
+    try {
+      host = new URL(`http://${bracketed}/`).host;
+    } catch {
+      // refused below
+    }
+    if (!text || host !== bracketed.toLowerCase())
+      throw new UsageError(`${key} must be a host name or an IP address, got '${text}'`);
+    return text;
+  },
+  read: (_key, text) => text,
+};
 
 function oneOf<V extends string>(values: readonly V[]): ValueKind<V> {
   const check = (key: string, text: string): V => {
@@ -109,17 +151,17 @@ const DECLARED: { readonly [K in SettingKey]: Declared<SettingValues[K]> } = {
   'realtime.cluster': {
     env: 'CLINIC_REALTIME_CLUSTER',
     description: 'Pusher cluster (hosted Pusher)',
-    kind: plain,
+    kind: clusterName,
   },
   'realtime.host': {
     env: 'CLINIC_REALTIME_HOST',
     description: 'self-hosted Pusher-protocol host',
-    kind: plain,
+    kind: hostName,
   },
   'realtime.port': {
     env: 'CLINIC_REALTIME_PORT',
     description: 'self-hosted Pusher-protocol port',
-    kind: positiveNumber,
+    kind: port,
   },
   'realtime.tls': {
     env: 'CLINIC_REALTIME_TLS',

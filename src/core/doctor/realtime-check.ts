@@ -121,10 +121,15 @@ export const realtimeCheck: Check = {
       if (settled) open.connection.disconnect(); // settled while connecting
       // pusher-js retries a refused or non-WebSocket answer quietly until it gives up; one handshake of our own
       // says at once what the server does.
-      void probeUpgrade(address, { timeoutMs: limitMs, signal: deps.signal }).then((verdict) => {
-        if (verdict && !verdict.upgraded && connectedAt === undefined)
-          done(fail(name, `cannot connect to ${address}: ${verdict.problem}`, settingsFix, facts));
-      });
+      probeUpgrade(address, { timeoutMs: limitMs, signal: deps.signal }).then(
+        (verdict) => {
+          if (verdict && !verdict.upgraded && connectedAt === undefined)
+            done(fail(name, `cannot connect to ${address}: ${verdict.problem}`, settingsFix, facts));
+        },
+        // An address the probe cannot even make a request of (a port out of range): the check fails, not the run.
+        (error: unknown) =>
+          done(fail(name, `cannot connect to ${address}: ${reason(error)}`, settingsFix, facts)),
+      );
     });
   },
 };

@@ -128,6 +128,34 @@ describe('invalid values name their origin', () => {
     expect(() => checkValue('realtime.tls', 'yes')).toThrow(UsageError);
     expect(checkValue('client_id', 'anything goes')).toBe('anything goes');
   });
+
+  it('a URL setting holds no part a request would drop: no user name or password (never echoed), query, fragment', () => {
+    expect(checkValue('base_url', 'https://api.example.com/api/')).toBe('https://api.example.com/api');
+    expect(() => checkValue('base_url', 'https://u:secretpw@api.example.com/api')).toThrow(
+      new UsageError('base_url must not hold a user name or password (the token is what signs in)'),
+    );
+    expect(() => checkValue('auth_url', 'https://u@auth.example.com')).toThrow(/user name or password/);
+    expect(() => checkValue('base_url', 'https://api.example.com/api?x=1')).toThrow(/must not have a query/);
+    expect(() => checkValue('base_url', 'https://api.example.com/api?')).toThrow(/must not have a query/);
+    expect(() => checkValue('realtime.auth_endpoint', 'https://a.example/auth#f')).toThrow(/fragment/);
+  });
+
+  it('realtime.port is a port; realtime.host a host name or an address, nothing more', () => {
+    expect(checkValue('realtime.port', '6001')).toBe('6001');
+    for (const bad of ['0', '65536', '70000', '-1', '1.5'])
+      expect(() => checkValue('realtime.port', bad), bad).toThrow(/must be a port from 1 to 65535/);
+    for (const good of ['ws.example.com', '127.0.0.1', '::1', '[::1]', 'localhost', 'WS.Example.com'])
+      expect(checkValue('realtime.host', good)).toBe(good);
+    for (const bad of [
+      '',
+      'bad host',
+      'ws.example.com:6001',
+      'ws.example.com/path',
+      'http://ws.example.com',
+      'a@b',
+    ])
+      expect(() => checkValue('realtime.host', bad), bad).toThrow(/must be a host name or an IP address/);
+  });
 });
 
 describe('selectProfile: --profile > CLINIC_PROFILE > current_profile > default', () => {

@@ -111,11 +111,12 @@ describe('redactBodyText', () => {
 describe('secrets in traces', () => {
   const cli = useInProcess();
 
-  it('--dry-run never prints a password in base_url', async () => {
+  it('a password in base_url is refused, and never printed (--dry-run either)', async () => {
     const result = await cli.run(['sales', 'stock-deduct', '1', '--dry-run', '--yes'], {
       env: { CLINIC_BASE_URL: 'https://ops:S3cretPW@api.clinic.test/api' },
     });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('base_url must not hold a user name or password');
     expect(result.stdout + result.stderr).not.toContain('S3cretPW');
     expect(result.stdout + result.stderr).not.toContain('ops:');
   });
