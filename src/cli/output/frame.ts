@@ -44,14 +44,17 @@ export function drawFrame(frame: Frame): string {
   const line = (cells: string[]) => `${bar}${cells.join(bar)}${bar}`;
 
   const lines = [rule('┌', '┬', '┐')];
-  lines.push(
-    line(
-      frame.head.map((text, i) => {
-        const [shown, padding] = fitted(text, i);
-        return painted(colour, HEAD, ` ${shown}${padding} `);
-      }),
-    ),
-  );
+  // A header may take more than one line (a --fields path wrapped at its dots): each is drawn as a row's are.
+  const headLines = frame.head.map((text) => text.split('\n'));
+  for (let at = 0; at < Math.max(1, ...headLines.map((parts) => parts.length)); at++)
+    lines.push(
+      line(
+        headLines.map((parts, i) => {
+          const [shown, padding] = fitted(parts[at] ?? '', i);
+          return painted(colour, HEAD, ` ${shown}${padding} `);
+        }),
+      ),
+    );
   frame.rows.forEach((cells, row) => {
     const cellLines = cells.map((cell) => cell.split('\n'));
     const height = Math.max(1, ...cellLines.map((parts) => parts.length));

@@ -81,8 +81,8 @@ function sayNotes(spec: OutputSpec, times: HumanTimes, notShown: string[] = []):
 }
 
 /**
- * A field named by --fields as a table column: identifying and state values are never cut (emails wrap, as the
- * customers table's do), the first named last.
+ * A field named by --fields as a table column: identifying and state values (ids, statuses, codes, a record's
+ * state) are never cut (emails wrap, as the customers table's do), the first named last.
  */
 const fieldColumns = (fields: string[]): Column[] =>
   fields.map((path, index) => {
@@ -90,7 +90,7 @@ const fieldColumns = (fields: string[]): Column[] =>
     return {
       header: path,
       path,
-      keep: /(^|_)(id|status|email)$/.test(name),
+      keep: /(^|_)(id|status|state|code|email)$/.test(name) || path.startsWith('record_state.'),
       wrap: /(^|_)email$/.test(name),
       priority: -index,
       asked: true,

@@ -106,18 +106,25 @@ function markLines(
 
 /** What a column needs of the width (fit.ts), from its cells and its header. */
 function needsOf(column: Column, cells: readonly Cell[], head: string): ColumnNeeds {
-  const header = displayWidth(head);
+  // A --fields path may wrap at its dots and underscores: only its longest piece must fit.
+  const header = column.asked
+    ? largest(
+        head.split(/(?<=[._])/).map((piece) => displayWidth(piece)),
+        1,
+      )
+    : displayWidth(head);
   const widths = cells.map((cell) => displayWidth(cell.text));
-  const natural = largest(widths, header);
+  const natural = largest(widths, displayWidth(head));
   // Times are never cut: shown whole or left out.
   const allTimes = cells.every((cell) => cell.text === '' || cell.ms !== undefined);
-  const kept = column.wrap ? Math.max(header, mostOf(widths)) : natural;
+  const kept = column.wrap ? Math.max(header, mostOf(widths)) : largest(widths, header);
   return {
     natural,
     keep: column.keep === true,
     priority: column.priority ?? 0,
     min: column.keep ? kept : allTimes ? natural : (column.min ?? DEFAULT_MIN),
-    wrap: column.wrap === true && !allTimes,
+    // A kept column whose header wraps may narrow, as wrapping cells do, to what its values need.
+    wrap: (column.wrap === true || (column.keep === true && header < displayWidth(head))) && !allTimes,
   };
 }
 
@@ -161,7 +168,10 @@ export function renderTable(records: unknown[], declared: Column[], style: Table
     }),
   );
   const text = drawFrame({
-    head: shown.map(({ header }) => header),
+    // A path named by --fields is what tells its column apart: wrapped at its dots and underscores, never cut.
+    head: shown.map(({ header, column, width }) =>
+      column.asked && displayWidth(header) > width ? wrapText(header, width, true).join('\n') : header,
+    ),
     rows,
     widths: shown.map(({ width }) => width),
     colour: style.colour,

@@ -419,6 +419,30 @@ describe('the list writer', () => {
     expect(sink.text).toContain('│ ID │ RECORD_STATE.REASON_CODE │');
   });
 
+  it('--fields at 60 columns: a path too long for its column wraps at its dots, a state value is never cut', async () => {
+    const sink = stringSink();
+    const fields = ['id', 'first_name', 'record_state.reason_code', 'extra.a.b', 'phone_number'];
+    const writer = createListWriter(sink, spec({ fields }), []);
+    await writer.writeMany([
+      {
+        id: 1,
+        first_name: 'Alexandrina-Josephine',
+        record_state: { reason_code: 'CUSTOMER_ERASED' },
+        extra: { a: { b: 'some longer nested value here' } },
+        phone_number: '+44 7700 900123',
+      },
+    ]);
+    await writer.end();
+    const table = lines(sink.text);
+    for (const line of table) expect(cells(line), line).toBeLessThanOrEqual(60);
+    expect(sink.text).toContain('CUSTOMER_ERASED');
+    // The header whole, over two lines of its column: nothing of it cut.
+    const at = table.findIndex((line) => line.includes('RECORD_STATE.'));
+    const column = table[at]!.split('│').findIndex((cell) => cell.includes('RECORD_STATE.'));
+    expect(table[at + 1]!.split('│')[column]!.trim()).toBe('REASON_CODE');
+    expect(sink.text).not.toMatch(/RECORD_S…|CUSTOMER…/);
+  });
+
   it('names the columns left out once, on the note line, with the way to see them', async () => {
     const notes: string[] = [];
     const sink = stringSink();
