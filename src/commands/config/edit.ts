@@ -1,5 +1,6 @@
 // `clinic config set|unset|use-profile`: changes to the config file, through the context.
 
+import { TENANT_SLUGS } from '../../cli/account-tenants.js';
 import type { CommandRun } from '../../cli/command.js';
 import { checkProfileName, dict, profileOf, setPath } from '../../core/config/config-file.js';
 import { checkValue, keySpec } from '../../core/config/keys.js';
@@ -13,7 +14,7 @@ export const set: CommandRun = async ({ args: [key = '', value = ''] }, ctx) => 
 };
 
 export const unset: CommandRun = async ({ args: [key = ''] }, ctx) => {
-  keySpec(key);
+  if (key !== TENANT_SLUGS) keySpec(key); // the remembered tenant slugs are no setting, but may be cleared
   const profile = await ctx.editProfile((p) => setPath(p, key, undefined));
   ctx.io.err(`${key} unset in profile ${profile}`);
 };

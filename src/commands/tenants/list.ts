@@ -7,7 +7,13 @@ import type { Column } from '../../cli/output/table.js';
 import { showItems } from '../../cli/present.js';
 import { declaredFields } from '../../core/api/declared-fields.js';
 import { getAccount } from '../../core/api/resources.js';
-import { rememberedTenants, rememberTenants, tenantId, tenantsOf } from '../../cli/account-tenants.js';
+import {
+  cacheBaseUrl,
+  offlineTenants,
+  rememberTenants,
+  tenantId,
+  tenantsOf,
+} from '../../cli/account-tenants.js';
 import type { LIST_TENANTS_OPTIONS } from './index.js';
 
 export const TENANT_COLUMNS: Column[] = [
@@ -30,10 +36,8 @@ export async function listTenants(options: { offline: boolean }, ctx: Context): 
   const current = settings.get('tenant');
   const declared = [...declaredFields('Tenant'), 'current'];
   if (options.offline) {
-    const remembered = [...rememberedTenants(settings.profileData)].map(([slug, id]) => ({
-      id: Number(id),
-      slug,
-    }));
+    const slugs = offlineTenants(settings.profileData, settings.get('base_url'));
+    const remembered = [...slugs].map(([slug, id]) => ({ id: Number(id), slug }));
     await showItems(
       ctx,
       remembered.map((tenant) => listedTenant(tenant, current)),
@@ -42,11 +46,12 @@ export async function listTenants(options: { offline: boolean }, ctx: Context): 
     return;
   }
   const tenants = tenantsOf(await getAccount(await ctx.http()));
-  // A cache for --tenant SLUG and completions, in a profile of the file (a cron job's CLINIC_* alone gets no file);
-  // a file that cannot be written costs only a later look-up.
-  if (settings.profileExists)
+  // A cache for --tenant SLUG and completions, in a profile of the file, of the profile's own server only (see
+  // cacheBaseUrl); a file that cannot be written costs only a later look-up.
+  const baseUrl = cacheBaseUrl(settings);
+  if (baseUrl !== undefined)
     await ctx
-      .editProfile((profile) => rememberTenants(profile, tenants), settings.profile.name)
+      .editProfile((profile) => rememberTenants(profile, tenants, baseUrl), settings.profile.name)
       .catch(() => undefined);
   await showItems(
     ctx,

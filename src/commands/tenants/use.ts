@@ -9,16 +9,23 @@ import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import { setPath } from '../../core/config/config-file.js';
 import { UsageError } from '../../core/errors.js';
-import { findTenant, rememberTenants, tenantIdFor, tenantsOf } from '../../cli/account-tenants.js';
+import {
+  cacheBaseUrl,
+  findTenant,
+  rememberTenants,
+  tenantIdFor,
+  tenantsOf,
+} from '../../cli/account-tenants.js';
 
 export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   if (wanted.trim() === '') throw new UsageError('give a tenant id or slug');
   const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
   const tenants = tenantsOf(await getAccount(client));
   const id = tenantIdFor(tenants, wanted.trim());
+  const baseUrl = cacheBaseUrl(settings);
   await ctx.editProfile((profile) => {
     setPath(profile, 'tenant', id);
-    rememberTenants(profile, tenants);
+    if (baseUrl !== undefined) rememberTenants(profile, tenants, baseUrl);
   }, settings.profile.name);
   const name = sanitize(textOf(ownField(findTenant(tenants, wanted.trim()), 'name')));
   ctx.io.err(`profile ${settings.profile.name} now uses tenant ${id}${name ? ` (${name})` : ''}`);
