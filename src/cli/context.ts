@@ -179,16 +179,12 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     if (globals.tenant === undefined || /^\d+$/.test(globals.tenant.trim()))
       return Promise.resolve(globals.tenant?.trim());
     tenantFlag ??= import('./tenant-flag.js').then(({ tenantIdOfFlag }) =>
-      tenantIdOfFlag(globals.tenant, settings.profileData, {
+      tenantIdOfFlag(globals.tenant, settings, {
         account: async () => {
           const { getAccount } = await import('../core/api/resources.js');
           return getAccount(await buildClient({}, settings));
         },
-        remember: async (tenants) => {
-          if (!settings.profileExists) return; // CLINIC_* alone (a cron job): no config file is made for this
-          const { rememberTenants } = await import('./account-tenants.js');
-          await ctx.editProfile((profile) => rememberTenants(profile, tenants), settings.profile.name);
-        },
+        editProfile: (change) => ctx.editProfile(change, settings.profile.name),
       }),
     );
     return tenantFlag;
@@ -307,6 +303,10 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     async output(request = {}) {
       const refused = globals.jq === undefined ? refusedFormat(globals.output, request) : undefined;
       if (refused) throw new UsageError(refused);
+      // Whole records only (chat tail's events): --fields is refused, not passed over. A dry run's view of a request
+      // is not the command's records: its --fields is for the run itself.
+      if (request.fields === false && globals.fields !== undefined && !globals.dryRun)
+        throw new UsageError('--fields does not apply: this command writes whole records');
       const chosen = await chosenFormat(request);
       // --jq filters what -o json would print (output/jq.ts): JSON whatever the profile says.
       const jq = globals.jq !== undefined;

@@ -19,8 +19,12 @@ export default defineCommand({
     "Send a request to PATH (relative to base_url, e.g. /v1/channels) with the profile's token and X-Tenant,\n" +
     'and print the body unchanged (pretty on a terminal). An error status writes nothing to stdout: the body goes\n' +
     'to stderr with the error line. -F key=value adds typed fields (numbers, true, false, null, @file) and\n' +
-    '-f key=value string fields: query parameters for GET, a JSON body otherwise.\n' +
-    'Use it for endpoints whose parameters the API document does not show.',
+    '-f key=value string fields: query parameters for GET and HEAD, a JSON body for any other method, DELETE\n' +
+    'included. A query value goes as typed; in a body, a -F number whose value JSON would not keep exactly\n' +
+    '(9007199254740993) goes as a string. --paginate starts at the page PATH or -F gives (default 1);\n' +
+    'page and per_page must be whole numbers of 1 or more.\n' +
+    'Use it for endpoints whose parameters the API document does not show. Pick from its output with --jq\n' +
+    '(--fields does not apply).',
   args: [{ name: 'path', description: 'path relative to base_url, e.g. /v1/account' }],
   options: API_OPTIONS,
   dryRun: 'honoured',

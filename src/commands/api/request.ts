@@ -15,37 +15,49 @@ export interface ApiOptions {
   path: string;
   method: string;
   fields: [string, unknown][];
+  /** The same fields as typed (a file's text for @file): what a query carries. */
+  fieldTexts: [string, string][];
   headers: Record<string, string>;
   input?: string;
   paginate: boolean;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+/** GET and HEAD carry no body: their fields go in the query. Every other method sends them as a JSON body. */
+const hasBodyMethod = (method: string) => method !== 'GET' && method !== 'HEAD';
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 /** Headers that say where the request goes or how it is framed: never from the command line. */
 const FIXED_HEADERS = ['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade'];
 
-/** -F values are typed: numbers, true/false/null become JSON; @file reads a file. -f values stay strings. */
+/**
+ * -F values are typed: true/false/null become JSON, and a number only when JSON keeps its value exactly (1.10 is
+ * sent as 1.1); one it would change (9007199254740993, 12345678901234567890123) stays a string, as gh api keeps what
+ * it cannot type. @file reads a file. -f values stay strings.
+ */
 export function typedValue(raw: string): unknown {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) return Number(raw);
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && String(Number(raw)) === sameValue(raw)) return Number(raw) || 0;
   return raw;
 }
 
-async function fieldValue(raw: string, typed: boolean): Promise<unknown> {
-  if (!typed) return raw;
-  if (raw.startsWith('@')) {
-    try {
-      return (await readFile(raw.slice(1), 'utf8')).replace(/\n$/, '');
-    } catch {
-      throw new UsageError(`-F: cannot read ${raw.slice(1)}`);
-    }
+/** A decimal's text as JavaScript would print its value, when it is exact: no trailing zeros of the fraction, 0 for -0. */
+function sameValue(decimal: string): string {
+  const text = decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
+  return /^-0$/.test(text) ? '0' : text;
+}
+
+/** A field's text: as typed, or for -F @file the file's (its last line break dropped). */
+async function fieldText(raw: string, typed: boolean): Promise<string> {
+  if (!typed || !raw.startsWith('@')) return raw;
+  try {
+    return (await readFile(raw.slice(1), 'utf8')).replace(/\n$/, '');
+  } catch {
+    throw new UsageError(`-F: cannot read ${raw.slice(1)}`);
   }
-  return typedValue(raw);
 }
 
 export async function parseApiOptions(
@@ -63,6 +75,7 @@ export async function parseApiOptions(
   if (problem)
     throw new UsageError(`PATH must be a path below base_url, e.g. /v1/account: it holds ${problem}`);
   const fields: [string, unknown][] = [];
+  const fieldTexts: [string, string][] = [];
   for (const [flag, typed] of [
     ['field', true],
     ['rawField', false],
@@ -70,7 +83,10 @@ export async function parseApiOptions(
     for (const pair of options[flag] ?? []) {
       const at = pair.indexOf('=');
       if (at <= 0) throw new UsageError(`${typed ? '-F' : '-f'} expects key=value, got '${pair}'`);
-      fields.push([pair.slice(0, at), await fieldValue(pair.slice(at + 1), typed)]);
+      const [key, raw] = [pair.slice(0, at), pair.slice(at + 1)];
+      const text = await fieldText(raw, typed);
+      fieldTexts.push([key, text]);
+      fields.push([key, typed && !raw.startsWith('@') ? typedValue(text) : text]);
     }
   }
   const headers: Record<string, string> = {};
@@ -90,12 +106,13 @@ export async function parseApiOptions(
   if (!METHODS.includes(method))
     throw new UsageError(`-X: unknown method '${method}'; use ${METHODS.join(', ')}`);
   if (options.paginate && method !== 'GET') throw new UsageError('--paginate works with GET requests only');
-  if (options.input !== undefined && method === 'GET')
-    throw new UsageError('--input needs a method with a body (-X POST…)');
+  if (options.input !== undefined && !hasBodyMethod(method))
+    throw new UsageError(`--input needs a method with a body (-X POST…), not ${method}`);
   return {
     path,
     method,
     fields,
+    fieldTexts,
     headers,
     input: options.input,
     paginate: options.paginate === true,
@@ -113,14 +130,19 @@ async function readInput(file: string, ctx: Context): Promise<unknown> {
 }
 
 export async function callApi(options: ApiOptions, ctx: Context): Promise<void> {
+  // The body goes out as the server sent it: --fields would be passed over in silence (--jq picks from it).
+  if (ctx.globals.fields !== undefined)
+    throw new UsageError("--fields does not apply to api, which prints the server's body: pick with --jq");
   const at = options.path.indexOf('?');
   const pathOnly = at < 0 ? options.path : options.path.slice(0, at);
   const query = new URLSearchParams(at < 0 ? '' : options.path.slice(at + 1));
-  const sendsBody = options.method !== 'GET' && options.method !== 'HEAD' && options.method !== 'DELETE';
+  const sendsBody = hasBodyMethod(options.method);
   let body: unknown;
   if (options.input !== undefined) body = await readInput(options.input, ctx);
   else if (sendsBody && options.fields.length > 0) body = Object.fromEntries(options.fields);
-  if (!sendsBody) for (const [key, value] of options.fields) query.append(key, String(value));
+  // A query value is the text typed.
+  if (!sendsBody) for (const [key, text] of options.fieldTexts) query.append(key, text);
+  const pages = options.paginate ? pagesAsked(query) : undefined;
 
   // An -o it cannot write (csv, table) is refused before anything is sent.
   await ctx.output(options.paginate ? PAGES_OUTPUT : BODY_OUTPUT);
@@ -129,7 +151,7 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   if (ctx.globals.dryRun && options.method !== 'GET' && options.method !== 'HEAD') {
     return showDryRun(ctx, client, request);
   }
-  if (options.paginate) return paginateAll(pathOnly, query, ctx);
+  if (pages) return paginateAll(pathOnly, query, pages, ctx);
   try {
     const response = await client.request(request);
     await showBody(ctx, response.text);
@@ -145,14 +167,30 @@ const BODY_OUTPUT = { formats: ['json'], fields: false } as const;
 /** --paginate: the records as served, in JSON (NDJSON when asked); `api` is the raw way in, no table, no --fields. */
 const PAGES_OUTPUT = { formats: ['json', 'ndjson'], fields: false } as const;
 
-async function paginateAll(path: string, query: URLSearchParams, ctx: Context): Promise<void> {
+/** --paginate starts at the query's page (default 1), at its per_page (default: the largest); checked before sending. */
+function pagesAsked(query: URLSearchParams): { page?: number; perPage?: number } {
+  return { page: wholeNumber(query, 'page'), perPage: wholeNumber(query, 'per_page') };
+}
+
+function wholeNumber(query: URLSearchParams, key: string): number | undefined {
+  const values = query.getAll(key);
+  if (values.length === 0) return undefined;
+  const value = Number(values[0]);
+  if (values.length > 1 || !/^[1-9]\d*$/.test(values[0] ?? '') || !Number.isSafeInteger(value))
+    throw new UsageError(
+      `--paginate: ${key} must be one whole number of 1 or more (got '${values.join("', '")}')`,
+    );
+  return value;
+}
+
+async function paginateAll(
+  path: string,
+  query: URLSearchParams,
+  pages: { page?: number; perPage?: number },
+  ctx: Context,
+): Promise<void> {
   const client = await ctx.http();
-  const perPage = query.get('per_page');
-  const options = {
-    all: true,
-    perPage: perPage ? Number(perPage) : undefined,
-    concurrency: concurrencyOf(ctx.globals.concurrency),
-  };
+  const options = { all: true, ...pages, concurrency: concurrencyOf(ctx.globals.concurrency) };
   const guard = new ExportGuard();
   await showStream(ctx, { columns: [], output: PAGES_OUTPUT }, async (writer) => {
     for await (const page of guardedPages(client, path, [...query], options, guard, ctx.signal)) {

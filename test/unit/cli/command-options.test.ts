@@ -16,6 +16,14 @@ describe('typedValue (-F)', () => {
     ['1e3', '1e3'],
     ['abc', 'abc'],
     ['', ''],
+    // A number only when JSON keeps its value exactly: else the exact text, as a string.
+    ['9007199254740991', 9007199254740991],
+    ['9007199254740993', '9007199254740993'],
+    ['12345678901234567890123', '12345678901234567890123'],
+    ['1.10', 1.1],
+    ['-0', 0],
+    ['3.14159265358979323846', '3.14159265358979323846'],
+    ['0.1', 0.1],
   ])('%j -> %j', (raw, value) => {
     expect(typedValue(raw)).toEqual(value);
   });
@@ -27,6 +35,7 @@ describe('parseApiOptions', () => {
       path: '/v1/account',
       method: 'GET',
       fields: [],
+      fieldTexts: [],
       headers: {},
       input: undefined,
       paginate: false,
@@ -41,6 +50,11 @@ describe('parseApiOptions', () => {
     expect(options.fields).toEqual([
       ['n', 5],
       ['ok', true],
+      ['s', '5'],
+    ]);
+    expect(options.fieldTexts).toEqual([
+      ['n', '5'],
+      ['ok', 'true'],
       ['s', '5'],
     ]);
     expect(options.method).toBe('POST');
@@ -67,6 +81,10 @@ describe('parseApiOptions', () => {
 
   it('--input needs a method with a body', async () => {
     await expect(parseApiOptions(['/v1/x'], { method: 'GET', input: 'f.json' })).rejects.toThrow(/--input/);
+    await expect(parseApiOptions(['/v1/x'], { method: 'HEAD', input: 'f.json' })).rejects.toThrow(
+      /--input needs a method with a body \(-X POST…\), not HEAD/,
+    );
+    expect((await parseApiOptions(['/v1/x'], { method: 'DELETE', input: 'f.json' })).method).toBe('DELETE');
     expect((await parseApiOptions(['/v1/x'], { input: 'f.json' })).method).toBe('POST');
   });
 
