@@ -29,21 +29,47 @@ function valueText(value: unknown, times: HumanTimes): string {
   return cellText(value);
 }
 
-/** An item of a list of objects on one sub-row: its filled fields, `name: value` apart by ` · `. */
-function itemText(item: object, times: HumanTimes): string {
+/** How deep sub-rows indent (two levels of lists: a question's options); a list deeper is shown as its JSON. */
+const MAX_LIST_DEPTH = 3;
+
+const isListOfObjects = (value: unknown): value is object[] =>
+  Array.isArray(value) && value.length > 0 && value.every(isPlainObject);
+
+/** A value that says nothing on an item's line: null, empty text, an empty list. */
+const isBlank = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/**
+ * An item of a list of objects on one sub-row: its filled fields, `name: value` apart by ` · `; its own lists of
+ * objects (a question's options) are left to sub-rows of their own.
+ */
+function itemText(item: object, times: HumanTimes, nested: boolean): string {
   return Object.entries(flatten(item))
-    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .filter(([, value]) => !isBlank(value) && !(nested && isListOfObjects(value)))
     .map(([field, value]) => `${field}: ${valueText(value, times)}`)
     .join(' · ');
+}
+
+/** A list of objects as sub-rows: each item numbered (`2`, then `2.1` below it), its lists of objects below it. */
+function listRows(items: object[], times: HumanTimes, depth: number, number = ''): Row[] {
+  const indent = '  '.repeat(depth);
+  const nested = depth < MAX_LIST_DEPTH;
+  return items.flatMap((item, index) => {
+    const label = `${number}${index + 1}`;
+    const rows: Row[] = [[`${indent}${label}`, itemText(item, times, nested)]];
+    if (nested)
+      for (const [field, value] of Object.entries(flatten(item)))
+        if (isListOfObjects(value))
+          rows.push([`${indent}  ${field}`, ''], ...listRows(value, times, depth + 2, `${label}.`));
+    return rows;
+  });
 }
 
 function recordRows(record: unknown, times: HumanTimes): Row[] {
   const rows: Row[] = [];
   for (const [field, value] of Object.entries(flatten(record))) {
-    if (Array.isArray(value) && value.length > 0 && value.every(isPlainObject)) {
-      rows.push([field, '']);
-      value.forEach((item: object, index) => rows.push([`  ${index + 1}`, itemText(item, times)]));
-    } else rows.push([field, valueText(value, times)]);
+    if (isListOfObjects(value)) rows.push([field, ''], ...listRows(value, times, 1));
+    else rows.push([field, valueText(value, times)]);
   }
   return rows.map(([field, value]) => [sanitize(field), sanitize(value)]);
 }

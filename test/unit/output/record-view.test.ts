@@ -49,6 +49,45 @@ describe('the record view', () => {
     expect(table).not.toContain('[{');
   });
 
+  it("a list of objects inside an item (a question's options) nests below it; empty lists are left out", () => {
+    const template = {
+      id: 1,
+      questions: [
+        {
+          id: 5,
+          text: 'Allergies?',
+          options: [
+            { id: 1, label: 'Yes' },
+            { id: 2, label: 'No' },
+          ],
+          visibility_rules: [],
+        },
+        { id: 6, text: 'Since when?', options: [], visibility_rules: [{ question_id: 5, equals: 'Yes' }] },
+      ],
+    };
+    const table = renderFieldTable(template, { colour: false, width: 80 });
+    const rows = table
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .map((line) =>
+        line
+          .split('│')
+          .slice(1, 3)
+          .map((cell) => cell.trimEnd().slice(1)),
+      );
+    expect(rows.slice(2)).toEqual([
+      ['questions', ''],
+      ['  1', 'id: 5 · text: Allergies?'],
+      ['    options', ''],
+      ['      1.1', 'id: 1 · label: Yes'],
+      ['      1.2', 'id: 2 · label: No'],
+      ['  2', 'id: 6 · text: Since when?'],
+      ['    visibility_rules', ''],
+      ['      2.1', 'question_id: 5 · equals: Yes'],
+    ]);
+    expect(table).not.toMatch(/\[\{|: ·|options: *│/);
+  });
+
   it('joins a list of plain values, and wraps a long value rather than cutting it', async () => {
     const table = await view(60);
     expect(table).toMatch(/│ language +│ en, de +│/);
