@@ -4,6 +4,7 @@ import { TENANT_SLUGS } from '../../cli/account-tenants.js';
 import type { CommandRun } from '../../cli/command.js';
 import { checkProfileName, dict, profileOf, setPath } from '../../core/config/config-file.js';
 import { checkValue, keySpec } from '../../core/config/keys.js';
+import { noteOverride } from '../../cli/override-note.js';
 import { UsageError } from '../../core/errors.js';
 import type { USE_PROFILE_OPTIONS } from './index.js';
 
@@ -11,6 +12,7 @@ export const set: CommandRun = async ({ args: [key = '', value = ''] }, ctx) => 
   const checked = checkValue(key, value);
   const profile = await ctx.editProfile((p) => setPath(p, key, checked));
   ctx.io.err(`${key} set in profile ${profile}`);
+  await noteOverride(ctx, keySpec(key).key);
 };
 
 export const unset: CommandRun = async ({ args: [key = ''] }, ctx) => {

@@ -8,6 +8,7 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { getAccount } from '../../core/api/resources.js';
 import { setPath } from '../../core/config/config-file.js';
+import { noteOverride } from '../../cli/override-note.js';
 import { UsageError } from '../../core/errors.js';
 import {
   cacheBaseUrl,
@@ -29,6 +30,7 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   }, settings.profile.name);
   const name = sanitize(textOf(ownField(findTenant(tenants, wanted.trim()), 'name')));
   ctx.io.err(`profile ${settings.profile.name} now uses tenant ${id}${name ? ` (${name})` : ''}`);
+  await noteOverride(ctx, 'tenant');
 }
 
 export const run: CommandRun = (input, ctx) => useTenant(input.args[0] ?? '', ctx);

@@ -94,7 +94,7 @@ export class Settings {
       ['flag', this.flags[key], `--${key.replaceAll('_', '-')}`],
       ['env', this.env[spec.env] || undefined, spec.env],
       ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
-      ['default', own(DEFAULTS, key), 'default'],
+      ['default', own(DEFAULTS, key) ?? this.derivedDefault(key), 'default'],
     ];
     for (const [source, raw, origin] of candidates) {
       if (raw === undefined) continue;
@@ -106,6 +106,19 @@ export class Settings {
       }
     }
     return { key, value: undefined, source: undefined };
+  }
+
+  /** A default that follows from another setting: the channel authorization endpoint under base_url. */
+  private derivedDefault(key: string): string | undefined {
+    if (key !== 'realtime.auth_endpoint') return undefined;
+    const base = this.describe('base_url').value;
+    return base === undefined ? undefined : `${base}/broadcasting/auth`;
+  }
+
+  /** The environment variable that overrides `key` in this run, if one is set (a change to the file waits on it). */
+  overriddenBy(key: SettingKey): string | undefined {
+    const { env } = keySpec(key);
+    return this.env[env] ? env : undefined;
   }
 
   all(): Setting[] {

@@ -40,8 +40,7 @@ export function realtimeTarget(settings: Settings): RealtimeTarget {
   // Before anything connects: the WebSocket itself, and the hosted cluster's too, goes to this host.
   requireSecureRealtime(socketHost(realtime), realtime.tls, tlsOrigin(settings));
   const baseUrl = settings.get('base_url');
-  const endpoint =
-    settings.get('realtime.auth_endpoint') ?? (baseUrl && `${baseUrl.replace(/\/+$/, '')}/broadcasting/auth`);
+  const endpoint = settings.get('realtime.auth_endpoint'); // by default under base_url (settings.ts)
   if (!endpoint) throw new UsageError(`no realtime.auth_endpoint or base_url for profile '${profile}'`);
   const authEndpoint = requireSecureUrl(endpoint, 'realtime.auth_endpoint').toString();
   // The token goes with every authorization: to base_url's origin only (the HTTP client refuses it too).

@@ -5,6 +5,7 @@ import { checkValue, keySpec } from '../../../src/core/config/keys.js';
 import { Settings, selectProfile } from '../../../src/core/config/settings.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { useInProcess } from '../../helpers/in-process.js';
+import { queueReplies } from '../../helpers/mock-api.js';
 
 const data: ConfigData = {
   current_profile: 'work',
@@ -210,5 +211,44 @@ describe('clear-text addresses', () => {
   it('loopback stays allowed (the sandbox)', async () => {
     const result = await cli.run(['config', 'set', 'base_url', 'http://127.0.0.1:8080/api']);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('what config shows and says', () => {
+  const cli = useInProcess();
+
+  it('config get realtime.auth_endpoint: by default under base_url, said as a default', async () => {
+    const result = await cli.run(['config', 'get', 'realtime.auth_endpoint']);
+    expect(result).toMatchObject({ code: 0, stdout: 'https://api.clinic.test/api/broadcasting/auth\n' });
+    expect(settingsFor('work').describe('realtime.auth_endpoint')).toEqual({
+      key: 'realtime.auth_endpoint',
+      value: 'https://work.test/api/broadcasting/auth',
+      source: 'default',
+    });
+    expect(settingsFor('bad').describe('realtime.auth_endpoint').value).toBeUndefined();
+  });
+
+  it('config set of a key the environment overrides: saved, and the override said', async () => {
+    const result = await cli.run(['config', 'set', 'tenant', '3']); // CLINIC_TENANT=7 in this shell
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      'tenant set in profile default\nnote: CLINIC_TENANT is set in this environment and overrides tenant while it is\n',
+    );
+    const quiet = await cli.run(['config', 'set', 'scopes', 'openid']);
+    expect(quiet.stderr).toBe('scopes set in profile default\n');
+  });
+
+  it('tenants use, with CLINIC_TENANT set: the override said', async () => {
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [
+      {
+        status: 200,
+        body: { success: true, data: { id: 1, tenants: [{ id: 2, name: 'Harbor', slug: 'harbor' }] } },
+      },
+    ]);
+    const result = await cli.run(['tenants', 'use', 'harbor']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      'note: CLINIC_TENANT is set in this environment and overrides tenant while it is',
+    );
   });
 });
