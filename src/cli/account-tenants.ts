@@ -128,7 +128,7 @@ export function cacheBaseUrl(settings: Settings): string | undefined {
 }
 
 /** The profile's own base_url; none when the file's is unset or unusable (a flag overriding it still works). */
-function ownBaseUrl(settings: Settings): string | undefined {
+export function ownBaseUrl(settings: Settings): string | undefined {
   try {
     return settings.own().get('base_url');
   } catch (error) {

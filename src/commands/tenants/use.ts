@@ -13,6 +13,7 @@ import { UsageError } from '../../core/errors.js';
 import {
   cacheBaseUrl,
   findTenant,
+  ownBaseUrl,
   rememberTenants,
   tenantIdFor,
   tenantsOf,
@@ -20,7 +21,18 @@ import {
 
 export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   if (wanted.trim() === '') throw new UsageError('give a tenant id or slug');
-  const [client, settings] = await Promise.all([ctx.http(), ctx.settings()]);
+  const settings = await ctx.settings();
+  // The id is saved for the profile's own server: one looked up on another would name another clinic's tenant there.
+  const own = ownBaseUrl(settings);
+  const effective = settings.get('base_url');
+  if (own !== undefined && effective !== undefined && effective !== own) {
+    const from = settings.describe('base_url').source === 'flag' ? '--base-url' : 'CLINIC_BASE_URL';
+    throw new UsageError(
+      `tenants use would save a tenant of ${effective} (${from}) in profile ${settings.profile.name}, whose ` +
+        `base_url is ${own}: run it without ${from}, or pass --tenant for one call`,
+    );
+  }
+  const client = await ctx.http();
   const tenants = tenantsOf(await getAccount(client));
   const id = tenantIdFor(tenants, wanted.trim());
   const baseUrl = cacheBaseUrl(settings);

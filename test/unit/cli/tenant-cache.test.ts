@@ -236,3 +236,20 @@ describe('a tenant whose id the config refuses is not usable', () => {
     expect((await run(['account', '-o', 'json'])).code).toBe(0);
   });
 });
+
+describe('tenants use against another server than the profile’s', () => {
+  it.each([
+    ['--base-url', ['--base-url', OTHER], {}],
+    ['CLINIC_BASE_URL', [], { CLINIC_BASE_URL: OTHER }],
+  ])('with %s: refused (exit 2) before any request, nothing saved', async (from, flags, extra) => {
+    await writeProfile({ tenant: '1' });
+    const use = await run([...flags, 'tenants', 'use', 'northside'], extra);
+    expect(use).toMatchObject({ code: 2, stdout: '' });
+    expect(use.stderr).toBe(
+      `error: tenants use would save a tenant of ${OTHER} (${from}) in profile sandbox, whose base_url is ${HOME}: ` +
+        `run it without ${from}, or pass --tenant for one call\n`,
+    );
+    expect(scaffold.seen).toEqual([]);
+    expect(await savedProfile()).toEqual({ base_url: HOME, tenant: '1' });
+  });
+});
