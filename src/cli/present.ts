@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { dataOf, recordOf } from '../core/api/resources.js';
+import { exactJson, parseExact } from '../core/http/exact-numbers.js';
 import { CancelledError, NetworkError } from '../core/errors.js';
 import type { ApiRequest, ApiResponse, HttpClient } from '../core/http/client.js';
 import type { Page, PageMeta } from '../core/paginate.js';
@@ -206,7 +207,7 @@ export async function showBody(ctx: Context, text: string): Promise<void> {
   let out = text;
   if (ctx.io.stdoutIsTTY) {
     try {
-      out = JSON.stringify(JSON.parse(text), null, 2);
+      out = exactJson(parseExact(text), 2); // its integers as the server wrote them
     } catch {
       // not JSON: shown as is
     }

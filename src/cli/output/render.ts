@@ -1,5 +1,6 @@
 // The one place that turns records into table, json, ndjson or csv, honouring --fields.
 import type { OutputFormat } from '../../core/config/keys.js';
+import { anyExact, exactJson, exactTwin } from '../../core/http/exact-numbers.js';
 import type { CsvColumns } from './csv-columns.js';
 import { FieldsSeen, pickFields } from './fields.js';
 import { recordMarks } from './marks.js';
@@ -142,7 +143,7 @@ function lineWriter<T>(sink: Sink, spec: OutputSpec, live: LiveLines<T>): ListWr
 
 /** A record as JSON (its fields as --fields shapes them); on a terminal, no control it would act on (escaped). */
 const jsonOf = (record: unknown, spec: OutputSpec, space?: number): string => {
-  const text = JSON.stringify(shape(record, spec), null, space);
+  const text = exactJson(shape(record, spec), space);
   return spec.terminal ? jsonForTerminal(text) : text;
 };
 
@@ -162,7 +163,9 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
     buffered.push(record);
     return '';
   };
-  const writeMany = async (records: readonly unknown[]) => {
+  const writeMany = async (served: readonly unknown[]) => {
+    // The server's integers as it wrote them, where the answer held one JSON.parse rounds (exact-numbers.ts).
+    const records = anyExact() ? served.map(exactTwin) : served;
     if (csv) {
       if (records.length === 0) return;
       count += records.length;
@@ -255,7 +258,8 @@ function reportUnheld(planned: CsvColumns, records: readonly unknown[], warn: Ou
 }
 
 /** The one record writer: its object in json/ndjson, one row in csv, a field/value table otherwise. */
-export async function writeResource(sink: Sink, spec: OutputSpec, record: unknown): Promise<void> {
+export async function writeResource(sink: Sink, spec: OutputSpec, served: unknown): Promise<void> {
+  const record = exactTwin(served);
   if (spec.fields) new FieldsSeen(spec.fields).see(record).report(spec.warn);
   switch (spec.format) {
     case 'json':

@@ -1,5 +1,6 @@
 // The one way a server value becomes text for people: any JSON value, whatever its keys, without calling a method of
 // it (`String(x)` and template literals call an object's own `toString`/`valueOf`, which a server may set to 1).
+import { exactJson } from '../../core/http/exact-numbers.js';
 
 /**
  * Text of any value: strings as they are, numbers and booleans as written, null/undefined empty, arrays and objects
@@ -23,7 +24,7 @@ export function textOf(value: unknown): string {
 /** JSON.stringify calls no method of parsed data (a `toJSON` key from JSON is never a function); too deep: a mark. */
 function jsonText(value: object): string {
   try {
-    return JSON.stringify(value) ?? '';
+    return exactJson(value);
   } catch {
     return Array.isArray(value) ? '[…]' : '{…}';
   }

@@ -7,6 +7,7 @@ import { sanitize } from '../../cli/output/sanitize.js';
 import { changeWarning, showBody, showDryRun, showStream } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
+import { exactJson, parseExact } from '../../core/http/exact-numbers.js';
 import { concurrencyOf } from '../../core/http/in-flight.js';
 import { pathProblem } from '../../core/http/request-url.js';
 import type { API_OPTIONS } from './index.js';
@@ -204,7 +205,7 @@ async function paginateAll(
 /** An error body for a person: JSON on one line (its strings escaped), anything else folded into one safe line. */
 function errorBodyText(text: string): string {
   try {
-    return JSON.stringify(JSON.parse(text));
+    return exactJson(parseExact(text));
   } catch {
     const line = sanitize(text.trim());
     return line.length > 2000 ? `${line.slice(0, 2000)}…` : line;

@@ -23,6 +23,7 @@ import { anySignal } from './any-signal.js';
 import { mayStart } from './in-flight.js';
 import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
 import { CutOff, type DownloadSink, markingCutOffs } from './download.js';
+import { pairExact, roundedInteger } from './exact-numbers.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
 
@@ -413,10 +414,13 @@ export class HttpClient {
         } catch {
           throw new NetworkError(`unexpected response from ${redactUrl(prepared.url)}: the body is not JSON`);
         }
+        roundedSeen = false;
         if (nestedDeeperThan(value, MAX_JSON_DEPTH))
           throw new NetworkError(
             `unexpected response from ${redactUrl(prepared.url)}: the answer is nested more than ${MAX_JSON_DEPTH} levels deep`,
           );
+        // An integer JSON.parse rounded (an id past 2^53): what is shown takes it exact from the text.
+        if (roundedSeen) pairExact(value, text);
         return value;
       },
     };
@@ -437,13 +441,20 @@ export function moreContainersThan(text: string, limit: number): boolean {
   return false;
 }
 
+/** Set by nestedDeeperThan when it meets an integer JSON.parse rounded (exact-numbers.ts). */
+let roundedSeen = false;
+
 /**
  * Whether a parsed JSON value nests arrays and objects deeper than `limit` (the renderers recurse). Recursion stops
  * at the limit, so a value nested a million deep costs `limit` frames; nothing is allocated on the way (an export
- * checks every page: Object.values of each record was a tenth of all it allocated).
+ * checks every page: Object.values of each record was a tenth of all it allocated). On the same walk, notes an
+ * integer JSON.parse rounded (roundedSeen).
  */
 export function nestedDeeperThan(value: unknown, limit: number): boolean {
-  if (typeof value !== 'object' || value === null) return false;
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'number' && roundedInteger(value)) roundedSeen = true;
+    return false;
+  }
   if (limit <= 0) return true;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++)
