@@ -23,7 +23,7 @@ import { anySignal } from './any-signal.js';
 import { mayStart } from './in-flight.js';
 import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
 import { CutOff, type DownloadSink, markingCutOffs } from './download.js';
-import { pairExact, roundedInteger } from './exact-numbers.js';
+import { pairExact } from './exact-numbers.js';
 
 export type Query = Record<string, string | number | boolean | undefined> | URLSearchParams;
 
@@ -452,7 +452,9 @@ let roundedSeen = false;
  */
 export function nestedDeeperThan(value: unknown, limit: number): boolean {
   if (typeof value !== 'object' || value === null) {
-    if (typeof value === 'number' && roundedInteger(value)) roundedSeen = true;
+    // Past 2^53 every double is an integer, most of them rounded (or Infinity); JSON has no NaN.
+    if (typeof value === 'number' && (value > Number.MAX_SAFE_INTEGER || value < -Number.MAX_SAFE_INTEGER))
+      roundedSeen = true;
     return false;
   }
   if (limit <= 0) return true;
