@@ -55,6 +55,10 @@ async function clinic(origin: string, argv: string[]) {
   return { ...(await runInProcess(argv, { env, clock })), sleeps: clock.sleeps };
 }
 
+/** `ai-reports pdf 1 -O r.pdf` in the test's folder, with `more` arguments. */
+const saveReport = (origin: string, ...more: string[]) =>
+  clinic(origin, ['ai-reports', 'pdf', '1', '-O', join(dir.path, 'r.pdf'), ...more]);
+
 /** The files of the test's folder but its config: the target and any temporary file left beside it. */
 const files = async () => (await readdir(dir.path)).filter((name) => name !== 'config');
 
@@ -77,15 +81,7 @@ describe('a PDF download cut off mid-body', () => {
 
   it('gives up after --max-retries with one clear line, exit 1, and no file at all', async () => {
     const { origin, seen } = await start('/v1/ai-reports/1/pdf', Infinity);
-    const result = await clinic(origin, [
-      'ai-reports',
-      'pdf',
-      '1',
-      '-O',
-      join(dir.path, 'r.pdf'),
-      '--max-retries',
-      '1',
-    ]);
+    const result = await saveReport(origin, '--max-retries', '1');
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n').at(-2)).toBe(
       `error: cannot reach ${origin}: connection reset while downloading AI report 1; nothing was saved`,
@@ -98,15 +94,7 @@ describe('a PDF download cut off mid-body', () => {
 
   it('is not retried with --max-retries 0', async () => {
     const { origin, seen } = await start('/v1/ai-reports/1/pdf', Infinity);
-    const result = await clinic(origin, [
-      'ai-reports',
-      'pdf',
-      '1',
-      '-O',
-      join(dir.path, 'r.pdf'),
-      '--max-retries',
-      '0',
-    ]);
+    const result = await saveReport(origin, '--max-retries', '0');
     expect(result).toMatchObject({
       code: 1,
       stderr: `error: cannot reach ${origin}: connection reset while downloading AI report 1; nothing was saved\n`,
@@ -150,15 +138,7 @@ describe('a PDF download cut off mid-body', () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const result = await clinic(origin, [
-      'ai-reports',
-      'pdf',
-      '1',
-      '-O',
-      join(dir.path, 'r.pdf'),
-      '--max-retries',
-      '2',
-    ]);
+    const result = await saveReport(origin, '--max-retries', '2');
     expect(result.code).toBe(1);
     expect(seen).toHaveLength(3);
     expect(result.sleeps).toEqual([1000, 2000]);
