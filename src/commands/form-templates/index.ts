@@ -15,7 +15,9 @@ const update = defineCommand({
   summary: 'change the name, description or active state of a form template',
   description:
     'Update a form template (PUT /v1/form-templates/{id}, body {"name", "description", "is_active"}); only the\n' +
-    'fields given are sent. Prints the updated template with its questions.',
+    'fields given are sent. The API document calls a PUT a replacement: a server that follows it to the letter may\n' +
+    'clear the fields left out (the sandbox keeps them), so the command says which; give all three to be sure.\n' +
+    'Prints the updated template with its questions.',
   args: idArg('form template'),
   options: UPDATE_OPTIONS,
   dryRun: 'honoured',

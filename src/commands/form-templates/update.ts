@@ -24,7 +24,18 @@ export function parse({ args, options }: CommandInput<typeof UPDATE_OPTIONS>): T
   return { id, body };
 }
 
+/** The fields of the PUT body: the API document's generic rule makes a PUT a replacement of all of them. */
+const FIELDS = ['name', 'description', 'is_active'] as const;
+
 export async function updateTemplate({ id, body }: TemplateUpdate, ctx: Context): Promise<void> {
+  // Only the fields given are sent (as the sandbox and most servers take a PUT); a server that replaces as the
+  // document's generic rule says would clear the rest: said, before anything is sent.
+  const left = FIELDS.filter((field) => !(field in body));
+  if (left.length > 0)
+    ctx.io.err(
+      `note: only ${FIELDS.filter((field) => field in body).join(', ')} sent; the API document calls PUT a replacement, ` +
+        `so a server that follows it may clear ${left.join(' and ')}: give all three to be sure`,
+    );
   await sendAndShow(ctx, { method: 'PUT', path: paths.formTemplate(id), body }, `form template ${id}`);
 }
 

@@ -184,8 +184,28 @@ describe('writes', () => {
     queueReplies(cli.transport, cli.seen, 'PUT', '/api/v1/form-templates/3', [
       { status: 200, body: ok({ id: 3 }) },
     ]);
-    expect((await run(['form-templates', 'update', '3', '--inactive', '--name', 'Intake'])).code).toBe(0);
+    const partial = await run(['form-templates', 'update', '3', '--inactive', '--name', 'Intake']);
+    expect(partial.code).toBe(0);
     expect(JSON.parse(cli.seen[0]?.body ?? '')).toEqual({ name: 'Intake', is_active: false });
+    // PUT is a replacement by the document's generic rule: what may be cleared is said.
+    expect(partial.stderr.split('\n')[0]).toBe(
+      'note: only name, is_active sent; the API document calls PUT a replacement, so a server that follows it ' +
+        'may clear description: give all three to be sure',
+    );
+    queueReplies(cli.transport, cli.seen, 'PUT', '/api/v1/form-templates/3', [
+      { status: 200, body: ok({ id: 3 }) },
+    ]);
+    const whole = await run([
+      'form-templates',
+      'update',
+      '3',
+      '--active',
+      '--name',
+      'A',
+      '--description',
+      'B',
+    ]);
+    expect(whole.stderr).not.toContain('note:');
   });
 
   it.each([
