@@ -46,18 +46,22 @@ const tokenUrl: ValueKind<string> = {
     try {
       parsed = new URL(text);
     } catch {
-      throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
+      // A value with a user part may hold a password: never echoed.
+      throw new UsageError(
+        `${key} must be an http(s) URL, got ${text.includes('@') ? 'something else' : `'${text}'`}`,
+      );
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-      throw new UsageError(`${key} must be an http(s) URL, got '${text}'`);
-    }
-    // Parts no request carries, dropped in silence otherwise; a password would also be shown wherever the URL is.
+    // Parts no request carries, dropped in silence otherwise; a password, or a token in a query, would be shown
+    // wherever the URL is, so none of them is echoed here either: the origin and path are enough to find it.
+    const where = `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
     if (parsed.username !== '' || parsed.password !== '')
       throw new UsageError(`${key} must not hold a user name or password (the token is what signs in)`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new UsageError(`${key} must be an http(s) URL, got ${parsed.protocol} (${where})`);
     if (parsed.search !== '' || text.includes('?'))
-      throw new UsageError(`${key} must not have a query ('?…'): requests add their own, got '${text}'`);
+      throw new UsageError(`${key} must not have a query ('?…'; requests add their own): ${where}`);
     if (parsed.hash !== '' || text.includes('#'))
-      throw new UsageError(`${key} must not have a fragment ('#…'), got '${text}'`);
+      throw new UsageError(`${key} must not have a fragment ('#…'): ${where}`);
     const checked = trimEnd(text, '/');
     requireSecureUrl(checked, key);
     return checked;

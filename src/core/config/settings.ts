@@ -94,7 +94,7 @@ export class Settings {
       ['flag', this.flags[key], `--${key.replaceAll('_', '-')}`],
       ['env', this.env[spec.env] || undefined, spec.env],
       ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
-      ['default', own(DEFAULTS, key) ?? this.derivedDefault(key), 'default'],
+      ['default', own(DEFAULTS, key), 'default'],
     ];
     for (const [source, raw, origin] of candidates) {
       if (raw === undefined) continue;
@@ -105,7 +105,9 @@ export class Settings {
         throw error;
       }
     }
-    return { key, value: undefined, source: undefined };
+    // Asked only now: a value set anywhere above never depends on the setting it would derive from.
+    const derived = this.derivedDefault(key);
+    return { key, value: derived, source: derived === undefined ? undefined : 'default' };
   }
 
   /** A default that follows from another setting: the channel authorization endpoint under base_url. */

@@ -139,6 +139,22 @@ describe('invalid values name their origin', () => {
     expect(() => checkValue('base_url', 'https://api.example.com/api?x=1')).toThrow(/must not have a query/);
     expect(() => checkValue('base_url', 'https://api.example.com/api?')).toThrow(/must not have a query/);
     expect(() => checkValue('realtime.auth_endpoint', 'https://a.example/auth#f')).toThrow(/fragment/);
+    // A token in a query or a fragment, a password anywhere: never echoed, even in the refusal.
+    for (const [key, text] of [
+      ['base_url', 'https://api.example.com/api?access_token=S3CRET'],
+      ['realtime.auth_endpoint', 'https://api.example.com/auth#token=S3CRET'],
+      ['auth_url', 'ftp://u:S3CRET@auth.example.com'],
+      ['base_url', 'https://u:S3CRET@exa mple.com'],
+    ] as const) {
+      let message = '';
+      try {
+        checkValue(key, text);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, text).toMatch(new RegExp(`^${key} must`));
+      expect(message).not.toContain('S3CRET');
+    }
   });
 
   it('realtime.port is a port; realtime.host a host name or an address, nothing more', () => {
@@ -226,6 +242,12 @@ describe('what config shows and says', () => {
       source: 'default',
     });
     expect(settingsFor('bad').describe('realtime.auth_endpoint').value).toBeUndefined();
+    // Set, it never asks base_url (which may be unusable until it is mended).
+    const broken = new Settings({ name: 'x', source: 'flag' }, data, {
+      CLINIC_BASE_URL: 'ftp://nowhere',
+      CLINIC_REALTIME_AUTH_ENDPOINT: 'https://rt.example.com/auth',
+    });
+    expect(broken.describe('realtime.auth_endpoint').value).toBe('https://rt.example.com/auth');
   });
 
   it('config set of a key the environment overrides: saved, and the override said', async () => {
