@@ -1,4 +1,5 @@
 // Long exports of a collection that changes while it is paged: no record written twice, and the change reported.
+import { idOf } from './http/exact-numbers.js';
 import { IdSet } from './id-set.js';
 import { type Page, type PageClient, type PageMeta, type PageOptions, paginate } from './paginate.js';
 
@@ -37,8 +38,8 @@ export class ExportGuard {
     let kept: unknown[] | undefined;
     for (let at = 0; at < records.length; at++) {
       const record = records[at];
-      const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
-      const isNew = (typeof id !== 'number' && typeof id !== 'string') || this.ids.add(id);
+      const id = idOf(record);
+      const isNew = id === undefined || this.ids.add(id);
       if (!isNew) {
         this.skipped++;
         kept ??= records.slice(0, at);

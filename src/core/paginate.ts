@@ -2,6 +2,7 @@
 // and stops with an error when a server's pages could never end (a wrong page, a page repeated, past its own total).
 import { NetworkError } from './errors.js';
 import type { ApiResponse, HttpClient } from './http/client.js';
+import { idOf } from './http/exact-numbers.js';
 import { IdSet } from './id-set.js';
 
 export interface PageOptions {
@@ -194,8 +195,8 @@ function bringsNewIds(records: readonly unknown[], ids: IdSet): boolean | 'no id
   let carried = false;
   let fresh = false;
   for (const record of records) {
-    const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
-    if (typeof id !== 'number' && typeof id !== 'string') continue;
+    const id = idOf(record);
+    if (id === undefined) continue;
     carried = true;
     if (ids.add(id)) fresh = true;
   }

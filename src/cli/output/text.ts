@@ -11,6 +11,7 @@ export function textOf(value: unknown): string {
     case 'string':
       return value;
     case 'number':
+      return Number.isFinite(value) ? String(value) : ''; // past a double's range: JSON writes null, shown empty
     case 'boolean':
     case 'bigint':
       return String(value);

@@ -1,14 +1,12 @@
-// Integers JSON.parse cannot hold (an id past 2^53, a number past the double range), which it rounds: an answer that
-// holds one is read again from its text with every such integer exact (a BigInt), and each of its objects and arrays
-// paired with its exact twin. The core goes on with the parsed numbers; what is shown takes the twin (exactTwin), so
-// JSON, CSV, tables and --jq print the server's value. Decimals keep the 17 digits a double holds.
+// Integers JSON.parse cannot hold (an id past 2^53), which it rounds: an answer that holds one is read again from its
+// text with every such integer exact (a BigInt of its digits), and each of its objects and arrays paired with its
+// exact twin. The core goes on with the parsed numbers (ids compare by their twin's: idOf); what is shown takes the
+// twin (exactTwin), so JSON, CSV, tables and --jq print the server's digits. Decimals keep the 17 digits a double
+// holds, and a number in exponent form the value a double gives it.
 import type * as LosslessJson from 'lossless-json';
 import { lazyRequire } from '../lazy-require.js';
 
 const losslessJson = lazyRequire<typeof LosslessJson>('lossless-json');
-
-/** Longest integer kept exact, in digits: past any real id, and no bigger than a string of the answer's size. */
-const MAX_EXACT_DIGITS = 1000;
 
 const twins = new WeakMap<object, object>();
 let paired = false;
@@ -76,30 +74,37 @@ export function parseExact(text: string): unknown {
   return exactTwin(value);
 }
 
-/** A number token as the exact reader keeps it: a Number, unless that would round an integer (then a BigInt). */
+/**
+ * A number token as the exact reader keeps it: a Number, unless it is an integer written in plain digits that the
+ * Number would round (then a BigInt of those digits: never longer than the token). A token in exponent form keeps
+ * the value a double gives it (`1.5e300` prints so; past the double range, as JSON.stringify writes it: null).
+ */
 function exactNumber(token: string): number | bigint {
   const value = Number(token);
-  return roundedInteger(value) ? (exactInteger(token) ?? value) : value;
+  return roundedInteger(value) && /^-?\d+$/.test(token) ? BigInt(token) : value;
 }
 
-/** The integer a token writes (`12345678901234567890`, `1.5e300`), or undefined for a fraction or a huge one. */
-export function exactInteger(token: string): bigint | undefined {
-  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(token);
-  if (!parts) return undefined;
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
-  const digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
-  const shift = Number(exponent) - fraction.length;
-  if (shift < 0) {
-    // Only zeros may be shifted out: 1.50e1 is 15, 1.55e1 is no integer.
-    if (!/^0+$/.test(digits.slice(shift))) return undefined;
-    return BigInt(`${sign}${digits.slice(0, shift) || '0'}`);
-  }
-  if (digits.length + shift > MAX_EXACT_DIGITS) return undefined;
-  return BigInt(`${sign}${digits}`) * 10n ** BigInt(shift);
-}
-
-/** JSON text of a value that may hold BigInts (an exact twin): JSON.stringify's, with big integers written whole. */
+/**
+ * JSON text of a value that may hold BigInts (an exact twin): JSON.stringify's, and lossless-json's (big integers
+ * written whole) for a value JSON.stringify refuses for its BigInt.
+ */
 export function exactJson(value: unknown, space?: number): string {
-  if (!paired) return JSON.stringify(value, null, space) ?? '';
-  return losslessJson().stringify(value, undefined, space) ?? '';
+  try {
+    return JSON.stringify(value, null, space) ?? '';
+  } catch (error) {
+    if (!paired || !(error instanceof TypeError)) throw error;
+    return losslessJson().stringify(value, undefined, space) ?? '';
+  }
+}
+
+/**
+ * A record's id, to tell records apart (pages that repeat, an export's repeats): its twin's digits, as text, for an
+ * id JSON.parse rounded (ids near 9e18 would all look alike); undefined when it has none to compare.
+ */
+export function idOf(record: unknown): number | string | undefined {
+  const id = typeof record === 'object' && record !== null ? (record as { id?: unknown }).id : undefined;
+  if (typeof id === 'string' || (typeof id === 'number' && (Number.isSafeInteger(id) || !paired))) return id;
+  if (typeof id !== 'number') return undefined;
+  const exact = (exactTwin(record) as { id?: unknown }).id;
+  return typeof exact === 'bigint' ? exact.toString() : id;
 }
