@@ -41,14 +41,24 @@ export function typedValue(raw: string): unknown {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && String(Number(raw)) === sameValue(raw)) return Number(raw) || 0;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && sameDecimal(String(Number(raw)), raw)) return Number(raw) || 0;
   return raw;
 }
 
-/** A decimal's text as JavaScript would print its value, when it is exact: no trailing zeros of the fraction, 0 for -0. */
-function sameValue(decimal: string): string {
-  const text = decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
-  return /^-0$/.test(text) ? '0' : text;
+/** Whether two decimal texts write one value (`1.1` and `1.10`, `1e-7` and `0.0000001`, `0` and `-0`). */
+function sameDecimal(a: string, b: string): boolean {
+  const [x, y] = [decimalParts(a), decimalParts(b)];
+  return x.digits === y.digits && (x.digits === '' || (x.sign === y.sign && x.exponent === y.exponent));
+}
+
+/** A decimal as its sign, its significant digits and the power of ten of the last of them. */
+function decimalParts(text: string): { sign: string; digits: string; exponent: number } {
+  const [, sign = '', whole = '', fraction = '', power = '0'] =
+    /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text) ?? [];
+  const all = `${whole}${fraction}`;
+  const digits = all.replace(/^0+/, '').replace(/0+$/, '');
+  const trailing = all.length - all.replace(/0+$/, '').length;
+  return { sign, digits, exponent: Number(power) - fraction.length + trailing };
 }
 
 /** A field's text: as typed, or for -F @file the file's (its last line break dropped). */
