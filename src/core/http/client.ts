@@ -498,13 +498,17 @@ function lowerKeys(headers: Record<string, string> | undefined): Record<string, 
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** A clear-text loopback origin whose port another user's process listens on: refused before the token goes. */
+/**
+ * A clear-text loopback origin another user's process listens on: refused before the token goes. Root's are let be
+ * (docker's port proxy; root can read this user's files anyway).
+ */
 async function guardOrigin(origin: string, tokenName: string): Promise<void> {
   const url = new URL(origin);
   const mine = process.getuid?.();
   if (!isLoopbackHost(url.hostname) || mine === undefined) return;
   const { loopbackListenerUids } = await import('./loopback-owner.js');
-  const other = (await loopbackListenerUids(Number(url.port || 80)))?.find((uid) => uid !== mine);
+  const uids = await loopbackListenerUids(url.hostname, Number(url.port || 80));
+  const other = uids?.find((uid) => uid !== mine && uid !== 0);
   if (other === undefined) return;
   throw new UsageError(
     `${origin} is served by another user's process (uid ${other}): ${tokenName} is not sent to it in clear text ` +

@@ -3,12 +3,14 @@
 // Refused before anything is sent (exit 2), on every loopback name and for a wildcard listener too; a stored sign-in,
 // bound to the address it was issued for, and this user's own server are not held up.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loopbackListenerUids } from '../../../src/core/http/loopback-owner.js';
 import { runInProcess } from '../../helpers/in-process.js';
+import { BIN } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const asRoot = process.getuid?.() === 0;
@@ -16,7 +18,9 @@ const NOBODY = 65534;
 const dir = useTempDir('clinic-loopback-owner-');
 const children: ChildProcess[] = [];
 const servers: Server[] = [];
+const homes: string[] = [];
 afterEach(async () => {
+  for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
   for (const child of children.splice(0)) child.kill('SIGKILL');
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
 });
@@ -60,6 +64,21 @@ async function theirServer(host: string) {
   };
 }
 
+/** Runs node with `args` as `uid`, with this environment only: its exit code and its stderr. */
+function runAs(uid: number, args: string[], options: { env: NodeJS.ProcessEnv }) {
+  const child = spawn(process.execPath, args, {
+    uid,
+    gid: uid,
+    env: options.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stderr })),
+  );
+}
+
 const clinic = (baseUrl: string, env: Record<string, string> = { CLINIC_TOKEN: 'tok_prod_secret' }) =>
   runInProcess(['customers', 'get', '1', '-o', 'json'], {
     env: {
@@ -78,8 +97,8 @@ describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
     ['::', (port: number) => `http://127.0.0.5:${port}/api`],
   ])('a server of theirs on %s: refused, exit 2, nothing sent', async (host, baseUrl) => {
     const theirs = await theirServer(host);
-    expect(await loopbackListenerUids(theirs.port)).toEqual([NOBODY]);
     const origin = new URL(baseUrl(theirs.port)).origin;
+    expect(await loopbackListenerUids(new URL(origin).hostname, theirs.port)).toEqual([NOBODY]);
     const result = await clinic(baseUrl(theirs.port));
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.split('\n')[0]).toBe(
@@ -98,20 +117,86 @@ describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    expect(await loopbackListenerUids(port)).toEqual([process.getuid!()]);
+    expect(await loopbackListenerUids('127.0.0.1', port)).toEqual([process.getuid!()]);
     const result = await clinic(`http://127.0.0.1:${port}/api`);
     expect(result).toMatchObject({ code: 0, stdout: '{\n  "id": 1\n}\n' });
     expect(seen).toEqual(['Bearer tok_prod_secret']);
   });
+
+  it.skipIf(!asRoot)(
+    "root's listener (docker's port proxy): another user's CLINIC_TOKEN goes to it",
+    async () => {
+      const seen: string[] = [];
+      const server = createServer((req, res) => {
+        seen.push(req.headers.authorization ?? '');
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
+      });
+      servers.push(server);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      // A home of nobody's own, under /tmp itself (the run's temporary folders are root's alone).
+      const home = await mkdtemp('/tmp/clinic-nobody-');
+      homes.push(home);
+      await chown(home, NOBODY, NOBODY);
+      // Spawned, not spawnSync: the server answering is this process's.
+      const run = await runAs(NOBODY, [BIN, 'customers', 'get', '1', '-o', 'json'], {
+        env: {
+          PATH: process.env.PATH,
+          HOME: home,
+          CLINIC_CONFIG_DIR: join(home, 'config'),
+          CLINIC_BASE_URL: `http://127.0.0.1:${port}/api`,
+          CLINIC_TENANT: '1',
+          CLINIC_TOKEN: 'tok_of_nobody',
+        },
+      });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(seen).toEqual(['Bearer tok_of_nobody']);
+    },
+  );
 
   it('nothing listening: the usual connection refused, said as always', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise((resolve) => server.close(resolve));
-    expect(await loopbackListenerUids(port)).toEqual([]);
+    expect(await loopbackListenerUids('localhost', port)).toEqual([]);
     const result = await clinic(`http://127.0.0.1:${port}/api`);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('connection refused');
+  });
+});
+
+describe('which listeners a loopback address reaches (tables as /proc/net writes them, any user)', () => {
+  // Port 0x1F90 = 8080. Addresses as a little-endian machine writes them (these tests run on x64 and arm64).
+  const row = (address: string, uid: number, state = '0A') =>
+    `   0: ${address}:1F90 00000000:0000 ${state} 00000000:00000000 00:00000000 00000000 ${uid} 0 1 1`;
+  const HEAD =
+    '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+  const tables =
+    (tcp: string[], tcp6: string[] = []) =>
+    async (file: string) =>
+      [HEAD, ...(file.endsWith('6') ? tcp6 : tcp)].join('\n');
+  const ON_127_0_0_1 = '0100007F';
+  const ANY = '00000000';
+  const V6_LOOPBACK = '00000000000000000000000001000000';
+  const V6_ANY = '0'.repeat(32);
+  const MAPPED_127_0_0_1 = '0000000000000000FFFF00000100007F';
+
+  it.skipIf(process.platform !== 'linux').each([
+    ['127.0.0.1', [row(ON_127_0_0_1, 1001)], [], [1001]],
+    ['localhost', [row(ON_127_0_0_1, 1001)], [], [1001]],
+    // Bound to 127.0.0.1 only: 127.0.0.2 and ::1 do not reach it.
+    ['127.0.0.2', [row(ON_127_0_0_1, 1001)], [], []],
+    ['[::1]', [row(ON_127_0_0_1, 1001)], [], []],
+    ['127.0.0.2', [row(ANY, 1001)], [], [1001]],
+    ['127.0.0.9', [], [row(V6_ANY, 1002)], [1002]],
+    ['[::1]', [], [row(V6_LOOPBACK, 1003)], [1003]],
+    ['localhost', [], [row(V6_LOOPBACK, 1003)], [1003]],
+    ['127.0.0.1', [], [row(MAPPED_127_0_0_1, 1004)], [1004]],
+    // Not listening (an established connection on the port), or another port.
+    ['127.0.0.1', [row(ON_127_0_0_1, 1001, '01'), row(ON_127_0_0_1, 1005).replace(':1F90', ':1F91')], [], []],
+  ])('%s, with %j and %j: %j', async (host, tcp, tcp6, uids) => {
+    expect(await loopbackListenerUids(host, 8080, tables(tcp, tcp6))).toEqual(uids);
   });
 });
