@@ -103,7 +103,7 @@ function tenantCache(profile: Profile): TenantCache {
  */
 export function rememberedTenants(profile: Profile, baseUrl: string | undefined): Map<string, string> {
   const cache = tenantCache(profile);
-  return baseUrl !== undefined && cache.baseUrl === baseUrl ? cache.slugs : new Map();
+  return sameBaseUrl(cache.baseUrl, baseUrl) ? cache.slugs : new Map();
 }
 
 /**
@@ -112,7 +112,8 @@ export function rememberedTenants(profile: Profile, baseUrl: string | undefined)
  */
 export function offlineTenants(profile: Profile, baseUrl: string | undefined): Map<string, string> {
   const cache = tenantCache(profile);
-  const elsewhere = cache.baseUrl !== undefined && baseUrl !== undefined && cache.baseUrl !== baseUrl;
+  const elsewhere =
+    cache.baseUrl !== undefined && baseUrl !== undefined && !sameBaseUrl(cache.baseUrl, baseUrl);
   return elsewhere ? new Map() : cache.slugs;
 }
 
@@ -124,7 +125,25 @@ export function offlineTenants(profile: Profile, baseUrl: string | undefined): M
 export function cacheBaseUrl(settings: Settings): string | undefined {
   if (!settings.profileExists) return undefined;
   const effective = settings.get('base_url');
-  return effective !== undefined && effective === ownBaseUrl(settings) ? effective : undefined;
+  return sameBaseUrl(effective, ownBaseUrl(settings)) ? effective : undefined;
+}
+
+/**
+ * Whether two base_urls name one API, as URLs do (`https://API.example.com:443/api/` is `https://api.example.com/api`);
+ * never when either is missing or no URL.
+ */
+export function sameBaseUrl(a: string | undefined, b: string | undefined): boolean {
+  const key = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    try {
+      const url = new URL(text);
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const [x, y] = [key(a), key(b)];
+  return x !== undefined && x === y;
 }
 
 /** The profile's own base_url; none when the file's is unset or unusable (a flag overriding it still works). */

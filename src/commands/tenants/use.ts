@@ -15,6 +15,7 @@ import {
   findTenant,
   ownBaseUrl,
   rememberTenants,
+  sameBaseUrl,
   tenantIdFor,
   tenantsOf,
 } from '../../cli/account-tenants.js';
@@ -25,7 +26,7 @@ export async function useTenant(wanted: string, ctx: Context): Promise<void> {
   // The id is saved for the profile's own server: one looked up on another would name another clinic's tenant there.
   const own = ownBaseUrl(settings);
   const effective = settings.get('base_url');
-  if (own !== undefined && effective !== undefined && effective !== own) {
+  if (own !== undefined && effective !== undefined && !sameBaseUrl(effective, own)) {
     const from = settings.describe('base_url').source === 'flag' ? '--base-url' : 'CLINIC_BASE_URL';
     throw new UsageError(
       `tenants use would save a tenant of ${effective} (${from}) in profile ${settings.profile.name}, whose ` +

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rememberedTenants, tenantId, tenantIdFor } from '../../../src/cli/account-tenants.js';
+import { rememberedTenants, sameBaseUrl, tenantId, tenantIdFor } from '../../../src/cli/account-tenants.js';
 import { type ConfigData, saveConfig } from '../../../src/core/config/config-file.js';
 import { NetworkError } from '../../../src/core/errors.js';
 import { useInProcess } from '../../helpers/in-process.js';
@@ -251,5 +251,32 @@ describe('tenants use against another server than the profile’s', () => {
     );
     expect(scaffold.seen).toEqual([]);
     expect(await savedProfile()).toEqual({ base_url: HOME, tenant: '1' });
+  });
+});
+
+describe('one API, written two ways', () => {
+  it('sameBaseUrl: case, a default port and a trailing slash do not make another server; a path does', () => {
+    expect(sameBaseUrl('https://API.clinic.test:443/api/', HOME)).toBe(true);
+    expect(sameBaseUrl('https://api.clinic.test/api', BESIDE)).toBe(false);
+    expect(sameBaseUrl(undefined, HOME)).toBe(false);
+    expect(sameBaseUrl('not a url', 'not a url')).toBe(false);
+  });
+
+  it('--base-url written in capitals is the profile’s own: tenants use saves, and --tenant SLUG uses the cache', async () => {
+    await writeProfile({ tenant_slugs: HOME_CACHE });
+    const sent = channels();
+    const call = await run([
+      '--base-url',
+      'https://API.clinic.test:443/api',
+      '--tenant',
+      'northside',
+      'api',
+      '/v1/channels',
+    ]);
+    expect(call.code, call.stderr).toBe(0);
+    expect(sent()).toBe('1');
+    account(HOME, [{ id: 2, slug: 'harbor-dental' }]);
+    const use = await run(['--base-url', 'https://API.clinic.test/api/', 'tenants', 'use', 'harbor-dental']);
+    expect(use.code, use.stderr).toBe(0);
   });
 });
