@@ -324,7 +324,7 @@ complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l records -x -
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l rate-limit -x -d 'requests per minute per user (0 = off)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l faults -x -d 'inject faults, e.g. 5xx=0.05,429=0.05,reset=0.02,slow=0.05,lost=0.01,ws-drop=0.1 (lost: done, then the answer is cut off; ws-drop: each second, with that chance, every realtime connection drops)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l latency -x -d 'milliseconds every API answer waits first, as a network round trip would (default 0): try pacing and --concurrency against a server that is not next door'
-complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l chatter -x -d 'generated patient messages per second, fractions allowed, e.g. 0.5 (default 0 = none)'
+complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l chatter -x -d 'generated patient messages per second, fractions allowed, e.g. 0.5 (default 0 = none); now and then a conversation is also read or one of those messages deleted'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l access-token-ttl -x -d 'lifetime of OAuth access tokens (default 15 days)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l refresh-token-ttl -x -d 'lifetime of OAuth refresh tokens (default 30 days)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l erasure-step -x -d 'seconds between two steps of a live data-erasure request (default 30; 0 = frozen)'

@@ -4,7 +4,6 @@ import { setMaxListeners } from 'node:events';
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
 import { broadcastingAuthRoute } from './api/broadcasting-auth.js';
 import { API_ROUTES } from './api/routes.js';
-import { createJwtAccessVerifier } from './auth/jwt-access.js';
 import { type IssueTokenOptions, TokenStore } from './auth/tokens.js';
 import type { ChatEventListener } from './data/chat-logs.js';
 import { type NewMessage, postMessage } from './data/chat-messages.js';
@@ -14,12 +13,14 @@ import { buildSeedStore, DEFAULT_ERASURE_STEP_SECONDS } from './data/seed.js';
 import { createDispatcher, createUpgradeDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
 import { mountOAuthServer } from './oauth/oauth-mount.js';
 import type { OAuthCounters } from './oauth/oauth-server.js';
+import { OAUTH_ROUTES } from './oauth/routes.js';
 import { DEFAULT_TTL } from './oauth/scopes.js';
 import { ChannelAuthority } from './realtime/channel-auth.js';
 import type { RealtimeClient } from './realtime/pusher-server.js';
 import { SandboxRealtime } from './realtime/realtime.js';
 import { listen } from './server.js';
 import { FaultInjector, parseFaultSpec } from './traffic/faults.js';
+import { limitedPerIp } from './traffic/ip-limit.js';
 import { RateLimiter } from './traffic/rate-limit.js';
 import { type SandboxClock, systemClock } from './clock.js';
 import type { RateWindow } from './traffic/rate-limit.js';
@@ -60,7 +61,7 @@ export interface SandboxOptions {
   latencyMs?: number;
   /**
    * Generated patient messages per second (fractions allowed, e.g. 0.5), spread over the seeded conversations of
-   * tenants 1 and 2; default 0 = none.
+   * tenants 1 and 2, with now and then a conversation read or one of those messages deleted; default 0 = none.
    */
   chatter?: number;
   /** Lifetime of OAuth access tokens in seconds, default 15 days (tests use a second or two). */
@@ -195,6 +196,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     refreshTokenTtl,
     now,
     store,
+    personalTokens: tokens,
   });
   const api = createApiHandler({
     store,
@@ -206,16 +208,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     now,
     lifetime: lifetime.signal,
     routes: [...API_ROUTES, broadcastingAuthRoute(channelAuthority)],
-    jwtAccess: createJwtAccessVerifier({
-      jwks: oauth.publicJwks,
-      issuer: origin,
-      audience: baseUrl,
-      now,
-      isRevoked: (grantId) => oauth.revokedGrants.has(grantId),
-    }),
+    jwtAccess: oauth.jwtAccess,
   });
   mounts.push(
     { prefix: API_PREFIX, handle: api },
+    // The token exchange carries no token: counted per IP address (mounts are matched in order).
+    { prefix: OAUTH_ROUTES.token, handle: limitedPerIp(limiter, oauth.handleProvider) },
     { prefix: '/oauth', handle: oauth.handleProvider },
     { prefix: '/.well-known', handle: oauth.handleProvider },
     { prefix: '/interaction', handle: oauth.handleInteraction },

@@ -1,6 +1,7 @@
 // Conversation messages (list, `after`, one message), the AI assistant switch, and the store's chat event hook.
 import { describe, expect, it } from 'vitest';
 import { declaredKeys } from '../helpers/declared-keys.js';
+import { ASSISTANT_SENDER_ID } from '../../src/sandbox/data/chat-types.js';
 import { buildSeedStore } from '../../src/sandbox/data/seed.js';
 import { type ChatEvent, type RunningSandbox, type TenantFixtures } from '../../src/sandbox/index.js';
 import { call, type Json, legacyErrorBody, sandboxForFile } from './client.js';
@@ -28,6 +29,14 @@ describe('GET /v1/conversations/{id}/messages', () => {
       expect(message.created_at).toMatch(OFFSET_TIME);
       if (message.read_at !== null) expect(message.read_at).toMatch(OFFSET_TIME);
     }
+  });
+
+  it('identifies every sender by sender_type plus an integer sender_id, the assistant too', async () => {
+    const { body } = await call(sandbox, '/v1/conversations/1/messages');
+    for (const message of body.data) expect(Number.isInteger(message.sender_id), message.id).toBe(true);
+    const assistant = body.data.filter((m: Json) => m.sender_type === 'assistant');
+    expect(assistant.length).toBeGreaterThan(0);
+    for (const message of assistant) expect(message.sender_id).toBe(ASSISTANT_SENDER_ID);
   });
 
   it('numbers messages on one sequence across tenants', async () => {
@@ -142,13 +151,15 @@ describe('chat events', () => {
       Date.UTC(2026, 0, 5),
     );
     expect(log).toMatchObject({ id: 55, created_at: '2026-01-05T00:00:00+00:00' });
+    const asCreated = { ...log };
     expect(store.chat.remove(4, 20, 'Dana Admin', Date.now())).toBe(true);
     expect(store.chat.remove(4, 20, 'Dana Admin', Date.now())).toBe(false);
     store.chat.markRead(2, 4, Date.now());
     stop();
     store.chat.markRead(2, 4, Date.now());
     expect(events).toEqual([
-      { type: 'created', tenantId: 2, log },
+      // The message as it was created: marking it read later does not rewrite the event heard.
+      { type: 'created', tenantId: 2, log: asCreated },
       { type: 'deleted', tenantId: 2, chatLogId: 20, conversationId: 4, deletedByUserName: 'Dana Admin' },
       { type: 'read', tenantId: 2, conversation_id: 4 },
     ]);

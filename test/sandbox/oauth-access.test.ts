@@ -1,4 +1,5 @@
-// What the API makes of the provider's JWT access tokens: scopes, roles, foreign keys and expiry; OAuth is never rate limited.
+// What the API makes of the provider's JWT access tokens: scopes, roles, foreign keys and expiry; the token exchange is
+// rate limited per IP address, the other OAuth endpoints are not.
 import { readFile } from 'node:fs/promises';
 import { decodeJwt, generateKeyPair, SignJWT } from 'jose';
 import * as client from 'openid-client';
@@ -7,7 +8,7 @@ import { API_ROUTES } from '../../src/sandbox/api/routes.js';
 import { type RunningSandbox, SANDBOX_SCOPES, startSandbox } from '../../src/sandbox/index.js';
 import { aheadClock } from '../helpers/sandbox-clock.js';
 import { call, sandboxForFile } from './client.js';
-import { discover, login } from './oauth-browser.js';
+import { discover, login, REDIRECT_URI } from './oauth-browser.js';
 
 let sandbox: RunningSandbox;
 let config: client.Configuration;
@@ -102,15 +103,44 @@ describe('short lifetimes', () => {
 });
 
 describe('rate limit and request log', () => {
-  it('limits only /api, never /oauth, and logs OAuth requests too', async () => {
-    const limited = await startSandbox({ port: 0, rateLimit: 1 });
+  it('counts /oauth/token per IP address in the API limiter, with the rate headers; the pages are not counted', async () => {
+    const limited = await startSandbox({ port: 0, rateLimit: 2 });
     try {
       const limitedConfig = await discover(limited);
       const first = await login(limitedConfig);
-      const second = await login(limitedConfig);
-      expect(second.tokens.access_token).not.toBe(first.tokens.access_token);
+      const exchange = () =>
+        fetch(`${limited.info.auth_url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'authorization_code',
+            client_id: limited.info.client_id,
+            code: 'no-such-code',
+            code_verifier: 'x'.repeat(43),
+            redirect_uri: REDIRECT_URI,
+          }),
+        });
+      // The second exchange of this address: the provider answers it, the limiter's headers ride along.
+      const refusedByProvider = await exchange();
+      expect(refusedByProvider.status).toBe(400);
+      expect(await refusedByProvider.json()).toMatchObject({ error: 'invalid_grant' });
+      expect(refusedByProvider.headers.get('x-ratelimit-limit')).toBe('2');
+      expect(refusedByProvider.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(refusedByProvider.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+      // The third: 429 with Retry-After, before the provider sees it.
+      const tooMany = await exchange();
+      expect(tooMany.status).toBe(429);
+      expect(await tooMany.json()).toEqual({ message: 'Too Many Attempts.' });
+      expect(Number(tooMany.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(tooMany.headers.get('x-ratelimit-remaining')).toBe('0');
+      // One limiter: an API call without a token is the same address's request, while a user has a quota of their own.
+      expect((await call(limited, '/v1/account', { token: null })).status).toBe(429);
       expect((await call(limited, '/v1/account', { token: first.tokens.access_token })).status).toBe(200);
-      expect((await call(limited, '/v1/account', { token: first.tokens.access_token })).status).toBe(429);
+      expect(limited.rateWindows()).toContainEqual(
+        expect.objectContaining({ caller: 'ip:127.0.0.1', hits: 2, refused: 2 }),
+      );
+      // Discovery and the sign-in pages are not counted: a sign-in gets as far as the token exchange.
+      const third = await login(await discover(limited)).catch((error: unknown) => error);
+      expect(third).toBeInstanceOf(Error);
       const paths = limited.requests.map((request) => request.path);
       expect(paths).toContain('/.well-known/openid-configuration');
       expect(paths).toContain('/oauth/token');

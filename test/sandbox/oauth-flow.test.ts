@@ -28,6 +28,28 @@ describe('discovery', () => {
     expect(jwks.keys).toEqual([expect.objectContaining({ kty: 'RSA', alg: 'RS256', use: 'sig' })]);
     expect(jwks.keys[0]).not.toHaveProperty('d');
   });
+
+  it('advertises only the documented grants: authorization_code and refresh_token, no implicit or PAR', async () => {
+    const metadata = config.serverMetadata();
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect([...(metadata.grant_types_supported ?? [])].sort()).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
+    expect(metadata).not.toHaveProperty('pushed_authorization_request_endpoint');
+    // And refuses them: an implicit request goes back to the client as unsupported_response_type.
+    const implicit = new URL(`${sandbox.info.auth_url}/oauth/authorize`);
+    implicit.search = new URLSearchParams({
+      client_id: sandbox.info.client_id,
+      response_type: 'id_token',
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      nonce: 'n',
+      state: 's',
+    }).toString();
+    const answer = await fetch(implicit, { redirect: 'manual' });
+    expect(answer.headers.get('location') ?? (await answer.text())).toContain('unsupported_response_type');
+  });
 });
 
 describe('authorization code flow', () => {

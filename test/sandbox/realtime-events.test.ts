@@ -1,6 +1,7 @@
 // Chat events through the real pusher-js client: subscription and its refusals, the three event payloads, tenant
 // isolation, generated chatter and assistant replies.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ASSISTANT_SENDER_ID } from '../../src/sandbox/data/chat-types.js';
 import { type ChatEvent, type RunningSandbox, startSandbox } from '../../src/sandbox/index.js';
 import { call, upload, sandboxForFile } from './client.js';
 import { manualClock } from '../helpers/sandbox-clock.js';
@@ -219,7 +220,8 @@ describe('chatter', () => {
     const tenant1Ids = heard.flatMap((event) =>
       event.type === 'created' && event.tenantId === 1 ? [event.log.id] : [],
     );
-    expect(inTenant1.map(({ data }) => data.id)).toEqual(tenant1Ids);
+    const createdInTenant1 = inTenant1.filter(({ event }) => event === CREATED);
+    expect(createdInTenant1.map(({ data }) => data.id)).toEqual(tenant1Ids);
     // Stopped: nothing more arrives.
     const count = heard.length;
     await sleep(300);
@@ -251,6 +253,76 @@ describe('chatter', () => {
     } finally {
       await slow.close();
       await quiet.close();
+    }
+  });
+
+  it('now and then reads a conversation and deletes one of its own messages, the same for the same seed', async () => {
+    // Two sandboxes on one clock moved by hand: each sends exactly what is due, so both runs line up event by event.
+    const clock = manualClock();
+    const runs = await Promise.all([
+      startSandbox({ port: 0, seed: 3, clock }),
+      startSandbox({ port: 0, seed: 3, clock }),
+    ]);
+    try {
+      const heard = runs.map((running) => {
+        const events: ChatEvent[] = [];
+        running.onChatEvent((event) => events.push(event));
+        running.setChatter(20);
+        return events;
+      });
+      const [first = [], second = []] = heard;
+      const patients = (events: ChatEvent[]) =>
+        events.filter((e) => e.type === 'created' && e.log.sender_type === 'customer').length;
+      for (let second = 1; second <= 5; second++) {
+        clock.advance(1000);
+        await vi.waitFor(() => expect(heard.map(patients)).toEqual([20 * second, 20 * second]), {
+          timeout: 10_000,
+          interval: 20,
+        });
+      }
+      for (const running of runs) running.setChatter(0);
+      const generated = new Map(
+        first.flatMap((e) =>
+          e.type === 'created' && e.log.sender_type === 'customer' ? [[e.log.id, e.log]] : [],
+        ),
+      );
+      const deleted = first.flatMap((e) => (e.type === 'deleted' ? [e] : []));
+      const read = first.flatMap((e) => (e.type === 'read' ? [e] : []));
+      // 100 messages at a 10 % and a 20 % chance each: a handful of both, never none.
+      expect(deleted.length).toBeGreaterThan(0);
+      expect(read.length).toBeGreaterThan(0);
+      for (const event of deleted) {
+        // Only its own patient messages, once each, in the name of the tenant's admin.
+        expect(generated.get(event.chatLogId)).toMatchObject({
+          conversation_id: event.conversationId,
+          tenant_id: event.tenantId,
+        });
+        expect(event.deletedByUserName).toBe('Dana Admin'); // the admin of tenants 1 and 2
+        const gone = await call(
+          runs[0]!,
+          `/v1/conversations/${event.conversationId}/messages/${event.chatLogId}`,
+          {
+            tenant: event.tenantId,
+          },
+        );
+        expect(gone.status).toBe(404);
+      }
+      expect(new Set(deleted.map((e) => e.chatLogId)).size).toBe(deleted.length);
+      for (const event of read) expect([1, 2, 3, 4, 5, 6]).toContain(event.conversation_id);
+      const kinds = (events: ChatEvent[]) =>
+        events.map((e) =>
+          e.type === 'created'
+            ? `created ${e.log.id}`
+            : e.type === 'deleted'
+              ? `deleted ${e.chatLogId}`
+              : `read ${e.conversation_id}`,
+        );
+      // Assistant replies come on their own timers; the chatter's own events replay exactly.
+      const ownKinds = (events: ChatEvent[]) =>
+        kinds(events.filter((e) => e.type !== 'created' || e.log.sender_type === 'customer'));
+      expect(ownKinds(second)).toEqual(ownKinds(first));
+    } finally {
+      await Promise.all(runs.map((running) => running.close()));
     }
   });
 
@@ -296,13 +368,16 @@ describe('the AI assistant', () => {
     const [asked, , reply, ...rest] = received;
     expect(rest).toEqual([]);
     expect(asked?.data.id).toBe(question.id);
+    // "The sender of a created message is identified by `sender_type` plus `sender_id`" (an integer).
     expect(reply?.data).toMatchObject({
       conversation_id: 1,
       sender_type: 'assistant',
-      sender_id: null,
+      sender_id: ASSISTANT_SENDER_ID,
       status: 'sent',
       tenant_id: 1,
     });
+    const listed = await call(sandbox, `/v1/conversations/1/messages?after=${question.id}`);
+    expect(listed.body.data.find((m: { id: number }) => m.id === reply?.data.id)).toEqual(reply?.data);
     const delay = (madeAt.get(reply?.data.id) ?? 0) - (madeAt.get(question.id) ?? 0);
     expect(delay).toBeGreaterThanOrEqual(195);
     expect(delay).toBeLessThanOrEqual(1000);

@@ -104,11 +104,17 @@ describe('faults', () => {
     expect([...statuses].sort()).toEqual([500, 503]);
   });
 
-  it('answers 429 with Retry-After: 1 under 429=1', async () => {
+  it('answers 429 with Retry-After: 1 under 429=1, its rate headers saying the same', async () => {
     sandbox.setFaults('429=1');
     const result = await call(sandbox, '/v1/account');
     expect(result.status).toBe(429);
     expect(result.headers.get('retry-after')).toBe('1');
+    // "At remaining 0 requests are rejected until reset": nothing left, and the reset a second or so away.
+    const headers = rateHeaders(result.headers);
+    expect(headers).toMatchObject({ limit: '60', remaining: '0' });
+    const untilReset = Number(headers.reset) - Date.now() / 1000;
+    expect(untilReset).toBeGreaterThan(0);
+    expect(untilReset).toBeLessThanOrEqual(2);
   });
 
   it('drops the connection under reset=1, and recovers when faults are cleared', async () => {

@@ -19,6 +19,8 @@ export function parseChatterRate(text: string, flag = '--chatter'): number {
 export const CHATTER_OPTION: OptionDef<number, 'chatter'> = {
   flags: '--chatter <n>',
   key: 'chatter',
-  description: 'generated patient messages per second, fractions allowed, e.g. 0.5 (default 0 = none)',
+  description:
+    'generated patient messages per second, fractions allowed, e.g. 0.5 (default 0 = none); now and then a ' +
+    'conversation is also read or one of those messages deleted',
   parse: parseChatterRate,
 };

@@ -1,6 +1,7 @@
 // The /api pipeline: rate limit, injected faults, authentication, route match, tenant, scope, role, handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { authenticateBearer, bearerToken } from '../auth/bearer.js';
 import { roleAllows, scopesAllow } from '../auth/permissions.js';
 import type { JwtAccessVerifier } from '../auth/jwt-access.js';
 import type { AccessToken, TokenStore } from '../auth/tokens.js';
@@ -18,6 +19,7 @@ import {
   unauthenticated,
 } from '../http/responses.js';
 import type { FaultInjector } from '../traffic/faults.js';
+import { ipCallerKey } from '../traffic/ip-limit.js';
 import type { RateLimiter } from '../traffic/rate-limit.js';
 import { matchRoute, type Route, type TenantContext, type UserContext } from './route.js';
 import { API_ROUTES } from './routes.js';
@@ -46,8 +48,8 @@ export function createApiHandler(deps: ApiDependencies) {
   return async (req: IncomingMessage, res: ServerResponse, target: RequestTarget): Promise<void> => {
     // The request's way there and the answer's way back, before anything is looked at (--latency).
     if (deps.latencyMs && !(await pause(deps.latencyMs, deps.lifetime))) return;
-    const access = await authenticate(deps, bearerToken(req));
-    const callerKey = access ? `user:${access.userId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
+    const access = await authenticateBearer(deps.tokens, deps.jwtAccess, bearerToken(req));
+    const callerKey = access ? `user:${access.userId}` : ipCallerKey(req);
     const rate = deps.limiter.hit(callerKey);
     // Set on the response itself so every answer below, errors included, carries them.
     for (const [name, value] of Object.entries(rate?.headers ?? {})) res.setHeader(name, value);
@@ -64,7 +66,7 @@ export function createApiHandler(deps: ApiDependencies) {
       case '503':
         return sendJson(res, { ...plainError(503, 'Service Unavailable.'), headers: { 'Retry-After': '1' } });
       case '429':
-        return sendJson(res, { ...plainError(429, 'Too Many Attempts.'), headers: { 'Retry-After': '1' } });
+        return sendJson(res, injectedRateLimit(rate !== undefined, deps.now()));
     }
 
     let response: ApiResponse;
@@ -125,16 +127,21 @@ async function answer(
   return route.handle(ctx);
 }
 
-async function authenticate(deps: ApiDependencies, bearer: string | undefined) {
-  if (bearer === undefined) return undefined;
-  return deps.tokens.resolve(bearer) ?? (await deps.jwtAccess?.(bearer));
-}
-
 const invalidScope = () => plainError(403, 'Invalid scope(s) provided.');
 
-function bearerToken(req: IncomingMessage): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return match?.[1];
+const INJECTED_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The injected 429 (--faults 429=p) reads as a spent window: nothing remaining, reset when Retry-After says. With
+ * limiting off there are no rate headers to correct.
+ */
+function injectedRateLimit(limiting: boolean, nowMs: number): ApiResponse {
+  const headers: Record<string, string> = { 'Retry-After': String(INJECTED_RETRY_AFTER_SECONDS) };
+  if (limiting) {
+    headers['X-RateLimit-Remaining'] = '0';
+    headers['X-RateLimit-Reset'] = String(Math.ceil(nowMs / 1000) + INJECTED_RETRY_AFTER_SECONDS);
+  }
+  return { ...plainError(429, 'Too Many Attempts.'), headers };
 }
 
 /** Waits, unless the sandbox closes first; false means stop (the socket is gone). */

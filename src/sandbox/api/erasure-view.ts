@@ -6,20 +6,24 @@ import { recordInPath } from './path-record.js';
 import { relatedCustomer, relatedUser, viewerOf } from './related.js';
 import type { TenantContext } from './route.js';
 
+/** The relations are "required in response: no": one that is not there is left out, never sent as null. */
 export function erasureView(ctx: TenantContext, record: ErasureRequestRecord) {
   const person =
     record.customer_id === null ? undefined : ctx.store.person(ctx.tenant.id, record.customer_id);
   const user = (id: number | null) => {
     const found = id === null ? undefined : ctx.store.user(id);
-    return found === undefined ? null : relatedUser(found);
+    return found === undefined ? undefined : relatedUser(found);
   };
+  const customer = person === undefined ? undefined : relatedCustomer(person, viewerOf(ctx));
+  const requestedBy = user(record.requested_by_user_id);
+  const cancelledBy = user(record.cancelled_by_user_id);
   return {
     id: record.id,
     tenant_id: record.tenant_id,
     customer_id: record.customer_id,
-    customer: person === undefined ? null : relatedCustomer(person, viewerOf(ctx)),
-    requested_by: user(record.requested_by_user_id),
-    cancelled_by: user(record.cancelled_by_user_id),
+    ...(customer === undefined ? {} : { customer }),
+    ...(requestedBy === undefined ? {} : { requested_by: requestedBy }),
+    ...(cancelledBy === undefined ? {} : { cancelled_by: cancelledBy }),
     status: record.status,
     request_reason: record.request_reason,
     scope_summary: structuredClone(record.scope_summary),

@@ -5,7 +5,7 @@ import { ApiError, codedError, type FieldErrors, plainError, resourceNotFound } 
 import { addFieldError, parsePositiveInteger, throwIfInvalid } from './field-errors.js';
 import { isObject } from './json-input.js';
 import { tenantRecordInPath } from './path-record.js';
-import { relatedUser } from './related.js';
+import { relatedUserWithAvatar } from './related.js';
 import { ok, type Route, type TenantContext, tenantRoute } from './route.js';
 
 export const leadNoteRoutes: Route[] = [
@@ -90,6 +90,6 @@ function noteView(ctx: TenantContext, note: LeadNoteRecord) {
     created_at: note.created_at,
     updated_at: note.updated_at,
     deleted_at: note.deleted_at,
-    author: author === undefined ? null : relatedUser(author),
+    author: author === undefined ? null : relatedUserWithAvatar(author),
   };
 }

@@ -18,8 +18,8 @@ interface PageLink {
   active: boolean;
 }
 
+/** The document's paginated list: `data`, `links` and `meta` only (no `success`, unlike single records). */
 export interface PaginatedBody<T> {
-  success: true;
   data: T[];
   links: { first: string; last: string; prev: string | null; next: string | null };
   meta: {
@@ -76,7 +76,6 @@ export function paginate<T>(items: readonly T[], request: PageRequest, path: str
   const prev = page > 1 ? url(page - 1) : null;
   const next = page < lastPage ? url(page + 1) : null;
   return {
-    success: true,
     data,
     links: { first: url(1), last: url(lastPage), prev, next },
     meta: {

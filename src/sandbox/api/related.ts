@@ -22,6 +22,15 @@ export function relatedCustomer(person: CustomerRecord, viewer: Viewer) {
   };
 }
 
+/**
+ * A RelatedUser without `avatar_url`, which the document has "present only on responses that opt in" and names no
+ * way of opting in to.
+ */
 export function relatedUser(user: UserRecord) {
-  return { id: user.id, name: user.name, avatar_url: user.avatar_url };
+  return { id: user.id, name: user.name };
+}
+
+/** A RelatedUser with its photo, for a shape whose own field list has `avatar_url` (the LeadNote author). */
+export function relatedUserWithAvatar(user: UserRecord) {
+  return { ...relatedUser(user), avatar_url: user.avatar_url };
 }

@@ -36,9 +36,10 @@ export function createJwtAccessVerifier(options: JwtAccessOptions): JwtAccessVer
       });
       const sub = payload.sub ?? '';
       if (!/^[1-9]\d*$/.test(sub) || payload.exp === undefined) return undefined;
-      if (typeof payload.gid === 'string' && options.isRevoked?.(payload.gid)) return undefined;
+      const grantId = typeof payload.gid === 'string' ? payload.gid : undefined;
+      if (grantId !== undefined && options.isRevoked?.(grantId)) return undefined;
       const scopes = typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : [];
-      return { userId: Number(sub), scopes, expiresAtMs: payload.exp * 1000 };
+      return { userId: Number(sub), scopes, expiresAtMs: payload.exp * 1000, grantId };
     } catch {
       // Bad signature, wrong issuer or audience, expired, malformed: all simply "not authenticated".
       return undefined;

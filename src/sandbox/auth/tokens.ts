@@ -11,6 +11,8 @@ export interface AccessToken {
   userId: number;
   scopes: readonly string[];
   expiresAtMs: number;
+  /** The OpenID provider's grant behind a JWT access token (none for a personal access token). */
+  grantId?: string;
 }
 
 export interface IssueTokenOptions {

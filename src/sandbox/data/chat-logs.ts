@@ -52,7 +52,8 @@ export class ChatLogs {
     const at = offsetTimestamp(nowMs);
     const log: ChatLogRecord = { id: this.nextId++, ...fields, created_at: at, updated_at: at };
     this.logs.push(log);
-    this.emit({ type: 'created', tenantId: log.tenant_id, log });
+    // A copy: listeners keep the message as it was created, whatever later happens to it (read, for one).
+    this.emit({ type: 'created', tenantId: log.tenant_id, log: { ...log } });
     return log;
   }
 

@@ -1,6 +1,11 @@
 // Messages the sandbox writes by itself (generated patients, the AI assistant, test hooks), stored like any other so
 // REST reads and the realtime broadcast both see them.
-import type { ChatLogRecord, ChatLogStatus, SenderType } from './chat-types.js';
+import {
+  ASSISTANT_SENDER_ID,
+  type ChatLogRecord,
+  type ChatLogStatus,
+  type SenderType,
+} from './chat-types.js';
 import type { SandboxStore } from './store.js';
 
 export interface NewMessage {
@@ -42,9 +47,9 @@ export function postMessage(store: SandboxStore, message: NewMessage, nowMs: num
   return { ...log };
 }
 
-/** The patient of the conversation, the tenant's first admin for staff, nobody for the assistant. */
+/** The patient of the conversation, the tenant's first admin for staff, the assistant's own id. */
 function senderIdOf(store: SandboxStore, type: SenderType, tenantId: number, customerId: number | null) {
   if (type === 'customer') return customerId;
-  if (type === 'assistant') return null;
+  if (type === 'assistant') return ASSISTANT_SENDER_ID;
   return store.memberships.find((m) => m.tenantId === tenantId && m.role === 'admin')?.userId ?? null;
 }

@@ -26,6 +26,13 @@ export interface ConversationRecord {
 }
 
 export type SenderType = 'customer' | 'user' | 'assistant';
+
+/**
+ * The AI assistant's `sender_id` (sandbox): the document's payload has an integer for every sender. No user or
+ * customer record stands behind it; it sits above the seeded users' ids so that it reads as nobody's.
+ */
+export const ASSISTANT_SENDER_ID = 1000;
+
 export type ChatLogStatus = 'received' | 'sent' | 'queued' | 'read';
 
 /** A message, shaped exactly like the ChatLogCreated payload of the API document. */
@@ -34,6 +41,7 @@ export interface ChatLogRecord {
   tenant_id: number;
   conversation_id: number;
   sender_type: SenderType;
+  /** The patient (null for a conversation without one), the staff member, or ASSISTANT_SENDER_ID. */
   sender_id: number | null;
   body: string;
   media_type: 'audio' | null;

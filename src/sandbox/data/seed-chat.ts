@@ -1,6 +1,7 @@
 // Seeded messaging: four channels and three conversations per tenant, six messages each on one global sequence.
 import { pick, type Random } from '../random.js';
 import {
+  ASSISTANT_SENDER_ID,
   CHANNEL_TYPES,
   type ChannelRecord,
   type ChatLogRecord,
@@ -69,6 +70,7 @@ export function seedChat(
     blockIds('conversations', tenantId).forEach((id, index) => {
       const startMs = minutesAfterEpoch(id * 24 * 60);
       const customerId = patients[index]?.id ?? null;
+      const senderIds = { customer: customerId, user: staffId, assistant: ASSISTANT_SENDER_ID };
       const logs = messageIdsOf(id).map((logId, position) => {
         const sender = SCRIPT[position] ?? 'customer';
         const atMs = startMs + position * 7 * 60_000;
@@ -80,7 +82,7 @@ export function seedChat(
           tenant_id: tenantId,
           conversation_id: id,
           sender_type: sender,
-          sender_id: sender === 'customer' ? customerId : sender === 'user' ? staffId : null,
+          sender_id: senderIds[sender],
           body: voice ? 'Voice message (0:12)' : pick(random, linesFor(sender)),
           media_type: voice ? ('audio' as const) : null,
           status: isLast ? latestStatus(sender) : ('read' as const),

@@ -1,16 +1,25 @@
 // The OpenID provider's mounts, with the provider (and its signing keys) made on the first request that reaches one:
 // oidc-provider and an RSA key pair are most of a sandbox's start (about a second of CPU), and most sandboxes
 // (scripts using the printed token, the tests) never sign in. Its counters and revoked grants exist from the start,
-// so they read as zero until then.
+// so they read as zero until then. /oauth/userinfo is answered here, before the provider (see userinfo.ts).
 import type { JSONWebKeySet } from 'jose';
+import { createJwtAccessVerifier, type JwtAccessVerifier } from '../auth/jwt-access.js';
+import type { TokenStore } from '../auth/tokens.js';
 import type { MountHandler } from '../dispatcher.js';
 import type { OAuthCounters, OAuthServer, OAuthServerOptions } from './oauth-server.js';
+import { OAUTH_ROUTES } from './routes.js';
+import { createUserinfoHandler } from './userinfo.js';
 
-export type OAuthMountOptions = Omit<OAuthServerOptions, 'counters' | 'revokedGrants' | 'keys'>;
+export type OAuthMountOptions = Omit<OAuthServerOptions, 'counters' | 'revokedGrants' | 'keys'> & {
+  /** Personal access tokens, which /oauth/userinfo accepts as the API does. */
+  personalTokens: Pick<TokenStore, 'resolve'>;
+};
 
 export interface OAuthMount extends OAuthServer {
   /** The provider's public keys, once it has made them: no token of its exists before. */
   publicJwks(): JSONWebKeySet | undefined;
+  /** Checks the provider's JWT access tokens for the API (issuer, audience, revoked grants). */
+  jwtAccess: JwtAccessVerifier;
 }
 
 export function mountOAuthServer(options: OAuthMountOptions): OAuthMount {
@@ -29,9 +38,36 @@ export function mountOAuthServer(options: OAuthMountOptions): OAuthMount {
       publicJwks = keys.publicJwks;
       return createOAuthServer({ ...options, keys, counters, revokedGrants });
     })());
+  const jwtAccess = createJwtAccessVerifier({
+    jwks: () => publicJwks,
+    issuer: options.issuer,
+    audience: options.apiResource,
+    now: options.now,
+    isRevoked: (grantId) => revokedGrants.has(grantId),
+  });
+  // A grant exists only once the provider does: no need to load it to say no.
+  const openidGranted = async (grantId: string) =>
+    server !== undefined && (await loaded()).openidGranted(grantId);
+  const userinfo = createUserinfoHandler({
+    issuer: options.issuer,
+    store: options.store,
+    personalTokens: options.personalTokens,
+    jwtAccess,
+    openidGranted,
+  });
   const handleProvider: MountHandler = async (req, res, target) =>
-    (await loaded()).handleProvider(req, res, target);
+    target.path === OAUTH_ROUTES.userinfo
+      ? userinfo(req, res, target)
+      : (await loaded()).handleProvider(req, res, target);
   const handleInteraction: MountHandler = async (req, res, target) =>
     (await loaded()).handleInteraction(req, res, target);
-  return { handleProvider, handleInteraction, counters, revokedGrants, publicJwks: () => publicJwks };
+  return {
+    handleProvider,
+    handleInteraction,
+    counters,
+    revokedGrants,
+    openidGranted,
+    publicJwks: () => publicJwks,
+    jwtAccess,
+  };
 }

@@ -4,7 +4,8 @@ import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { MountHandler } from '../dispatcher.js';
 import { createInteractionHandler } from './interactions.js';
 import { allowLoopbackLogoutPorts } from './loopback-logout.js';
-import { OAUTH_ROUTES, type ProviderSettings, providerConfiguration } from './provider-config.js';
+import { type ProviderSettings, providerConfiguration } from './provider-config.js';
+import { OAUTH_ROUTES } from './routes.js';
 
 export interface OAuthCounters {
   /** Successful token requests, by grant type. */
@@ -28,6 +29,8 @@ export interface OAuthServer {
   counters: OAuthCounters;
   /** Grants revoked (revocation, refresh-token or code reuse, end session): their access tokens stop working. */
   revokedGrants: ReadonlySet<string>;
+  /** Whether a live grant includes the `openid` scope, which the API's JWT access tokens leave out of theirs. */
+  openidGranted(grantId: string): Promise<boolean>;
 }
 
 export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
@@ -56,5 +59,9 @@ export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
     handleInteraction: createInteractionHandler(provider, options.store),
     counters,
     revokedGrants,
+    openidGranted: async (grantId) => {
+      const grant = await provider.Grant.find(grantId);
+      return grant?.getOIDCScope().split(' ').includes('openid') ?? false;
+    },
   };
 }

@@ -4,17 +4,9 @@ import { type Configuration, errors, interactionPolicy, type KoaContextWithOIDC 
 import type { SandboxStore } from '../data/store.js';
 import { escapeHtml, layout, messagePage } from './html.js';
 import { createMemoryAdapter } from './memory-adapter.js';
+import { OAUTH_ROUTES } from './routes.js';
 import { API_SCOPES, DEFAULT_TTL, SANDBOX_SCOPES } from './scopes.js';
 import type { SigningKeys } from './signing-keys.js';
-
-export const OAUTH_ROUTES = {
-  authorization: '/oauth/authorize',
-  token: '/oauth/token',
-  jwks: '/oauth/jwks',
-  userinfo: '/oauth/userinfo',
-  end_session: '/oauth/logout',
-  revocation: '/oauth/revoke',
-} as const;
 
 export interface ProviderSettings {
   clientId: string;
@@ -49,10 +41,12 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     routes: OAUTH_ROUTES,
     scopes: [...SANDBOX_SCOPES],
-    // Name and email ride in the ID token with plain `openid`: userinfo cannot take the API-bound JWT access token.
+    // Name and email ride in the ID token with plain `openid` (and /oauth/userinfo answers them, see userinfo.ts).
     claims: { openid: ['sub', 'name', 'email'] },
     conformIdTokenClaims: false,
     pkce: { methods: ['S256'], required: () => true },
+    // The document's grants are authorization_code and refresh_token: no implicit or hybrid response types.
+    responseTypes: ['code'],
     findAccount: (_ctx, sub) => {
       const user = /^[1-9]\d*$/.test(sub) ? store.user(Number(sub)) : undefined;
       if (user === undefined) return undefined;
@@ -64,6 +58,8 @@ export function providerConfiguration(settings: ProviderSettings): Configuration
     },
     features: {
       devInteractions: { enabled: false },
+      // Not in the API document (and oidc-provider's default path for it, /request, is not mounted).
+      pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource, postLogoutSuccessSource },
       resourceIndicators: {
