@@ -64,6 +64,18 @@ async function theirServer(host: string) {
   };
 }
 
+/** A server of this process's user on 127.0.0.1, answering a record: its port, and the Authorization it was sent. */
+async function ourServer() {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers.authorization ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, seen };
+}
+
 /** Runs node with `args` as `uid`, with this environment only: its exit code and its stderr. */
 function runAs(uid: number, args: string[], options: { env: NodeJS.ProcessEnv }) {
   const child = spawn(process.execPath, args, {
@@ -109,14 +121,7 @@ describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
   });
 
   it('a server of this user: the token goes, the record is printed', async () => {
-    const seen: string[] = [];
-    const server = createServer((req, res) => {
-      seen.push(req.headers.authorization ?? '');
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { port, seen } = await ourServer();
     expect(await loopbackListenerUids('127.0.0.1', port)).toEqual([process.getuid!()]);
     const result = await clinic(`http://127.0.0.1:${port}/api`);
     expect(result).toMatchObject({ code: 0, stdout: '{\n  "id": 1\n}\n' });
@@ -126,14 +131,7 @@ describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
   it.skipIf(!asRoot)(
     "root's listener (docker's port proxy): another user's CLINIC_TOKEN goes to it",
     async () => {
-      const seen: string[] = [];
-      const server = createServer((req, res) => {
-        seen.push(req.headers.authorization ?? '');
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
-      });
-      servers.push(server);
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { port } = server.address() as AddressInfo;
+      const { port, seen } = await ourServer();
       // A home of nobody's own, under /tmp itself (the run's temporary folders are root's alone).
       const home = await mkdtemp('/tmp/clinic-nobody-');
       homes.push(home);
