@@ -94,6 +94,12 @@ const UNNAMED_STALE_MS = 10_000;
 const HEARTBEAT_MS = 15_000;
 const OTHER_HOST_STALE_MS = 120_000;
 
+/**
+ * A test's way in between judging a dead holder's lock and removing it: where a taker stopped (Ctrl-Z, a suspended
+ * laptop) for longer than the take lock's staleness would resume, another run having taken the lock meanwhile.
+ */
+export const takeOverHooks: { judged?: () => Promise<void> } = {};
+
 async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<void> {
   const holder = await readHolder(dir);
   if (holder !== undefined) {
@@ -103,7 +109,7 @@ async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<
       error.message += ` (process ${holder.pid} on ${holder.host}; if no clinic runs there, remove ${dir})`;
       throw error;
     }
-    await fsp().rm(dir, { recursive: true, force: true });
+    await removeDead(dir, holder, busy);
   }
   try {
     await fsp().mkdir(dir, { mode: 0o700 });
@@ -113,6 +119,47 @@ async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<
   }
   await fsp().writeFile(`${dir}/${HOLDER_FILE}`, JSON.stringify(me), { mode: 0o600 });
 }
+
+/**
+ * Removes the lock of a holder judged dead, and only that one: the folder is first moved aside (one rename, which
+ * only one taker can make of one folder), then checked to still name the dead holder. One that names another (a run
+ * that took the lock while this taker was stopped past the take lock's staleness) is put back, and this run refused.
+ */
+async function removeDead(dir: string, dead: Holder | 'unnamed', busy: () => Error): Promise<void> {
+  const judged = await fsp()
+    .stat(dir)
+    .catch(() => undefined);
+  await takeOverHooks.judged?.();
+  const aside = `${dir}.dead-${process.pid}-${Date.now().toString(36)}`;
+  try {
+    await fsp().rename(dir, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // removed by another taker: take it
+    throw error;
+  }
+  const moved = await fsp()
+    .stat(aside)
+    .catch(() => undefined);
+  const now = await readHolder(aside).catch(() => undefined);
+  const same =
+    judged !== undefined &&
+    moved?.ino === judged.ino &&
+    (now === 'unnamed' || dead === 'unnamed' ? now === dead : sameHolder(now, dead));
+  if (!same) {
+    await fsp()
+      .rename(aside, dir)
+      .catch(() => undefined);
+    throw busy();
+  }
+  await fsp().rm(aside, { recursive: true, force: true });
+}
+
+const sameHolder = (a: Holder | 'unnamed' | undefined, b: Holder): boolean =>
+  typeof a === 'object' &&
+  a.pid === b.pid &&
+  a.host === b.host &&
+  a.boot === b.boot &&
+  a.started === b.started;
 
 /** The holder named in `dir`; 'unnamed' for a folder without one; undefined when there is no lock. */
 async function readHolder(dir: string): Promise<Holder | 'unnamed' | undefined> {

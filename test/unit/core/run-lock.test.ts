@@ -1,12 +1,12 @@
 // The lock a whole run holds (a bulk journal, a chat checkpoint): refused while its holder lives, however long it has
 // been stopped; a dead holder's (or a pid's used again since) taken over at once; one on another host refused, named.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
-import { withRunLock } from '../../../src/core/lock.js';
+import { takeOverHooks, withRunLock } from '../../../src/core/lock.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const dir = useTempDir();
@@ -61,6 +61,27 @@ describe('withRunLock', () => {
   it("a dead holder's lock (kill -9) is taken over at once", async () => {
     await leftBy({ pid: deadPid(), host: hostname() });
     expect(await held()).toBe('ran');
+  });
+
+  it('a taker stopped between judging a dead holder and removing its lock never removes the lock another run took since', async () => {
+    await leftBy({ pid: deadPid(), host: hostname() });
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const { boot, started } = await identity(other.pid!);
+      const taken = { pid: other.pid, host: hostname(), boot, started };
+      // While this taker is held (as if stopped past the take lock's 20 s), another run takes the dead holder's lock.
+      takeOverHooks.judged = async () => {
+        takeOverHooks.judged = undefined;
+        await rm(`${path()}.lock`, { recursive: true });
+        await leftBy(taken);
+      };
+      await expect(held()).rejects.toThrow('in use');
+      expect(JSON.parse(await readFile(join(`${path()}.lock`, 'holder.json'), 'utf8'))).toEqual(taken);
+      expect(await readdir(dir.path)).toEqual(['run.journal.lock']);
+    } finally {
+      takeOverHooks.judged = undefined;
+      other.kill('SIGKILL');
+    }
   });
 
   it('a pid used again since by another process is a dead holder', async () => {
