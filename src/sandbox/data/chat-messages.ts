@@ -51,5 +51,10 @@ export function postMessage(store: SandboxStore, message: NewMessage, nowMs: num
 function senderIdOf(store: SandboxStore, type: SenderType, tenantId: number, customerId: number | null) {
   if (type === 'customer') return customerId;
   if (type === 'assistant') return ASSISTANT_SENDER_ID;
+  return tenantAdminId(store, tenantId);
+}
+
+/** The tenant's first admin, who speaks for the clinic in generated chat (sends, reads, deletes). */
+export function tenantAdminId(store: SandboxStore, tenantId: number): number | null {
   return store.memberships.find((m) => m.tenantId === tenantId && m.role === 'admin')?.userId ?? null;
 }

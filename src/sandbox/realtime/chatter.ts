@@ -2,7 +2,7 @@
 // and 2 by a seeded random stream, so the sequence of conversations and texts replays for the same --seed. Now and
 // then the clinic side acts too, so that `chat tail --events created,deleted,read` shows all three events: a staff
 // member reads the conversation just written to, or deletes one of the chatter's earlier messages.
-import { postMessage } from '../data/chat-messages.js';
+import { postMessage, tenantAdminId } from '../data/chat-messages.js';
 import { PATIENT_LINES } from '../data/seed-chat.js';
 import type { SandboxStore } from '../data/store.js';
 import { createRandom, deriveSeed, pick, type Random } from '../random.js';
@@ -109,7 +109,7 @@ export class Chatter {
   }
 
   private adminNameOf(tenantId: number): string | null {
-    const admin = this.store.memberships.find((m) => m.tenantId === tenantId && m.role === 'admin');
-    return (admin && this.store.user(admin.userId)?.name) ?? null;
+    const admin = tenantAdminId(this.store, tenantId);
+    return (admin !== null && this.store.user(admin)?.name) || null;
   }
 }
