@@ -2,46 +2,28 @@
 // verifies signatures and goes down on request, tails killed with SIGKILL and started again while messages are
 // created, and two tails on one checkpoint.
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import {
   checkpointPositions,
   postPatientMessage,
   printedIds,
-  spawnTail,
   tailConversations,
   type Tail,
 } from '../../helpers/tail-process.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
+import { useTailRuns } from '../../helpers/tail-runs.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 const dir = useTempDir('clinic-tail-service-');
 const SECRET = 'whsec_e2e_secret';
 
-const running: Tail[] = [];
-const receivers: WebhookReceiver[] = [];
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const t of running.splice(0)) t.child.kill('SIGKILL');
-  for (const r of receivers.splice(0)) await r.close();
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
-});
-
-function tail(args: string[], env: Record<string, string> = {}): Tail {
-  const t = spawnTail(world.configDir, args, env);
-  running.push(t);
-  return t;
-}
-
-async function receiver(secret = SECRET): Promise<WebhookReceiver> {
-  const r = await startWebhookReceiver(secret);
-  receivers.push(r);
-  return r;
-}
+const runs = useTailRuns(world);
+const tail = runs.tail;
+const receiver = (secret = SECRET) => runs.receiver(secret);
 
 /** Kills with SIGKILL (no flush, no lock released, as a crash or `systemctl kill -s KILL`) and waits for the end. */
 async function crash(t: Tail): Promise<void> {
@@ -147,9 +129,7 @@ describe('chat tail --forward-to', () => {
     const server = createServer((request, response) => response.end());
     server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receivers.push({
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    } as WebhookReceiver);
+    runs.closing.push({ close: () => new Promise<void>((resolve) => server.close(() => resolve())) });
     return {
       url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
       connections: () => connections,

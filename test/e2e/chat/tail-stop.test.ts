@@ -4,30 +4,24 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import {
   checkpointPositions,
   postPatientMessage,
   printedIds,
-  spawnTail,
   tailConversations,
   type Tail,
 } from '../../helpers/tail-process.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.js';
+import { useTailRuns } from '../../helpers/tail-runs.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => realtimeWorld({ erasureStepSeconds: 0 }));
 const dir = useTempDir('clinic-tail-stop-');
 const SECRET = 'whsec_e2e_secret';
 
-const running: Tail[] = [];
-const receivers: WebhookReceiver[] = [];
-afterEach(async () => {
-  for (const t of running.splice(0)) t.child.kill('SIGKILL');
-  for (const r of receivers.splice(0)) await r.close();
-});
+const runs = useTailRuns(world);
 
 /** Realtime clients subscribed to tenant 1's chat channel: their socket ids. */
 const listening = () =>
@@ -39,18 +33,13 @@ const listening = () =>
 /** A tail, and a wait for its subscription: a new client on the channel (--quiet says nothing of it). */
 function tail(args: string[], env: Record<string, string> = {}): Tail & { connected(): Promise<void> } {
   const before = new Set(listening());
-  const t = spawnTail(world.configDir, args, env);
-  running.push(t);
+  const t = runs.tail(args, env);
   return Object.assign(t, {
     connected: () => t.waitFor(() => listening().some((id) => !before.has(id)), 'the subscription'),
   });
 }
 
-async function receiver(): Promise<WebhookReceiver> {
-  const r = await startWebhookReceiver(SECRET);
-  receivers.push(r);
-  return r;
-}
+const receiver = () => runs.receiver(SECRET);
 
 const conversations = () => tailConversations(world);
 const post = (body: string, i = 0) => postPatientMessage(world, body, i);
