@@ -5,6 +5,7 @@
 import { constants } from 'node:fs';
 import { open, rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { exactJson, parseExact } from '../http/exact-numbers.js';
 import { type JournalFile, openJournalFile, refuseUntrusted } from './journal-file.js';
 
 export interface JournalHeader {
@@ -62,7 +63,7 @@ export async function readJournal(path: string): Promise<JournalContents | undef
   const complete = text.split('\n').slice(0, -1);
   const parsed = complete.map((row, index) => {
     try {
-      return JSON.parse(row) as Record<string, unknown>;
+      return parseExact(row) as Record<string, unknown>; // a created record's id past 2^53: exact
     } catch {
       throw new UsageError(
         `${path}:${index + 1}: the journal is damaged; keep it for the record and use --restart`,
@@ -176,7 +177,7 @@ export class Journal {
    * and it), or a `flush` before its result is shown.
    */
   outcome(line: number, outcome: Outcome): void {
-    this.pending += `${JSON.stringify({ line, ...outcome })}\n`;
+    this.pending += `${exactJson({ line, ...outcome })}\n`;
   }
 
   /** Writes the outcomes kept (not durable yet: the next fdatasync makes them so); a kill -9 from here on keeps them. */

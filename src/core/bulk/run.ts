@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ApiError, CancelledError, NetworkError, OutcomeError, UsageError } from '../errors.js';
 import type { ApiRequest, HttpClient } from '../http/client.js';
+import { exactTwin } from '../http/exact-numbers.js';
 import { type InFlightLimit, inFlightLimit } from './in-flight.js';
 import { Journal, type JournalContents, type JournalHeader, type Outcome, readJournal } from './journal.js';
 import { redactUrl } from '../redact.js';
@@ -371,7 +372,8 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       });
       inFlight.observe(response.headers);
       const data = (response.json<{ data?: { id?: unknown } }>() ?? {}).data;
-      outcome = { state: 'ok', id: data?.id ?? null };
+      // The id as the server wrote it (an exact twin's BigInt past 2^53), in the journal and the result line alike.
+      outcome = { state: 'ok', id: exactTwin(data)?.id ?? null };
     } catch (error) {
       const heldBack = beforeDispatch.signal.aborted && !dispatched && !options.signal.aborted;
       const cancelled = !heldBack && (error instanceof CancelledError || options.signal.aborted);

@@ -4,6 +4,7 @@
 // answers; the CLI runs in-process over its real transport.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../../helpers/in-process.js';
@@ -19,12 +20,18 @@ const BIG_PAGE = (page: number) =>
   `"meta":{"current_page":${page},"last_page":3,"per_page":3,"total":9}}`;
 
 const dir = useTempDir('clinic-exact-');
+let created = 0;
 let server: Server;
 let baseUrl: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
     req.resume();
     const url = new URL(req.url ?? '/', 'http://x');
+    // A created record: its id past 2^53, and one JSON.parse rounds to the same number (two records, two ids).
+    if (req.method === 'POST') {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      return res.end(`{"success":true,"data":{"id":${NEAR(created++)},"first_name":"A"}}`);
+    }
     const body = url.pathname.endsWith('/v1/customers')
       ? BIG_PAGE(Number(url.searchParams.get('page') ?? 1))
       : url.pathname.endsWith('/v1/users')
@@ -86,6 +93,19 @@ describe('integers JSON.parse would round', () => {
     expect(result.stdout.trimEnd().split('\n')).toEqual(
       [3, 4, 5, 6, 7, 8, 9, 10, 11].map((n) => `{"id":${NEAR(n)}}`),
     );
+  });
+
+  it('bulk: a created id is written as the server wrote it, in the result line, the journal and on --resume', async () => {
+    const from = join(dir.path, 'new.ndjson');
+    writeFileSync(from, '{"first_name":"A","last_name":"B","email":"a@example.com"}\n'.repeat(2));
+    const run = await clinic(['customers', 'create', '--from', from]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = [0, 1].map((n) => `{"line":${n + 1},"status":"ok","id":${NEAR(n)}}`);
+    expect(run.stdout.trimEnd().split('\n')).toEqual(rows);
+    const resumed = await clinic(['customers', 'create', '--from', from, '--resume']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout.trimEnd().split('\n')).toEqual(rows);
+    expect(created, 'the resume sent nothing').toBe(2);
   });
 
   it('a number in exponent form is never written out: 2,000 of 1e999 stay small (null), quickly', async () => {
