@@ -21,6 +21,7 @@ import { profileCommand, Settings, selectProfile } from '../core/config/settings
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
+import { checkLoopbackOwner } from '../core/http/loopback-owner.js';
 import type { GlobalOptions } from './globals.js';
 import { DEFAULT_WIDTH, IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
@@ -145,6 +146,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,
       );
     }
+    // The loopback owner's check (sandbox addresses) reads /proc meanwhile: the token waits for it (loopback-owner.ts).
+    if (auth && baseUrl.startsWith('http:')) checkLoopbackOwner(new URL(baseUrl).origin);
     const session = auth ? await ctx.session() : undefined;
     return new HttpClient({
       baseUrl,
@@ -152,7 +155,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       noTenant: `run '${profileCommand(settings.profile, 'tenants use ID')}'`,
       userAgent: `clinic/${ctx.version}`,
       tokens: session,
-      guardLoopback: session?.envToken === undefined ? undefined : 'CLINIC_TOKEN',
+      tokenName: session?.envToken === undefined ? undefined : 'CLINIC_TOKEN',
       transport: await wire(),
       // The API counts requests per user: every clinic process of this profile and server draws on one budget.
       pacer: new SharedPacer(rateLimitFile(deps.env, settings.profile.name, baseUrl), clock),

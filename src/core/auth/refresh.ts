@@ -10,7 +10,7 @@ import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { registerSecret } from '../redact.js';
 import { adoptLegacy, requireAuthOrigin } from './binding.js';
 import { expiresSoon } from './expiry.js';
-import { requireEndpointsAt } from './oauth/authorization-server.js';
+import { refusalWithin, requireEndpointsAt } from './oauth/authorization-server.js';
 import { toStoredCredentials } from './oauth/token-response.js';
 
 export interface RefreshDeps {
@@ -52,7 +52,8 @@ export async function refreshCredentials(
       // Where the refresh token goes: the origin the sign-in is bound to (discovery may name any address).
       requireEndpointsAt(server, current.origins?.auth_url ?? '');
       tokens = await client.refreshTokenGrant(server, current.refresh_token);
-    } catch (error) {
+    } catch (caught) {
+      const error = refusalWithin(caught);
       const code = (error as { error?: string }).error;
       if (code) {
         throw new AuthError(

@@ -13,7 +13,7 @@ import { MAX_JSON_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S 
 import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
-import { isLoopbackHost } from '../secure-url.js';
+import { requireOwnListener } from './loopback-owner.js';
 import { describeNetworkError } from './transport/describe-error.js';
 import { exchange, flattenHeaders } from './transport/exchange.js';
 import type { MultipartBody } from './transport/multipart.js';
@@ -119,10 +119,11 @@ export interface HttpClientOptions {
   /** Human notices, such as waits before a retry. */
   notice?: (line: string) => void;
   /**
-   * A token bound to no address (its name, as said: `CLINIC_TOKEN`): before it first goes in clear text to a loopback
-   * origin, the process listening there must be this user's (Linux; see loopback-owner.ts), else nothing is sent.
+   * What the token is called when it is refused (`CLINIC_TOKEN`; default: the sign-in's token). Before a token (or a
+   * request's own Authorization) goes in clear text to a loopback origin, the process listening there must be this
+   * user's (Linux; see loopback-owner.ts), else nothing is sent.
    */
-  guardLoopback?: string;
+  tokenName?: string;
 }
 
 /** What cancels a request: the client's signal (Ctrl-C) and the request's own. */
@@ -142,8 +143,6 @@ export function isTenantScoped(path: string): boolean {
 export class HttpClient {
   private readonly pacer: Pacer;
   private readonly base: ApiBase;
-  /** The loopback origins checked (guardLoopback), each once. */
-  private readonly guarded = new Map<string, Promise<void>>();
 
   constructor(private readonly options: HttpClientOptions) {
     this.pacer = options.pacer ?? new LocalPacer(options.clock);
@@ -237,11 +236,8 @@ export class HttpClient {
     const { clock, maxRetries } = this.options;
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
     let renewed = false;
-    if (token && this.options.guardLoopback && prepared.origin.startsWith('http:')) {
-      if (!this.guarded.has(prepared.origin))
-        this.guarded.set(prepared.origin, guardOrigin(prepared.origin, this.options.guardLoopback));
-      await this.guarded.get(prepared.origin);
-    }
+    if ((token || hasAuthorization(prepared.headers)) && prepared.origin.startsWith('http:'))
+      await requireOwnListener(prepared.origin, this.options.tokenName ?? "the sign-in's token");
 
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot(signals, onSent);
@@ -498,23 +494,8 @@ function lowerKeys(headers: Record<string, string> | undefined): Record<string, 
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/**
- * A clear-text loopback origin another user's process listens on: refused before the token goes. Root's are let be
- * (docker's port proxy; root can read this user's files anyway).
- */
-async function guardOrigin(origin: string, tokenName: string): Promise<void> {
-  const url = new URL(origin);
-  const mine = process.getuid?.();
-  if (!isLoopbackHost(url.hostname) || mine === undefined) return;
-  const { loopbackListenerUids } = await import('./loopback-owner.js');
-  const uids = await loopbackListenerUids(url.hostname, Number(url.port || 80));
-  const other = uids?.find((uid) => uid !== mine && uid !== 0);
-  if (other === undefined) return;
-  throw new UsageError(
-    `${origin} is served by another user's process (uid ${other}): ${tokenName} is not sent to it in clear text ` +
-      '(a stopped sandbox leaves its port to anyone); start the sandbox again, or check base_url',
-  );
-}
+const hasAuthorization = (headers: Record<string, string>) =>
+  Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 
 function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
   if (error instanceof ApiError || error instanceof NetworkError) return error;

@@ -1,12 +1,45 @@
 // Whose process answers on a loopback address: a token sent in clear text to this machine (the sandbox's address)
 // must reach a process of this user, not one another user started on the port after the sandbox stopped. Linux only,
 // read from /proc/net/tcp and tcp6 (2 ms or so, hence asked only where it matters: see the client's guardOrigin).
-import { readFile } from 'node:fs/promises';
+import { lazyRequire } from '../lazy-require.js';
+import { UsageError } from '../errors.js';
+import { isLoopbackHost } from '../secure-url.js';
 
 /** The text of /proc/net/tcp or tcp6; undefined where there is none (no IPv6, /proc not mounted). */
 export type TableReader = (file: '/proc/net/tcp' | '/proc/net/tcp6') => Promise<string | undefined>;
 
-const readTable: TableReader = (file) => readFile(file, 'latin1').catch(() => undefined);
+const fs = lazyRequire<typeof import('node:fs')>('node:fs');
+
+/**
+ * The table's listening sockets: the kernel lists them before the connections (a run's own, the thousands a busy
+ * machine or a script's loop of runs leaves waiting) and writes each line only as it is read, so reading stops at the
+ * first line that is not a listener. Read at once: through the thread pool, each step of the reading waited for the
+ * run's next turn of the event loop and held its first request longer.
+ */
+const readTable: TableReader = async (file) => {
+  const { openSync, readSync, closeSync } = fs();
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(16_384);
+    let text = '';
+    for (let count = readSync(fd, chunk); count > 0; count = readSync(fd, chunk)) {
+      text += chunk.toString('latin1', 0, count);
+      // The header, then listeners ("0A" in the fourth field): a complete line in another state ends them.
+      const lines = text.split('\n').slice(1, -1);
+      if (lines.some((line) => line.trim().split(/\s+/)[3] !== '0A')) break;
+    }
+    return text;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+};
 
 /**
  * The uids of the sockets listening on `port` that a connection to loopback `host` (a URL's hostname: `127.0.0.1`,
@@ -20,8 +53,9 @@ export async function loopbackListenerUids(
   if (process.platform !== 'linux') return undefined;
   const bound = boundAddressesReaching(host);
   const uids: number[] = [];
-  for (const file of ['/proc/net/tcp', '/proc/net/tcp6'] as const) {
-    for (const line of ((await read(file)) ?? '').split('\n').slice(1)) {
+  const tables = await Promise.all([read('/proc/net/tcp'), read('/proc/net/tcp6')]);
+  for (const table of tables) {
+    for (const line of (table ?? '').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       // sl, local_address (hex address:port), rem_address, st (0A: listening), tx:rx, tr:when, retrnsmt, uid
       if (fields.length < 8 || fields[3] !== '0A') continue;
@@ -56,4 +90,55 @@ function boundAddressesReaching(host: string): Set<string> {
   }
   if (v6) bound.add(`${ANY4}${ANY4}${ANY4}${word([0, 0, 0, 1])}`); // ::1
   return bound;
+}
+
+/**
+ * The verdict on each clear-text loopback origin, with when it was asked: asked again after 10 s, as a long run (a
+ * tail of days) may outlive the listener it was given (every credential of those 10 s waits for the same answer).
+ */
+const verdicts = new Map<string, { verdict: Promise<void>; at: number }>();
+const VERDICT_MS = 10_000;
+
+/**
+ * Before `what` (a token, a refresh token, a sign-in's code) goes in clear text to a loopback `origin`: the process
+ * listening there must be this user's, or root's (docker's port proxy; root can read this user's files anyway), else
+ * a UsageError (exit 2) and nothing is sent. A stopped sandbox, or an ended port-forward to the API, leaves its port
+ * to any user of the machine. Other origins (https, another host) are let be: TLS or the address vouch for them.
+ * Started early (`checkLoopbackOwner`), the check reads /proc while the run loads the rest.
+ */
+export function requireOwnListener(origin: string, what: string, setting = 'base_url'): Promise<void> {
+  const now = performance.now();
+  let asked = verdicts.get(origin);
+  if (!asked || now - asked.at > VERDICT_MS) {
+    asked = { verdict: listenerVerdict(origin), at: now };
+    asked.verdict.catch(() => undefined); // asked early, awaited later: never an unhandled rejection meanwhile
+    verdicts.set(origin, asked);
+  }
+  return asked.verdict.catch((error: unknown) => {
+    if (!(error instanceof ListenerOfAnotherUser)) throw error;
+    throw new UsageError(
+      `${origin} is served by another user's process (uid ${error.uid}): ${what} is not sent to it in clear text ` +
+        `(a stopped sandbox leaves its port to anyone); start the sandbox again, or check ${setting}`,
+    );
+  });
+}
+
+/** Starts the check of a clear-text loopback origin that credentials will go to, for `requireOwnListener`. */
+export function checkLoopbackOwner(origin: string): void {
+  void requireOwnListener(origin, '').catch(() => undefined);
+}
+
+class ListenerOfAnotherUser extends Error {
+  constructor(readonly uid: number) {
+    super(`uid ${uid}`);
+  }
+}
+
+async function listenerVerdict(origin: string): Promise<void> {
+  const url = new URL(origin);
+  const mine = process.getuid?.();
+  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || mine === undefined) return;
+  const uids = await loopbackListenerUids(url.hostname, Number(url.port || 80));
+  const other = uids?.find((uid) => uid !== mine && uid !== 0);
+  if (other !== undefined) throw new ListenerOfAnotherUser(other);
 }

@@ -1,10 +1,12 @@
-// CLINIC_TOKEN in clear text to this machine goes only to a process of this user: after the sandbox stops, another
-// user may listen on its port (here `nobody`, a real server started under uid 65534), and would be sent the token.
-// Refused before anything is sent (exit 2), on every loopback name and for a wildcard listener too; a stored sign-in,
-// bound to the address it was issued for, and this user's own server are not held up.
+// A credential in clear text to this machine goes only to a process of this user: after the sandbox stops (or a
+// port-forward to the API ends), another user may listen on its port (here `nobody`, a real server started under uid
+// 65534), and would be sent it. CLINIC_TOKEN, a stored sign-in's token, its refresh token and a token piped to login
+// are refused before anything is sent (exit 2), on every loopback name and for a wildcard listener too; this user's
+// own server is not held up.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loopbackListenerUids } from '../../../src/core/http/loopback-owner.js';
@@ -25,12 +27,16 @@ afterEach(async () => {
 async function theirServer(host: string) {
   const script = `
     let seen = 0;
+    let secrets = 0;
     const server = require('node:http').createServer((req, res) => {
       seen++;
+      if (req.method !== 'GET' || req.headers.authorization) secrets++;
+      // No discovery document: the sign-in's documented paths (/oauth/token) are used.
+      if (req.url.includes('/.well-known/')) return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
     });
     server.listen(0, ${JSON.stringify(host)}, () => console.log(server.address().port));
-    process.stdin.on('data', () => console.log('seen ' + seen));`;
+    process.stdin.on('data', () => console.log('seen ' + seen + ' ' + secrets));`;
   const child = spawn(process.execPath, ['-e', script], { uid: NOBODY, gid: NOBODY });
   children.push(child);
   const lines: string[] = [];
@@ -56,6 +62,11 @@ async function theirServer(host: string) {
     seen: async () => {
       child.stdin.write('?\n');
       return Number((await next()).split(' ')[1]);
+    },
+    /** Requests that carried something secret: an Authorization header, or a body (a POST's form). */
+    secrets: async () => {
+      child.stdin.write('?\n');
+      return Number((await next()).split(' ')[2]);
     },
   };
 }
@@ -134,6 +145,66 @@ describe('CLINIC_TOKEN to a loopback port another user listens on', () => {
     const result = await clinic(`http://127.0.0.1:${port}/api`);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('connection refused');
+  });
+});
+
+/** A profile whose sign-in (file store) was made at `origin`: valid for an hour, or expired (a refresh is due). */
+async function signedInAt(origin: string, expired = false): Promise<Record<string, string>> {
+  const configDir = join(dir.path, `config-${origin.replace(/\W/g, '')}-${expired}`);
+  await mkdir(configDir, { recursive: true, mode: 0o700 });
+  const profile = {
+    base_url: `${origin}/api`,
+    auth_url: origin,
+    client_id: 'clinic-cli',
+    credential_store: 'file',
+  };
+  await writeFile(join(configDir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), {
+    mode: 0o600,
+  });
+  const entry = {
+    kind: 'oauth',
+    access_token: 'at-prod-1',
+    refresh_token: 'rt-prod-1',
+    expires_at: new Date(Date.now() + (expired ? -60_000 : 3_600_000)).toISOString(),
+    origins: { base_url: origin, auth_url: origin },
+  };
+  await writeFile(join(configDir, 'credentials.json'), JSON.stringify({ default: entry }), { mode: 0o600 });
+  return { CLINIC_CONFIG_DIR: configDir, CLINIC_TENANT: '1' };
+}
+
+describe.skipIf(!asRoot)("every credential, not CLINIC_TOKEN only, to another user's loopback port", () => {
+  const refusal = (origin: string, what: string, setting = 'base_url') =>
+    `error: ${origin} is served by another user's process (uid ${NOBODY}): ${what} is not sent to it in clear ` +
+    `text (a stopped sandbox leaves its port to anyone); start the sandbox again, or check ${setting}`;
+
+  it('a stored sign-in (an ended port-forward to the API): refused, exit 2, no token sent', async () => {
+    const theirs = await theirServer('127.0.0.1');
+    const origin = `http://127.0.0.1:${theirs.port}`;
+    const result = await runInProcess(['customers', 'get', '1'], { env: await signedInAt(origin) });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(refusal(origin, "the sign-in's token"));
+    expect(await theirs.seen()).toBe(0);
+  });
+
+  it('a sign-in due for a refresh: the refresh token is not sent either (exit 2)', async () => {
+    const theirs = await theirServer('127.0.0.1');
+    const origin = `http://127.0.0.1:${theirs.port}`;
+    const result = await runInProcess(['customers', 'get', '1'], { env: await signedInAt(origin, true) });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(refusal(origin, 'the sign-in', 'auth_url'));
+    expect(await theirs.secrets(), 'discovery may be read; nothing secret is sent').toBe(0);
+  });
+
+  it('login --with-token: the token piped in is not tried there (exit 2)', async () => {
+    const theirs = await theirServer('::');
+    const origin = `http://localhost:${theirs.port}`;
+    const result = await runInProcess(['login', '--with-token', '--insecure-storage'], {
+      stdin: 'tok_prod_secret\n',
+      env: { CLINIC_CONFIG_DIR: join(dir.path, 'config-login'), CLINIC_BASE_URL: `${origin}/api` },
+    });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.split('\n')[0]).toBe(refusal(origin, "the sign-in's token"));
+    expect(await theirs.seen()).toBe(0);
   });
 });
 

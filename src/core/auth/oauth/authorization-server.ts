@@ -1,8 +1,9 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
-import { NetworkError } from '../../errors.js';
+import { NetworkError, UsageError } from '../../errors.js';
 import type { HttpTransport } from '../../http/transport.js';
 import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
+import { requireOwnListener } from '../../http/loopback-owner.js';
 import { isLoopbackHost, requireSecureUrl } from '../../secure-url.js';
 import { originOf } from '../binding.js';
 import { readExpiresIn } from './token-response.js';
@@ -56,6 +57,12 @@ function clientFetch(
       throw fail(`refused to send a sign-in request to ${target ?? 'an invalid address'}: not ${origin}`);
     }
     if (userAgent) headers.set('user-agent', userAgent);
+    // A code, a verifier or a token in clear text to this machine: only to a listener of this user (as API tokens).
+    if (origin.startsWith('http:') && (method !== 'GET' || headers.has('authorization'))) {
+      await requireOwnListener(origin, 'the sign-in', 'auth_url').catch((error: unknown) => {
+        throw fail((error as Error).message, error);
+      });
+    }
     try {
       const response = await send(url, { ...init, headers });
       return method === 'POST' ? await withUsableExpiry(response, trace) : response;
@@ -92,6 +99,12 @@ async function withUsableExpiry(response: Response, trace?: (line: string) => vo
     headers,
   });
 }
+
+/** A refusal of ours (a UsageError) inside openid-client's error, else the error itself. */
+export const refusalWithin = (error: unknown): unknown => {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof UsageError ? cause : error;
+};
 
 export async function loadAuthorizationServer(settings: ServerSettings): Promise<Configuration> {
   const client = await import('openid-client');

@@ -1,9 +1,10 @@
 // Authorization Code + PKCE (S256) through a loopback redirect: the whole browser sign-in, minus the terminal.
 import type { Configuration } from 'openid-client';
-import { AuthError, CancelledError } from '../../errors.js';
+import { AuthError, CancelledError, UsageError } from '../../errors.js';
 import type { BrowserOpener } from './browser.js';
 import { checkCallback, startLoopback } from './loopback.js';
 import type { TokenAnswer } from './token-response.js';
+import { refusalWithin } from './authorization-server.js';
 
 export interface BrowserLoginOptions {
   scopes: string;
@@ -91,7 +92,8 @@ export async function browserLogin(
     } catch (error) {
       const message = describeGrantError(error);
       await listener.finish({ ok: false, message });
-      throw new AuthError(message);
+      const refusal = refusalWithin(error); // a token endpoint on another user's port: exit 2, nothing sent
+      throw refusal instanceof UsageError ? refusal : new AuthError(message);
     }
   } finally {
     stop.abort();
