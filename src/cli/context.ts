@@ -1,5 +1,4 @@
 // Everything a command needs, made in one place; heavy parts (the HTTP transport, keytar) are built only when asked for.
-import { join } from 'node:path';
 import type { HttpTransport } from '../core/http/transport.js';
 import type { CredentialStore, StoreKind } from '../core/auth/credential-store.js';
 import { FileStore } from '../core/auth/file-store.js';
@@ -16,7 +15,7 @@ import {
   updateProfile,
 } from '../core/config/config-file.js';
 import { oauthClientSettings } from '../core/auth/oauth/client-settings.js';
-import { configDir, credentialsFile, type Env, rateLimitFile } from '../core/config/paths.js';
+import { credentialsFile, type Env, rateLimitFile, signInLock } from '../core/config/paths.js';
 import { profileCommand, Settings, selectProfile } from '../core/config/settings.js';
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
@@ -55,6 +54,8 @@ export interface Context {
   settings(): Promise<Settings>;
   session(): Promise<Session>;
   store(kind: StoreKind): CredentialStore;
+  /** Held around any read-change-write of a profile's sign-in in that store (refresh, login, logout). */
+  withSignInLock<T>(kind: StoreKind, profile: string, section: () => Promise<T>): Promise<T>;
   http(options?: HttpOptions): Promise<HttpClient>;
   /** The run's one transport, for a request that is not the API's (`chat tail --forward-to`'s POSTs). */
   transport(): Promise<HttpTransport>;
@@ -123,6 +124,19 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       transport = new NodeTransport();
     }
     return transport;
+  }
+
+  /** The sign-in server of `settings`, its requests stopped by `signal` (none: each ends on its own deadline). */
+  async function loadAuthServer(settings: Settings, signal: AbortSignal | undefined): Promise<Configuration> {
+    const { loadAuthorizationServer } = await import('../core/auth/oauth/authorization-server.js');
+    return loadAuthorizationServer({
+      ...(await oauthClientSettings(settings)),
+      trace,
+      userAgent: `clinic/${ctx.version}`,
+      timeoutMs: globals.requestTimeoutMs,
+      signal,
+      transport: await wire(),
+    });
   }
 
   /** `settings`: other than the selected profile's effective ones (the untenanted ones a --tenant slug needs). */
@@ -224,6 +238,10 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       const tenant = await tenantOfFlag(settings);
       return tenant === undefined ? settings : settings.withFlag('tenant', tenant);
     },
+    async withSignInLock(kind, profile, section) {
+      const { withLock } = await import('../core/lock.js');
+      return withLock(signInLock(deps.env, kind, profile), section);
+    },
     store(kind) {
       let store = stores.get(kind);
       if (!store) {
@@ -247,13 +265,14 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
         async (seen, force) => {
           const { refreshCredentials } = await import('../core/auth/refresh.js');
           const kind = settings.get('credential_store') ?? 'keychain';
-          const lockDir = join(configDir(deps.env), 'locks');
           return refreshCredentials(
             {
               profile,
               store: ctx.store(kind),
-              lockDir,
-              server: () => ctx.authServer(),
+              lock: signInLock(deps.env, kind, profile),
+              // Not stopped by Ctrl-C: a refresh token sent is spent (rotation), so its answer is waited for and
+              // kept (within the second a stopped run is given); the run then ends as stopped (130).
+              server: () => loadAuthServer(settings, undefined),
               clock,
               loginHint: `run: ${loginCommand(settings.profile)}`,
               settings,
@@ -266,7 +285,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           const { recordBinding } = await import('../core/auth/binding.js');
           const kind = settings.get('credential_store') ?? 'keychain';
           await recordBinding(
-            { profile, store: ctx.store(kind), lockDir: join(configDir(deps.env), 'locks') },
+            { profile, store: ctx.store(kind), lock: signInLock(deps.env, kind, profile) },
             bound,
           );
         },
@@ -274,21 +293,8 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return session;
     },
     authServer(other) {
-      const load = async (settings: Settings) => {
-        const { loadAuthorizationServer } = await import('../core/auth/oauth/authorization-server.js');
-        const userAgent = `clinic/${ctx.version}`;
-        const timeoutMs = globals.requestTimeoutMs;
-        return loadAuthorizationServer({
-          ...(await oauthClientSettings(settings)),
-          trace,
-          userAgent,
-          timeoutMs,
-          signal,
-          transport: await wire(),
-        });
-      };
-      if (other) return load(other);
-      authServer ??= ctx.settings().then(load);
+      if (other) return loadAuthServer(other, signal);
+      authServer ??= ctx.settings().then((settings) => loadAuthServer(settings, signal));
       return authServer;
     },
     transport: wire,

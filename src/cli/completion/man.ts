@@ -112,6 +112,12 @@ const FILES: [string, string][] = [
       'CLINIC_NO_COMPILE_CACHE=1 or --debug; safe to delete',
   ],
   [
+    '$XDG_RUNTIME_DIR/clinic/ (else $XDG_CACHE_HOME/clinic/locks/)',
+    "the locks around each keychain sign-in's refresh, login and logout (keychain-PROFILE.refresh.lock): one " +
+      'per profile name, as the keychain entry is, whatever the config folder; a file sign-in has its own in ' +
+      '$CLINIC_CONFIG_DIR/locks/',
+  ],
+  [
     'FILE.journal',
     'the journal of a bulk run from FILE (beside it, or where --journal says): what each line did, so that ' +
       "--resume goes on after a crash or Ctrl-C without creating anything twice; one that is another user's, or " +

@@ -38,7 +38,11 @@ export const LOGIN_OPTIONS = [
     min: 1,
     max: 65535,
   }),
-  option.int('--timeout <seconds>', 'how long to wait for the browser (default 300)', { min: 1 }),
+  // The longest wait a timer holds (about 24 days): beyond it Node would end the wait at once.
+  option.int('--timeout <seconds>', 'how long to wait for the browser (default 300)', {
+    min: 1,
+    max: 2_147_483,
+  }),
   option.flag(
     '--no-browser',
     'print the sign-in address instead of opening a browser; accept a pasted address',

@@ -116,11 +116,14 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
   const kind = storeForLogin(options.insecureStorage, ctx.env);
   const settings = await ctx.settings();
   const store = ctx.store(kind);
-  try {
-    await store.set(settings.profile.name, credentials);
-  } catch (error) {
-    throw withKeychainAdvice(error);
-  }
+  // Under the sign-in's lock: a refresh under way (another command's) writes its pair first, never over this one.
+  await ctx.withSignInLock(kind, settings.profile.name, async () => {
+    try {
+      await store.set(settings.profile.name, credentials);
+    } catch (error) {
+      throw withKeychainAdvice(error);
+    }
+  });
   const previous = settings.profileData.credential_store;
   // A sign-in made with --base-url belongs to that server: the profile keeps it, so the next command goes there.
   const baseUrl = ctx.globals.baseUrl === undefined ? undefined : settings.get('base_url');
@@ -130,9 +133,9 @@ async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: 
   }, settings.profile.name);
   if (previous && previous !== kind) {
     // The sign-in moved: do not leave an old copy behind.
+    const moved = previous as typeof kind;
     await ctx
-      .store(previous as typeof kind)
-      .delete(settings.profile.name)
+      .withSignInLock(moved, settings.profile.name, () => ctx.store(moved).delete(settings.profile.name))
       .catch(() => false);
   }
   return store.location;

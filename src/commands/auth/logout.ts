@@ -54,34 +54,25 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
   const failed: string[] = [];
   for (const name of names) {
     const profile = data.profiles[name];
-    // Where commands find the sign-in: for the selected profile, CLINIC_CREDENTIAL_STORE first (as Session does).
-    const kind = (
-      name === current.profile.name ? current.get('credential_store') : profile?.credential_store
-    ) as StoreKind | undefined;
-    if (!profile || !kind) {
+    // Where commands find the sign-in (for the selected profile CLINIC_CREDENTIAL_STORE first, as Session does), and
+    // where login put it: a forced store that holds nothing must not leave the recorded one signed in.
+    const forced = name === current.profile.name ? current.get('credential_store') : undefined;
+    const kinds = [...new Set([forced, profile?.credential_store])].filter(
+      (kind): kind is StoreKind => kind === 'keychain' || kind === 'file',
+    );
+    if (!profile || kinds.length === 0) {
       if (!options.allProfiles) ctx.io.err(`profile ${name} was not logged in`);
       continue;
     }
-    const store = ctx.store(kind);
-    const credentials = await store.get(name).catch(() => undefined);
-    if (credentials?.kind === 'oauth') {
-      // Each profile with its own settings: overrides given for the selected one never reach the others.
-      const settings = revocationSettings(credentials, current.forProfile(name));
-      if (settings) {
-        await revoke(credentials, settings, ctx, options.endSession).catch((error: Error) =>
-          ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
-        );
-      } else {
-        const made =
-          adoptLegacy(credentials, current.forProfile(name)).origins?.auth_url ?? 'an unrecorded server';
-        ctx.io.err(
-          `warning: not revoked: the sign-in of profile ${name} was made at ${made}, which its auth_url no longer ` +
-            'names; deleting locally',
-        );
-      }
-    }
+    const deletedFrom: string[] = [];
     try {
-      await store.delete(name);
+      for (const kind of kinds) {
+        // Under the sign-in's lock: a refresh under way writes its new pair first, and that pair is revoked here.
+        const location = await ctx.withSignInLock(kind, name, () =>
+          logOutOf(kind, name, current, options, ctx),
+        );
+        if (location) deletedFrom.push(location);
+      }
     } catch (error) {
       // One unreachable keychain must not keep the other profiles signed in.
       failed.push(name);
@@ -90,7 +81,11 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
       continue;
     }
     await ctx.editProfile((p) => setPath(p, 'credential_store', undefined), name);
-    ctx.io.err(`logged out of profile ${name} (deleted from ${store.location})`);
+    ctx.io.err(
+      deletedFrom.length > 0
+        ? `logged out of profile ${name} (deleted from ${deletedFrom.join(' and ')})`
+        : `profile ${name} was not logged in (no sign-in in ${kinds.map((kind) => ctx.store(kind).location).join(' or ')})`,
+    );
   }
   if (ctx.env.CLINIC_TOKEN) ctx.io.err('note: CLINIC_TOKEN is still set in the environment');
   if (failed.length > 0) {
@@ -99,6 +94,35 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
       'unlock the keychain and run clinic logout again',
     );
   }
+}
+
+/** Revokes and deletes the sign-in of `name` in one store: where it was deleted from, or undefined if none was there. */
+async function logOutOf(
+  kind: StoreKind,
+  name: string,
+  current: Settings,
+  options: LogoutOptions,
+  ctx: Context,
+): Promise<string | undefined> {
+  const store = ctx.store(kind);
+  const credentials = await store.get(name).catch(() => undefined);
+  if (credentials?.kind === 'oauth') {
+    // Each profile with its own settings: overrides given for the selected one never reach the others.
+    const settings = revocationSettings(credentials, current.forProfile(name));
+    if (settings) {
+      await revoke(credentials, settings, ctx, options.endSession).catch((error: Error) =>
+        ctx.io.err(`warning: could not revoke at the server (${error.message}); deleting locally`),
+      );
+    } else {
+      const made =
+        adoptLegacy(credentials, current.forProfile(name)).origins?.auth_url ?? 'an unrecorded server';
+      ctx.io.err(
+        `warning: not revoked: the sign-in of profile ${name} was made at ${made}, which its auth_url no longer ` +
+          'names; deleting locally',
+      );
+    }
+  }
+  return (await store.delete(name)) || credentials ? store.location : undefined;
 }
 
 export function parseLogoutOptions({ options }: CommandInput<typeof LOGOUT_OPTIONS>) {

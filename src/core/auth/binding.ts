@@ -1,6 +1,5 @@
 // A stored sign-in belongs to the servers it was obtained from: the origins of base_url and auth_url are kept with
 // the tokens, and a token is never sent (nor a refresh token spent) where the settings in use now point elsewhere.
-import { join } from 'node:path';
 import type { Settings } from '../config/settings.js';
 import { AuthError } from '../errors.js';
 import { withLock } from '../lock.js';
@@ -38,7 +37,8 @@ export function bindToProfile(credentials: StoredCredentials, own: SignInOrigins
 export interface BindingDeps {
   profile: string;
   store: CredentialStore;
-  lockDir: string;
+  /** The sign-in's lock (signInLock). */
+  lock: string;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface BindingDeps {
  * only over the very tokens it was made from, so it never writes back a pair a peer has just rotated.
  */
 export async function recordBinding(deps: BindingDeps, bound: StoredCredentials): Promise<void> {
-  await withLock(join(deps.lockDir, `${deps.profile}.refresh`), async () => {
+  await withLock(deps.lock, async () => {
     const current = await deps.store.get(deps.profile);
     if (!current || current.access_token !== bound.access_token) return;
     const next = bindToProfile(current, bound.origins ?? {});

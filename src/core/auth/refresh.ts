@@ -1,6 +1,5 @@
 // Refreshes a stored OAuth sign-in once across processes: a lock per profile, and a re-read inside it so a peer's
 // fresh tokens are used instead of spending (and, with rotation, invalidating) the refresh token again.
-import { join } from 'node:path';
 import type { Configuration } from 'openid-client';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../config/settings.js';
@@ -16,7 +15,8 @@ import { toStoredCredentials } from './oauth/token-response.js';
 export interface RefreshDeps {
   profile: string;
   store: CredentialStore;
-  lockDir: string;
+  /** The sign-in's lock (signInLock). */
+  lock: string;
   server(): Promise<Configuration>;
   clock: Clock;
   /** What to tell the user when only a new sign-in helps, e.g. `run: clinic login`. */
@@ -30,7 +30,7 @@ export async function refreshCredentials(
   seen: StoredCredentials,
   force = false,
 ): Promise<StoredCredentials> {
-  return withLock(join(deps.lockDir, `${deps.profile}.refresh`), async () => {
+  return withLock(deps.lock, async () => {
     const stored = await deps.store.get(deps.profile);
     if (!stored) throw new AuthError(`not logged in (profile ${deps.profile})`, deps.loginHint);
     const current = adoptLegacy(stored, deps.settings);

@@ -21,6 +21,19 @@ export const configFile = (env: Env): string => join(configDir(env), 'config.jso
 export const credentialsFile = (env: Env): string => join(configDir(env), 'credentials.json');
 
 /**
+ * The lock around a profile's sign-in, held by whatever reads, changes and writes it back (a refresh, a login, a
+ * logout): a file store's in the config folder; a keychain entry's (one per profile name, whatever the config folder:
+ * the contract's account) in one folder of the user's, $XDG_RUNTIME_DIR/clinic, else $XDG_CACHE_HOME/clinic/locks,
+ * so two config folders with a profile of the same name never refresh the one entry at once.
+ */
+export function signInLock(env: Env, kind: 'keychain' | 'file', profile: string): string {
+  if (kind === 'file') return join(configDir(env), 'locks', `${profile}.refresh`);
+  const runtime = env.XDG_RUNTIME_DIR?.startsWith('/') ? join(env.XDG_RUNTIME_DIR, 'clinic') : undefined;
+  const cache = join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'clinic', 'locks');
+  return join(runtime ?? cache, `keychain-${encodeURIComponent(profile)}.refresh`);
+}
+
+/**
  * The rate-limit budget shared by the processes of one profile against one API origin: a window learnt from one
  * server never holds back requests to another (`--base-url`). Names stay readable; an origin too long for a file
  * name is replaced by its hash.

@@ -1,5 +1,6 @@
 // A stored sign-in and the servers it belongs to: the session never hands the access token out for another base_url,
 // a refresh never goes to another auth_url, old sign-ins are bound to the profile's own settings on first use.
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adoptLegacy, recordBinding, signInOrigins } from '../../../src/core/auth/binding.js';
 import {
@@ -154,10 +155,16 @@ describe('sign-ins stored before origins were recorded', () => {
   it('recordBinding writes only over the very tokens it bound (a peer may have rotated them)', async () => {
     const lockDir = await tempDir('clinic-binding-');
     const rotated = memoryStore({ ...signIn(), access_token: 'rotated-by-a-peer' });
-    await recordBinding({ profile: 'p', store: rotated.store, lockDir }, { ...signIn(), origins: BOUND });
+    await recordBinding(
+      { profile: 'p', store: rotated.store, lock: join(lockDir, 'p.refresh') },
+      { ...signIn(), origins: BOUND },
+    );
     expect(rotated.writes).toEqual([]);
     const same = memoryStore(signIn());
-    await recordBinding({ profile: 'p', store: same.store, lockDir }, { ...signIn(), origins: BOUND });
+    await recordBinding(
+      { profile: 'p', store: same.store, lock: join(lockDir, 'p.refresh') },
+      { ...signIn(), origins: BOUND },
+    );
     expect(same.current()?.origins).toEqual(BOUND);
   });
 });
@@ -171,7 +178,7 @@ describe('the refresh token and auth_url', () => {
       {
         profile: 'p',
         store: memory.store,
-        lockDir,
+        lock: join(lockDir, 'p.refresh'),
         server: async () => {
           asked += 1;
           throw new Error('the sign-in server must not be contacted');

@@ -34,8 +34,9 @@ let atOther: Hit[];
 let moved: (other: string) => Record<string, unknown>;
 /** False: the sign-in server has no discovery document (404). */
 let discovery: boolean;
-/** The token endpoint's answer, as JSON text. */
+/** The token endpoint's answer, as JSON text, and how long it takes. */
 let tokenAnswer: string;
+let tokenDelayMs: number;
 
 async function listen(host: string, handler: (req: IncomingMessage, res: ServerResponse) => void) {
   const server = createServer(handler);
@@ -61,6 +62,7 @@ beforeEach(async () => {
   moved = () => ({});
   discovery = true;
   tokenAnswer = tokens(3600);
+  tokenDelayMs = 0;
   home = await listen('127.0.0.1', (req, res) => {
     void record(req, atHome).then(({ path }) => {
       const url = new URL(path, home);
@@ -74,7 +76,7 @@ beforeEach(async () => {
         }).toString();
         return void res.writeHead(302, { location: back.href }).end();
       }
-      if (url.pathname === '/oauth/token') return json(res, tokenAnswer);
+      if (url.pathname === '/oauth/token') return void setTimeout(() => json(res, tokenAnswer), tokenDelayMs);
       if (url.pathname === '/oauth/revoke') return void res.writeHead(200).end();
       if (url.pathname === '/api/v1/account')
         return json(
@@ -287,6 +289,66 @@ describe('requireEndpointsAt', () => {
   it('refuses an end-session address elsewhere (the ID token goes there as a hint)', async () => {
     const config = await configOf({ end_session_endpoint: 'https://b.example/logout' });
     expect(() => requireEndpointsAt(config, 'https://a.example')).toThrow(/end_session_endpoint/);
+  });
+});
+
+describe('login --timeout', () => {
+  it('longer than a timer holds (about 24 days): refused (exit 2), not a sign-in that fails at once', async () => {
+    const env = await signedIn();
+    const result = await run(['login', '--no-browser', '--timeout', '2200000'], env);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe('error: --timeout must be between 1 and 2147483, got 2200000\n');
+    expect(atHome).toEqual([]);
+  });
+});
+
+describe('a refresh, once its refresh token is sent', () => {
+  it('Ctrl-C while the answer is on its way: the rotated pair is still kept; the request it was for is not sent (130)', async () => {
+    const env = await signedIn();
+    const before = await stored(env);
+    const expired = { ...before, expires_at: new Date(Date.now() - 60_000).toISOString() };
+    await writeFile(
+      join(env.CLINIC_CONFIG_DIR as string, 'credentials.json'),
+      JSON.stringify({ default: expired }),
+      {
+        mode: 0o600,
+      },
+    );
+    tokenDelayMs = 300;
+    const interrupt = new AbortController();
+    setTimeout(() => interrupt.abort(), 100);
+    const result = await runInProcess(['account'], { env, deps: { signal: interrupt.signal } });
+    expect(atHome.map((hit) => hit.path)).toContain('/oauth/token');
+    expect(await stored(env)).toMatchObject({ access_token: 'at-2', refresh_token: 'rt-2' });
+    expect(result.code, result.stderr).toBe(130);
+    expect(atHome.map((hit) => hit.path)).not.toContain('/api/v1/account');
+  });
+
+  it('keeps who signed in (login says when the next sign-in is someone else)', async () => {
+    const env = await signedIn();
+    const before = await stored(env);
+    await writeFile(
+      join(env.CLINIC_CONFIG_DIR as string, 'credentials.json'),
+      JSON.stringify({ default: { ...before, user: 'ada <ada@x.test>' } }),
+      { mode: 0o600 },
+    );
+    expect((await run(['auth', 'refresh'], env)).code).toBe(0);
+    expect(await stored(env)).toMatchObject({ access_token: 'at-2', user: 'ada <ada@x.test>' });
+  });
+
+  it('an access token with a line break or a space is refused (exit 1), not stored to fail every request after', async () => {
+    const env = await signedIn();
+    tokenAnswer = JSON.stringify({
+      access_token: 'at-2\r\nX-Evil: 1',
+      refresh_token: 'rt-2',
+      token_type: 'Bearer',
+    });
+    const result = await run(['auth', 'refresh'], env);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      'the sign-in server answered an access token with spaces or control characters',
+    );
+    expect((await stored(env))?.access_token).toBe('at-1');
   });
 });
 

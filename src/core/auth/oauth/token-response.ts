@@ -1,4 +1,5 @@
 // A token endpoint answer as stored credentials.
+import { NetworkError } from '../../errors.js';
 import type { StoredCredentials } from '../credential-store.js';
 
 export interface TokenAnswer {
@@ -39,6 +40,10 @@ export function toStoredCredentials(
   nowMs: number,
   previous?: StoredCredentials,
 ): StoredCredentials {
+  // Sent in a header on every request: one token of visible ASCII (as CLINIC_TOKEN must be), else refused now, not
+  // as "Invalid character in header" on each command after.
+  if (typeof tokens.access_token !== 'string' || !/^[\x21-\x7e]+$/.test(tokens.access_token))
+    throw new NetworkError('the sign-in server answered an access token with spaces or control characters');
   return {
     kind: 'oauth',
     access_token: tokens.access_token,
@@ -49,7 +54,9 @@ export function toStoredCredentials(
     scopes: tokens.scope ? tokens.scope.split(' ').filter(Boolean) : previous?.scopes,
     token_type: tokens.token_type ?? previous?.token_type,
     id_token: tokens.id_token ?? previous?.id_token,
-    // A refreshed pair is for the same servers as the one it replaces.
+    // A refreshed pair is for the same servers, and the same user (login's "signed in as X before"), as the one it
+    // replaces.
     ...(previous?.origins ? { origins: previous.origins } : {}),
+    ...(previous?.user !== undefined ? { user: previous.user } : {}),
   };
 }
