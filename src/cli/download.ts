@@ -1,5 +1,6 @@
 // Saves a PDF download: streamed to a temporary file beside the target and renamed into place only when the answer
-// is a success whose body starts with `%PDF-`; `-` streams it to stdout (never to a terminal).
+// is a success whose body starts with `%PDF-`; `-` streams it to stdout (never to a terminal). And `clinic api`'s
+// answers: read whole when JSON or text, else passed to stdout byte for byte.
 import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
 import { access, lstat, rename, rm, stat } from 'node:fs/promises';
@@ -9,7 +10,8 @@ import { pipeline } from 'node:stream/promises';
 import { NetworkError, UsageError } from '../core/errors.js';
 import type { ApiRequest } from '../core/http/client.js';
 import type { DownloadSink } from '../core/http/download.js';
-import { MAX_PDF_BYTES } from '../core/limits.js';
+import { MAX_JSON_BYTES, MAX_PDF_BYTES } from '../core/limits.js';
+import { sanitize } from './output/sanitize.js';
 import type { Context } from './context.js';
 
 const PDF_MAGIC = Buffer.from('%PDF-');
@@ -134,5 +136,49 @@ function fileSink(ctx: Context, file: string, what: string): DownloadSink {
     },
     canStartOver: () => true,
     leftOver: () => 'nothing was saved',
+  };
+}
+
+/**
+ * Where an answer's body goes. JSON and text are read whole for showBody (pretty JSON, sanitized text on a terminal).
+ * Anything else (a PDF, an image) goes to stdout byte for byte, as it came: never decoded as text, which would change
+ * every byte that is not UTF-8; never to a terminal, which would take its bytes for commands.
+ */
+export function answerSink(ctx: Context, whole: (text: string) => void): DownloadSink {
+  let written = false;
+  return {
+    what: 'the answer',
+    async take(body, headers) {
+      const type = headers['content-type'] ?? '';
+      if (type === '' || /\bjson\b/i.test(type) || /^\s*text\//i.test(type)) {
+        let size = 0;
+        const chunks: Buffer[] = [];
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > MAX_JSON_BYTES)
+            throw new NetworkError(`the answer is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB: refused`);
+          chunks.push(chunk);
+        }
+        return whole(Buffer.concat(chunks).toString('utf8'));
+      }
+      if (ctx.io.stdoutIsTTY)
+        throw new NetworkError(
+          `the answer is ${sanitize(type.split(';')[0]!.trim())}, not text: it is not written to a terminal; ` +
+            'redirect stdout to a file (clinic api PATH > FILE)',
+        );
+      await pipeline(
+        body,
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            written = true;
+            done(null, chunk);
+          },
+        }),
+        ctx.io.streams.stdout,
+        { end: false },
+      );
+    },
+    canStartOver: () => !written,
+    leftOver: () => (written ? 'the body written to stdout is incomplete' : 'nothing was written'),
   };
 }

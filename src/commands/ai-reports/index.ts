@@ -1,4 +1,5 @@
 // ai-reports: the declaration; its code loads only when it runs.
+import { otherwiseWithApi } from '../../cli/assumed.js';
 import { defineCommand } from '../../cli/command.js';
 import { idArg, noun } from '../../cli/declare.js';
 import { option } from '../../cli/options.js';
@@ -14,7 +15,8 @@ const pdf = defineCommand({
   description:
     'Download an AI report (GET /v1/ai-reports/{id}/pdf) to a file. The success answer is not shown in the API\n' +
     'document (assumed: the PDF bytes): the body is saved only when it starts with %PDF-, through a temporary\n' +
-    'file renamed into place, so an error body is never written as a PDF. An existing file needs --force.',
+    'file renamed into place, so an error body is never written as a PDF. An existing file needs --force.' +
+    otherwiseWithApi('clinic api /v1/ai-reports/3/pdf > report.pdf'),
   args: idArg('AI report'),
   options: PDF_OPTIONS,
   examples: [

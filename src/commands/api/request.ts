@@ -3,9 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { parseJsonObject } from '../../cli/body-input.js';
 import type { CommandRun, OptionsOf } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
-import { sanitize } from '../../cli/output/sanitize.js';
 import { changeWarning, showBody, showDryRun, showStream } from '../../cli/present.js';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { answerSink } from '../../cli/download.js';
+import { sanitize } from '../../cli/output/sanitize.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
 import { exactJson, parseExact } from '../../core/http/exact-numbers.js';
 import { concurrencyOf } from '../../core/http/in-flight.js';
@@ -164,8 +165,12 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   }
   if (pages) return paginateAll(pathOnly, query, pages, ctx);
   try {
-    const response = await client.request(request);
-    await showBody(ctx, response.text);
+    let text: string | undefined;
+    await client.download(
+      request,
+      answerSink(ctx, (body) => (text = body)),
+    );
+    if (text !== undefined) await showBody(ctx, text);
   } catch (error) {
     // The server's error body is for the reader, not for a pipe: on stderr, after the error line.
     if (error instanceof ApiError && error.bodyText) error.detail = errorBodyText(error.bodyText);

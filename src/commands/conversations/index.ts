@@ -1,4 +1,5 @@
 // conversations: messages, one message, voice upload and the AI assistant; code loads only when it runs.
+import { otherwiseWithApi } from '../../cli/assumed.js';
 import { defineCommand } from '../../cli/command.js';
 import { idArg, noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
@@ -15,7 +16,8 @@ const messages = defineCommand({
   description:
     'List the messages (chat logs) of a conversation (GET /v1/conversations/{id}/messages), oldest first;\n' +
     '--after MESSAGE_ID lists only newer ones. Paging parameters beyond `after` are not shown in the API\n' +
-    'document (assumed: the common page/per_page).',
+    'document (assumed: the common page/per_page).' +
+    otherwiseWithApi('clinic api "/v1/conversations/2/messages?after=100&cursor=NEXT"'),
   args: idArg('conversation'),
   options: MESSAGES_OPTIONS,
   dryRun: 'read-only',
@@ -71,7 +73,8 @@ const agent = noun({
   summary: 'the AI assistant of a conversation: status, enable, disable',
   description:
     'The AI assistant of a conversation (GET /v1/conversations/{id}/agent, POST .../agent/enable and\n' +
-    '.../agent/disable). The shape of its state is not shown in the API document (assumed: printed as sent).',
+    '.../agent/disable). The shape of its state is not shown in the API document (assumed: printed as sent).' +
+    otherwiseWithApi('clinic api /v1/conversations/2/agent'),
   examples: ['clinic conversations agent status 2', 'clinic conversations agent disable 2'],
   commands: [
     agentVerb('status', 'show whether the AI assistant answers in a conversation'),

@@ -4,11 +4,13 @@ import { getVerb, idArg, noun } from '../../cli/declare.js';
 import { LIST_OPTIONS } from '../../cli/list-flags.js';
 import { BULK_HELP, BULK_OPTIONS } from '../../cli/bulk-options.js';
 import { option } from '../../cli/options.js';
+import { otherwiseWithApi } from '../../cli/assumed.js';
 import { ERASURE_SORT_FIELDS, ERASURE_STATUSES } from '../../core/api/erasure.js';
 
 /** The last line of a verb's help whose request the API document does not show. */
-const assumed = (request: string) =>
-  `The path and payload are not shown in the API document (assumed, after the list endpoint): ${request}.`;
+const assumed = (request: string, example: string) =>
+  `The path and payload are not shown in the API document (assumed, after the list endpoint): ${request}.` +
+  otherwiseWithApi(example);
 
 export const LIST_ERASURE_OPTIONS = [
   ...LIST_OPTIONS,
@@ -84,7 +86,7 @@ const get = getVerb({
   description:
     'Show one data-erasure request: its status, the customer, who asked and when, what has been done, and\n' +
     'the actions its state allows now (state_allows: resend, cancel, retry, certificate).\n' +
-    assumed('GET /v1/data-erasure-requests/{id}'),
+    assumed('GET /v1/data-erasure-requests/{id}', 'clinic api /v1/data-erasure-requests/4'),
   examples: ['clinic erasure get 4', 'clinic erasure get 4 --fields status,state_allows -o json'],
 });
 
@@ -97,7 +99,10 @@ const create = defineCommand({
     'verification: follow it with `clinic erasure watch`.\n' +
     'With --from, each record gives customer_id and optionally request_reason; you type the number of records\n' +
     `to confirm. ${BULK_HELP}\n` +
-    assumed('POST /v1/data-erasure-requests with {"customer_id", "request_reason"}'),
+    assumed(
+      'POST /v1/data-erasure-requests with {"customer_id", "request_reason"}',
+      'clinic api -X POST /v1/data-erasure-requests -F customer_id=42 -F request_reason=asked',
+    ),
   options: CREATE_OPTIONS,
   dryRun: 'honoured',
   confirm: {
@@ -126,6 +131,7 @@ const action = (
       `${detail}\nThe request is read first; the action is sent only where its state_allows.${name} is true (else exit 6).\n` +
       assumed(
         `POST /v1/data-erasure-requests/{id}/${name}${name === 'cancel' ? ' with {"cancellation_reason"}' : ''}`,
+        `clinic api -X POST /v1/data-erasure-requests/4/${name}${name === 'cancel' ? ' -F cancellation_reason=duplicate' : ''}`,
       ),
     args: idArg('erasure request'),
     options: name === 'cancel' ? CANCEL_OPTIONS : undefined,
@@ -142,7 +148,10 @@ const certificate = defineCommand({
     'Save the certificate that proves a completed request erased the data (a PDF). The request is read first\n' +
     '(state_allows.certificate); the PDF is saved only when the body starts with %PDF-, through a temporary\n' +
     'file; an existing file needs --force.\n' +
-    assumed('GET /v1/data-erasure-requests/{id}/certificate'),
+    assumed(
+      'GET /v1/data-erasure-requests/{id}/certificate',
+      'clinic api /v1/data-erasure-requests/4/certificate > 4.pdf',
+    ),
   args: idArg('erasure request'),
   options: CERTIFICATE_OPTIONS,
   examples: ['clinic erasure certificate 4', 'clinic erasure certificate 4 -O certs/4.pdf --force'],
@@ -158,7 +167,7 @@ const watch = defineCommand({
     '(completed, expired, cancelled, failed). Exit 0 only on completed; 1 on another terminal status or when\n' +
     '--timeout runs out, with the final status on stderr. Passing network errors and server faults are\n' +
     'ridden out.\n' +
-    assumed('GET /v1/data-erasure-requests/{id}, polled'),
+    assumed('GET /v1/data-erasure-requests/{id}, polled', 'clinic api /v1/data-erasure-requests/4'),
   args: idArg('erasure request'),
   options: WATCH_OPTIONS,
   dryRun: 'read-only',

@@ -1,4 +1,5 @@
 // sales: the declaration; its code loads only when it runs.
+import { otherwiseWithApi } from '../../cli/assumed.js';
 import { defineCommand } from '../../cli/command.js';
 import { idArg, noun } from '../../cli/declare.js';
 
@@ -9,7 +10,8 @@ const stockDeduct = defineCommand({
     'Deduct from stock, by hand, the product items of a sale (POST /v1/sales/{id}/stock-deduct). It changes\n' +
     'stock levels, so it asks for confirmation on a terminal; without one, pass --yes. A sale already\n' +
     'deducted is refused by the server (409, exit 6). The request body and the answer are not shown in the API\n' +
-    'document (assumed: no body; the answer is printed as sent).',
+    'document (assumed: no body; the answer is printed as sent).' +
+    otherwiseWithApi('clinic api -X POST /v1/sales/12/stock-deduct --input body.json'),
   args: idArg('sale'),
   confirm: { action: 'sales stock-deduct' },
   dryRun: 'honoured',

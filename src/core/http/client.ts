@@ -314,7 +314,7 @@ export class HttpClient {
     signals: Signals,
   ): Promise<CutOff | undefined> {
     try {
-      await sink.take(markingCutOffs(answer.body));
+      await sink.take(markingCutOffs(answer.body), answer.headers);
       return undefined;
     } catch (error) {
       if (anyAborted(signals)) throw new CancelledError('interrupted');

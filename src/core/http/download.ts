@@ -5,8 +5,8 @@ import { Readable } from 'node:stream';
 export interface DownloadSink {
   /** What is downloaded, as messages name it: `AI report 1`. */
   readonly what: string;
-  /** Takes one answer's body to its end; the body's own failure rejects with the error it threw. */
-  take(body: Readable): Promise<void>;
+  /** Takes one answer's body to its end (its headers beside it); the body's own failure rejects with its error. */
+  take(body: Readable, headers: Record<string, string>): Promise<void>;
   /** After a cut-off: whether nothing of that answer was kept, so the body may be fetched again from its start. */
   canStartOver(): boolean;
   /** What is left of a download given up: `nothing was saved`. */

@@ -49,7 +49,8 @@ describe('command descriptions', () => {
     const lines = def?.description?.split('\n') ?? [];
     expect(lines[0]).toMatch(/^Show one data-erasure request: its status/);
     expect(lines.at(-1)).toBe(
-      'The path and payload are not shown in the API document (assumed, after the list endpoint): GET /v1/data-erasure-requests/{id}.',
+      'The path and payload are not shown in the API document (assumed, after the list endpoint): GET /v1/data-erasure-requests/{id}. ' +
+        'If your server differs, send the request it expects with clinic api, e.g. `clinic api /v1/data-erasure-requests/4` (see clinic api --help).',
     );
   });
 });
