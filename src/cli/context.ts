@@ -20,7 +20,6 @@ import { profileCommand, Settings, selectProfile } from '../core/config/settings
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
-import { checkLoopbackOwner } from '../core/http/loopback-owner.js';
 import type { GlobalOptions } from './globals.js';
 import { DEFAULT_WIDTH, IO, type Streams } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
@@ -160,8 +159,6 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
           `--profile sandbox, or run '${profileCommand(settings.profile, 'config set base_url URL')}'`,
       );
     }
-    // The loopback owner's check (sandbox addresses) reads /proc meanwhile: the token waits for it (loopback-owner.ts).
-    if (auth && baseUrl.startsWith('http:')) checkLoopbackOwner(new URL(baseUrl).origin);
     const session = auth ? await ctx.session() : undefined;
     return new HttpClient({
       baseUrl,

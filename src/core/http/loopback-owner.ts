@@ -1,6 +1,6 @@
-// Whose process answers on a loopback address: a token sent in clear text to this machine (the sandbox's address)
-// must reach a process of this user, not one another user started on the port after the sandbox stopped. Linux only,
-// read from /proc/net/tcp and tcp6 (2 ms or so, hence asked only where it matters: see the client's guardOrigin).
+// Whose process answers on a loopback address: a credential sent in clear text to this machine (the sandbox's address,
+// a port-forward) must reach a process of this user, not one another user started on the port after it stopped. Linux
+// only, read from /proc/net/tcp and tcp6 (2-3 ms, hence asked only for http to a loopback address: requireOwnListener).
 import { lazyRequire } from '../lazy-require.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../secure-url.js';
@@ -104,14 +104,13 @@ const VERDICT_MS = 10_000;
  * listening there must be this user's, or root's (docker's port proxy; root can read this user's files anyway), else
  * a UsageError (exit 2) and nothing is sent. A stopped sandbox, or an ended port-forward to the API, leaves its port
  * to any user of the machine. Other origins (https, another host) are let be: TLS or the address vouch for them.
- * Started early (`checkLoopbackOwner`), the check reads /proc while the run loads the rest.
  */
 export function requireOwnListener(origin: string, what: string, setting = 'base_url'): Promise<void> {
   const now = performance.now();
   let asked = verdicts.get(origin);
   if (!asked || now - asked.at > VERDICT_MS) {
     asked = { verdict: listenerVerdict(origin), at: now };
-    asked.verdict.catch(() => undefined); // asked early, awaited later: never an unhandled rejection meanwhile
+    asked.verdict.catch(() => undefined); // a refusal kept for later asks is no unhandled rejection
     verdicts.set(origin, asked);
   }
   return asked.verdict.catch((error: unknown) => {
@@ -121,11 +120,6 @@ export function requireOwnListener(origin: string, what: string, setting = 'base
         `(a stopped sandbox leaves its port to anyone); start the sandbox again, or check ${setting}`,
     );
   });
-}
-
-/** Starts the check of a clear-text loopback origin that credentials will go to, for `requireOwnListener`. */
-export function checkLoopbackOwner(origin: string): void {
-  void requireOwnListener(origin, '').catch(() => undefined);
 }
 
 class ListenerOfAnotherUser extends Error {
