@@ -1,6 +1,7 @@
 // Whose process answers on a loopback address: a credential sent in clear text to this machine (the sandbox's address,
 // a port-forward) must reach a process of this user, not one another user started on the port after it stopped. Linux
-// only, read from /proc/net/tcp and tcp6 (2-3 ms, hence asked only for http to a loopback address: requireOwnListener).
+// only, read from /proc/net/tcp or tcp6 (a fraction of a millisecond to 2 ms: asked only for http to a loopback address,
+// requireOwnListener).
 import { lazyRequire } from '../lazy-require.js';
 import { UsageError } from '../errors.js';
 import { isLoopbackHost } from '../secure-url.js';
@@ -12,9 +13,10 @@ const fs = lazyRequire<typeof import('node:fs')>('node:fs');
 
 /**
  * The table's listening sockets: the kernel lists them before the connections (a run's own, the thousands a busy
- * machine or a script's loop of runs leaves waiting) and writes each line only as it is read, so reading stops at the
- * first line that is not a listener. Read at once: through the thread pool, each step of the reading waited for the
- * run's next turn of the event loop and held its first request longer.
+ * machine or a script's loop of runs leaves waiting) and makes each line only as it is read, so reading stops at the
+ * first line that is not a listener. Read a little at a time: a larger read has the kernel go through every bucket of
+ * its connection table to fill it (half a millisecond on an idle machine). Read at once (synchronously): through the
+ * thread pool, each step waited for the run's next turn of the event loop and held its first request longer.
  */
 const readTable: TableReader = async (file) => {
   const { openSync, readSync, closeSync } = fs();
@@ -25,7 +27,7 @@ const readTable: TableReader = async (file) => {
     return undefined;
   }
   try {
-    const chunk = Buffer.allocUnsafe(16_384);
+    const chunk = Buffer.allocUnsafe(1024);
     let text = '';
     for (let count = readSync(fd, chunk); count > 0; count = readSync(fd, chunk)) {
       text += chunk.toString('latin1', 0, count);
@@ -44,6 +46,11 @@ const readTable: TableReader = async (file) => {
 /**
  * The uids of the sockets listening on `port` that a connection to loopback `host` (a URL's hostname: `127.0.0.1`,
  * `localhost`, `[::1]`) reaches: bound to its address, or to any address. Undefined off Linux.
+ *
+ * An IPv4 address is looked up in the IPv4 table first, and in the IPv6 one (a dual-stack `::` listener) only when no
+ * listener there reaches it: Linux lets no two listeners whose addresses overlap share a port unless both are one
+ * user's (SO_REUSEPORT), so a listener found settles whose the port is. An empty IPv6 table costs a walk through every
+ * bucket of the kernel's (over a millisecond): the sandbox, on 127.0.0.1, never needs it read.
  */
 export async function loopbackListenerUids(
   host: string,
@@ -51,10 +58,9 @@ export async function loopbackListenerUids(
   read: TableReader = readTable,
 ): Promise<number[] | undefined> {
   if (process.platform !== 'linux') return undefined;
-  const bound = boundAddressesReaching(host);
+  const { v4, v6, bound } = boundAddressesReaching(host);
   const uids: number[] = [];
-  const tables = await Promise.all([read('/proc/net/tcp'), read('/proc/net/tcp6')]);
-  for (const table of tables) {
+  const look = (table: string | undefined) => {
     for (const line of (table ?? '').split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       // sl, local_address (hex address:port), rem_address, st (0A: listening), tx:rx, tr:when, retrnsmt, uid
@@ -62,7 +68,10 @@ export async function loopbackListenerUids(
       const [address = '', hexPort = ''] = fields[1]!.split(':');
       if (parseInt(hexPort, 16) === port && bound.has(address.toUpperCase())) uids.push(Number(fields[7]));
     }
-  }
+  };
+  // A name neither way (none reaches here: isLoopbackHost) would have both tables read.
+  if (v4 || !v6) look(await read('/proc/net/tcp'));
+  if (v6 || uids.length === 0) look(await read('/proc/net/tcp6'));
   return uids;
 }
 
@@ -77,8 +86,11 @@ const word = (bytes: number[]) =>
     .join('')
     .toUpperCase();
 
-/** The local addresses, as /proc/net writes them, of sockets a connection to `host` may reach. */
-function boundAddressesReaching(host: string): Set<string> {
+/**
+ * The local addresses, as /proc/net writes them, of sockets a connection to `host` may reach, and whether it may go
+ * over IPv4 (`v4`) or IPv6 (`v6`, `localhost` as `::1`).
+ */
+function boundAddressesReaching(host: string): { v4: boolean; v6: boolean; bound: Set<string> } {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
   const v4 = name === 'localhost' ? ['127.0.0.1'] : /^\d+\.\d+\.\d+\.\d+$/.test(name) ? [name] : [];
   const v6 = name === 'localhost' || name === '::1';
@@ -89,7 +101,7 @@ function boundAddressesReaching(host: string): Set<string> {
     bound.add(`${ANY4}${ANY4}${word([0, 0, 0xff, 0xff])}${word(bytes)}`); // ::ffff:a.b.c.d
   }
   if (v6) bound.add(`${ANY4}${ANY4}${ANY4}${word([0, 0, 0, 1])}`); // ::1
-  return bound;
+  return { v4: v4.length > 0, v6, bound };
 }
 
 /**
