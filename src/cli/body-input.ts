@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
 import type { IO } from './io.js';
+import { systemReason } from '../core/system-error.js';
 
 export interface BodyFlags {
   data?: string;
@@ -18,9 +19,7 @@ async function dataText(data: string, io: IO): Promise<{ text: string; origin: s
     try {
       return { text: await readFile(file, 'utf8'), origin: file };
     } catch (error) {
-      throw new UsageError(
-        `--data: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
+      throw new UsageError(`--data: cannot read ${file}: ${systemReason(error, file)}`);
     }
   }
   return { text: data, origin: '--data' };

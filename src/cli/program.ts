@@ -274,7 +274,7 @@ export function buildProgram(
     // Commander's usage errors stay one line: its "(Did you mean …?)" joins the error line.
     .configureOutput({
       writeOut: hooks.write,
-      writeErr: (text) => hooks.writeErr(text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')),
+      writeErr: (text) => hooks.writeErr(oneLineUsage(text)),
       getOutHelpWidth: () => hooks.helpWidth?.() ?? 80,
       getErrHelpWidth: () => hooks.helpWidth?.() ?? 80,
     })
@@ -321,6 +321,11 @@ export function commandWord(argv: readonly string[]): string | undefined {
   return at === undefined ? undefined : argv[at];
 }
 
+/** Commander's usage error as one line: its "(Did you mean …?)" joins the error line. */
+export function oneLineUsage(text: string): string {
+  return text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)');
+}
+
 /**
  * `clinic help erasure list` → `clinic erasure list --help`: commander's own help command reads only one word, so
  * the help of a nested command would show its noun's instead.
@@ -337,11 +342,28 @@ export function expandHelpCommand(program: Command, argv: readonly string[]): st
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) {
       const path = ['clinic', ...words.slice(0, i)].join(' ');
-      throw new UsageError(`unknown command '${word}' (see '${path} --help')`);
+      const similar = suggestCommand(command, word);
+      throw new UsageError(`unknown command '${word}' (${similar ?? `see '${path} --help'`})`);
     }
     command = sub;
   }
   return [...argv.slice(0, at), ...words, '--help'];
+}
+
+/**
+ * The suggestion commander makes for a word `command` does not know (`did you mean erasure?`), if any: asked of a
+ * copy of its command names, which runs nothing.
+ */
+function suggestCommand(command: Command, word: string): string | undefined {
+  const probe = new Command().exitOverride().showSuggestionAfterError(true);
+  probe.configureOutput({ writeOut() {}, writeErr() {}, outputError() {} });
+  for (const sub of command.commands) probe.command(sub.name()).aliases(sub.aliases());
+  try {
+    probe.parse([word], { from: 'user' });
+  } catch (error) {
+    return /\(did you mean (.+?)\)/.exec(oneLineUsage(String((error as Error).message)))?.[0].slice(1, -1);
+  }
+  return undefined;
 }
 
 /** Parses argv for one declared command without running it: what its verb's parse receives (for tests). */

@@ -6,6 +6,7 @@ import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
 import { refusalAdvice, type SignInFacts } from '../core/auth/refusal-advice.js';
 import { jsonForTerminal, sanitize } from './output/sanitize.js';
 import { plural } from './output/text.js';
+import { systemErrorMessage } from '../core/system-error.js';
 
 export interface ErrorReportOptions {
   json: boolean;
@@ -51,7 +52,7 @@ export function errorLines(error: unknown, options: ErrorReportOptions): string[
 
 function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
   if (!(error instanceof Error)) return [`error: ${String(error)}`];
-  const lines = [`error: ${error.message}`];
+  const lines = [`error: ${systemErrorMessage(error) ?? error.message}`];
   if (error instanceof ApiError) {
     lines[0] = `error: ${headline(error)}`;
     for (const field of error.fieldErrors.slice(0, MAX_FIELD_LINES))
@@ -88,7 +89,7 @@ function instantText(ms: number): string {
 
 /** The machine-readable form: {"error":{"status","code","message","errors"}}, secrets of this run hidden. */
 export function errorJson(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? (systemErrorMessage(error) ?? error.message) : String(error);
   const payload =
     error instanceof ApiError
       ? {

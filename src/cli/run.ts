@@ -5,7 +5,7 @@ import { ExitCode, toExitCode } from '../core/exit-codes.js';
 import type { CommandDef, NounDef } from './command.js';
 import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
-import { buildProgram, commandWord, expandHelpCommand } from './program.js';
+import { buildProgram, commandWord, expandHelpCommand, oneLineUsage } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
 import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
@@ -21,6 +21,9 @@ export interface CommandCatalog {
 
 function commanderExitCode(error: CommanderError): number {
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+  // Help asked for through a group's help command (`clinic erasure help list`) exits 0; a group run without its
+  // command word (`clinic erasure`) shows its help as an error.
+  if (error.code === 'commander.help' && error.exitCode === 0) return ExitCode.ok;
   return ExitCode.usage;
 }
 
@@ -110,7 +113,7 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
       // Commander has printed its one line; a script that asked for JSON gets the object too.
       const code = commanderExitCode(error);
       if (code !== ExitCode.ok && wantsJson) {
-        const usage = new UsageError(error.message.replace(/^error: /, ''));
+        const usage = new UsageError(oneLineUsage(error.message.replace(/^error: /, '')));
         streams.stderr.write(`${errorJson(usage)}\n`);
       }
       return code;

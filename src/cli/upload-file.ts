@@ -2,6 +2,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
+import { systemReason } from '../core/system-error.js';
 
 export interface CheckedFile {
   path: string;
@@ -15,7 +16,7 @@ export async function checkUploadFile(path: string, maxBytes: number): Promise<C
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? 'error'})`}`,
+      `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it: ${systemReason(error, path)}`}`,
     );
   }
   if (info.isDirectory()) throw new UsageError(`${path} is a directory, not a file`);

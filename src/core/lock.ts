@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { ensurePrivateDir } from './config/private-file.js';
 import { CliError, UsageError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
+import { systemReason } from './system-error.js';
 
 /** CommonJS, so required: a dynamic import would start Node's ES module loader (some 5 ms of a run). */
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
@@ -14,20 +15,41 @@ export async function withLock<T>(path: string, section: () => Promise<T>): Prom
   return whileLocked(path, section);
 }
 
+/** How a lock another process holds is waited for: 200 tries, 25 ms apart at first, growing to 250 ms (some 48 s). */
+const LOCK_TRIES = 200;
+const lockWait = (attempt: number) => Math.min(250, 25 * 1.2 ** attempt);
+
 /** `section` while `path.lock` is held (no folder made or changed: the caller's is where the lock goes). */
 async function whileLocked<T>(path: string, section: () => Promise<T>): Promise<T> {
-  const release = await properLockfile().lock(path, {
-    realpath: false,
-    lockfilePath: `${path}.lock`,
-    stale: 20_000,
-    retries: { retries: 200, factor: 1.2, minTimeout: 25, maxTimeout: 250 },
-    // A lock lost to a long pause (a suspended laptop) must not crash the run; the sections re-read what they change.
-    onCompromised: () => undefined,
-  });
+  const release = await takeLock(path);
   try {
     return await section();
   } finally {
     await release().catch(() => undefined);
+  }
+}
+
+/**
+ * Takes `path.lock`, waiting while another process holds it. Only that is waited for: a folder that refuses the lock
+ * (a file where a folder should be, read-only, another user's) fails at once, not after the 48 s of waiting (the
+ * library tries again on any error).
+ */
+async function takeLock(path: string): Promise<() => Promise<void>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await properLockfile().lock(path, {
+        realpath: false,
+        lockfilePath: `${path}.lock`,
+        stale: 20_000,
+        retries: 0,
+        // A lock lost to a long pause (a suspended laptop) must not crash the run; the sections re-read what they
+        // change.
+        onCompromised: () => undefined,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || attempt >= LOCK_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, lockWait(attempt)));
+    }
   }
 }
 
@@ -52,7 +74,7 @@ export async function withRunLock<T>(path: string, busy: () => Error, section: (
     throw new UsageError(
       code === 'ENOENT'
         ? `cannot use ${path}: the folder ${dirname(path)} does not exist`
-        : `cannot use ${path} (${code})`,
+        : `cannot use ${path}: ${systemReason(error, path)}`,
     );
   }
   // Seen from another host, a lock is held while it is kept fresh (a container restarted under a new host name must

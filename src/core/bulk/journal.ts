@@ -7,6 +7,7 @@ import { open, rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { exactJson, parseExact } from '../http/exact-numbers.js';
 import { type JournalFile, openJournalFile, refuseUntrusted } from './journal-file.js';
+import { systemReason } from '../system-error.js';
 
 export interface JournalHeader {
   journal: 'clinic-bulk';
@@ -134,7 +135,7 @@ export class Journal {
     try {
       file = open(path, 'wx');
     } catch (error) {
-      throw new UsageError(`${path}: cannot create the journal (${(error as NodeJS.ErrnoException).code})`);
+      throw new UsageError(`${path}: cannot create the journal: ${systemReason(error, path)}`);
     }
     const journal = new Journal(file, path);
     await journal.durably([header], false);
@@ -273,5 +274,5 @@ function journalFileError(path: string, doing: string, error: unknown): UsageErr
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP')
     return new UsageError(`${path} is a symbolic link; refusing to ${doing} a journal through it`);
-  return new UsageError(`${path}: cannot ${doing} the journal (${code ?? (error as Error).message})`);
+  return new UsageError(`${path}: cannot ${doing} the journal: ${systemReason(error, path)}`);
 }

@@ -19,6 +19,7 @@ import { ReadStream as TtyReadStream, isatty } from 'node:tty';
 import { promisify } from 'node:util';
 import { CancelledError, OutcomeError } from '../errors.js';
 import { BulkInputError } from './records.js';
+import { systemReason } from '../system-error.js';
 
 export interface BulkSource {
   /** What messages call it: the path as given, or `stdin` for `-`. */
@@ -51,7 +52,7 @@ export async function openSource(
     const code = (error as NodeJS.ErrnoException).code;
     // A socket as standard input (as a parent process's pipe often is) cannot be opened by path: read the fd.
     if (code === 'ENXIO' && STDIN_PATHS.has(from)) return onceSource(from, stdin(), signal);
-    throw new BulkInputError(from, undefined, unreadable(code));
+    throw new BulkInputError(from, undefined, unreadable(error, from));
   }
   let stream: Readable;
   try {
@@ -72,11 +73,12 @@ export async function openSource(
   return onceSource(from, stream, signal);
 }
 
-function unreadable(code: string | undefined): string {
+function unreadable(error: unknown, path: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'ENXIO')
     return 'cannot be opened (a socket, or a device with nothing behind it): give it on stdin with --from -';
-  return `cannot read it (${code})`;
+  return `cannot read it: ${systemReason(error, path)}`;
 }
 
 function regularSource(name: string, fd: number): BulkSource {
@@ -144,7 +146,7 @@ async function onceSource(name: string, input: Readable, signal: AbortSignal): P
       } catch (error) {
         if (signal.aborted) throw new CancelledError('interrupted while reading the input: nothing was sent');
         if (error instanceof OutcomeError) throw error;
-        throw new BulkInputError(name, undefined, unreadable((error as NodeJS.ErrnoException).code));
+        throw new BulkInputError(name, undefined, unreadable(error, name));
       }
     },
     reread: (size) =>

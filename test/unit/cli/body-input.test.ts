@@ -105,7 +105,7 @@ describe('readBody', () => {
       expect(await readBody({ data: `@${file}`, set: [] }, ioWithStdin(''))).toEqual({ first_name: 'Ada' });
       await expect(
         readBody({ data: `@${join(dir, 'missing.json')}`, set: [] }, ioWithStdin('')),
-      ).rejects.toThrow(/cannot read .*missing\.json \(ENOENT\)/);
+      ).rejects.toThrow(/cannot read .*missing\.json: there is no such file or folder$/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -158,6 +158,38 @@ describe('clinic help COMMAND', () => {
     expect(result.stderr).toBe("error: unknown command 'nosuch' (see 'clinic erasure --help')\n");
   });
 
+  it('suggests the command a typo meant, as the command itself does', async () => {
+    for (const [argv, line] of [
+      [['help', 'erasur'], "error: unknown command 'erasur' (did you mean erasure?)"],
+      [['help', 'erasure', 'lisst'], "error: unknown command 'lisst' (did you mean list?)"],
+      [['erasur'], "error: unknown command 'erasur' (did you mean erasure?)"],
+    ] as const) {
+      const result = await runInProcess([...argv]);
+      expect([result.code, result.stdout, result.stderr]).toEqual([2, '', `${line}\n`]);
+    }
+  });
+
+  it("a group's own help command (clinic erasure help list) shows the help and exits 0", async () => {
+    const nested = await runInProcess(['erasure', 'help', 'list']);
+    expect([nested.code, nested.stderr]).toEqual([0, '']);
+    expect(nested.stdout).toBe((await runInProcess(['erasure', 'list', '--help'])).stdout);
+    const group = await runInProcess(['erasure', 'help']);
+    expect([group.code, group.stderr]).toEqual([0, '']);
+    expect(group.stdout).toContain('Usage: clinic erasure [options] [command]');
+    // Without a command word the group's help is an error: on stderr, exit 2.
+    const bare = await runInProcess(['erasure']);
+    expect([bare.code, bare.stdout]).toEqual([2, '']);
+    expect(bare.stderr).toContain('Usage: clinic erasure [options] [command]');
+  });
+
+  it('a usage error asked for as JSON is one line there too, its suggestion included', async () => {
+    const result = await runInProcess(['erasur', '-o', 'json']);
+    expect(result.code).toBe(2);
+    const [line, json] = result.stderr.trimEnd().split('\n');
+    expect(line).toBe("error: unknown command 'erasur' (did you mean erasure?)");
+    expect(JSON.parse(json!).error.message).toBe("unknown command 'erasur' (did you mean erasure?)");
+  });
+
   it('is listed with the tools', async () => {
     const top = await runInProcess(['--help']);
     expect(top.stdout).toMatch(/Tools:\n(?:.*\n)*? {2}help \[command\.\.\.\] +show a command's help/);

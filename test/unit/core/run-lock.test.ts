@@ -133,6 +133,26 @@ describe('withRunLock', () => {
       `cannot use ${missing}: the folder ${join(dir.path, 'nope')} does not exist`,
     );
   });
+
+  // The lock library tries again on any error: a folder that refuses the lock was waited on for 48 s before failing.
+  // Only a lock another process holds is waited for: with the clock stopped, a refusal still comes.
+  it('a "folder" that is a file: a usage error at once, in words, no waiting', async () => {
+    const file = join(dir.path, 'plain');
+    await writeFile(file, 'x');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    try {
+      const error = await withRunLock(join(file, 'run.journal'), busy, async () => 'ran').catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as Error).message).toBe(
+        `cannot use ${join(file, 'run.journal')}: a part of that path is a file, not a folder (run: ls -ld ${file} ` +
+          'and its parents; move the file away, or choose another folder)',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 /** The boot id and start time /proc gives for `pid`, as the lock records them. */
