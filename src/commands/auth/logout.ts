@@ -61,7 +61,16 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
       (kind): kind is StoreKind => kind === 'keychain' || kind === 'file',
     );
     if (!profile || kinds.length === 0) {
-      if (!options.allProfiles) ctx.io.err(`profile ${name} was not logged in`);
+      if (options.allProfiles) continue;
+      // A profile named (--profile, CLINIC_PROFILE) that the config does not have is a typo, most often: saying
+      // "not logged in" with exit 0 would let a script believe the one it meant is signed out.
+      if (!profile && current.profile.source !== 'default') {
+        const known = Object.keys(data.profiles);
+        throw new UsageError(
+          `there is no profile '${name}'${known.length ? ` (profiles: ${known.join(', ')})` : ''}: nothing to log out of`,
+        );
+      }
+      ctx.io.err(`profile ${name} was not logged in`);
       continue;
     }
     const deletedFrom: string[] = [];
