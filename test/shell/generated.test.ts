@@ -120,6 +120,31 @@ describe('generated completions and man page', () => {
     expect(files).toContain('\\-\\-journal');
   });
 
+  it('the man page lists every environment variable the CLI reads', async () => {
+    const man = await read('man/clinic.1');
+    const section = man.split('.SH ENVIRONMENT\n')[1]?.split('\n.SH ')[0] ?? '';
+    const listed = new Set([...section.matchAll(/^\.TP\n\\fB([^\\]+)\\fR$/gm)].map((m) => m[1]));
+    // What the source reads: `env.NAME`, `env['NAME']`, and every 'CLINIC_…' string (a config key's variable, a
+    // variable read by name); the sandbox's are its own (clinic sandbox start --help).
+    const used: string[] = [];
+    const files = spawnSync('git', ['ls-files', 'src', 'bin'], {
+      cwd: fileURLToPath(ROOT),
+      encoding: 'utf8',
+    });
+    for (const file of files.stdout
+      .split('\n')
+      .filter((f) => /\.(ts|js)$/.test(f) && !f.startsWith('src/sandbox/'))) {
+      const text = await read(file);
+      for (const m of text.matchAll(/\benv\??(?:\.|\[')([A-Z][A-Z0-9_]+)/g)) used.push(m[1]!);
+      for (const m of text.matchAll(/'(CLINIC_[A-Z_]+)'/g)) used.push(m[1]!);
+    }
+    // Not the user's to set: the process's own (HOME), Node's, and error codes that look like variables.
+    const notOptions = new Set(['HOME', 'NODE_OPTIONS', 'CLINIC_DEADLINE', 'CLINIC_OAUTH_EXCHANGE']);
+    const unlisted = [...new Set(used)].filter((name) => !notOptions.has(name) && !listed.has(name));
+    expect(used).toContain('CLINIC_FORWARD_SECRET');
+    expect(unlisted).toEqual([]);
+  });
+
   it('the man page has the help command, which program.ts adds itself', async () => {
     expect(await read('man/clinic.1')).toContain('.SS "clinic help [command...]"\n');
   });

@@ -82,8 +82,27 @@ const ENVIRONMENT: [string, string][] = [
     'CLINIC_NO_COMPILE_CACHE',
     'set to 1: do not keep or use the compile cache in $XDG_CACHE_HOME/clinic (start-up is slower)',
   ],
+  [
+    'CLINIC_FORWARD_SECRET',
+    'the secret chat tail --forward-to signs each delivery with (preferred to --forward-secret, which a command ' +
+      'line shows in ps)',
+  ],
+  ['XDG_CONFIG_HOME', 'where the config goes when CLINIC_CONFIG_DIR is not set: $XDG_CONFIG_HOME/clinic'],
   ['XDG_CACHE_HOME', 'where the compile cache goes: $XDG_CACHE_HOME/clinic (default ~/.cache/clinic)'],
+  [
+    'XDG_RUNTIME_DIR',
+    "where the locks around a keychain sign-in's refresh go: $XDG_RUNTIME_DIR/clinic (else $XDG_CACHE_HOME/clinic/locks)",
+  ],
+  [
+    'TZ',
+    "the time zone of the dates in tables and record views (--utc shows UTC); JSON, NDJSON and CSV keep the server's",
+  ],
+  [
+    'COLUMNS',
+    'the width a table is fitted to when stdout is a pipe or a file (20 to 1000; else the terminal on stderr, else 120)',
+  ],
   ['NO_COLOR', 'no colour in the output'],
+  ['TERM', 'dumb: no colour and no spinners'],
   ['BROWSER', 'the browser clinic login opens'],
 ];
 
@@ -132,7 +151,11 @@ const FILES: [string, string][] = [
 const EXIT_STATUS: [number, string][] = [
   [ExitCode.ok, 'success'],
   [ExitCode.failure, 'any failure not below (network error, 5xx after retries, unexpected response)'],
-  [ExitCode.usage, 'usage: bad arguments or input, refused before any request is sent'],
+  [
+    ExitCode.usage,
+    'usage: bad arguments or input, refused before any request is sent; also a confirmation declined at the prompt ' +
+      '(cancelled: nothing was sent)',
+  ],
   [ExitCode.auth, 'not logged in, or token rejected (401) and refresh failed'],
   [ExitCode.forbidden, 'forbidden (403: missing scope or role)'],
   [ExitCode.notFound, 'not found (404)'],
