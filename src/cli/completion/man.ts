@@ -95,7 +95,7 @@ const ENVIRONMENT: [string, string][] = [
   ],
   [
     'TZ',
-    "the time zone of the dates in tables and record views (--utc shows UTC); JSON, NDJSON and CSV keep the server's",
+    "the time zone of the dates in tables and record views (--utc shows UTC); JSON, NDJSON and CSV keep the server's strings",
   ],
   [
     'COLUMNS',
