@@ -163,9 +163,9 @@ function __clinic_comma_list
 end
 
 complete -c clinic -f
-complete -c clinic -l profile -x -a '(__clinic_listed profile)' -d 'profile to use'
-complete -c clinic -l tenant -x -a '(__clinic_listed tenant)' -d 'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile)'
-complete -c clinic -l base-url -x -d 'override base_url'
+complete -c clinic -l profile -x -a '(__clinic_listed profile)' -d 'profile to use (default: CLINIC_PROFILE, else the config\'s current_profile, else default)'
+complete -c clinic -l tenant -x -a '(__clinic_listed tenant)' -d 'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile; default: CLINIC_TENANT, else the profile\'s tenant)'
+complete -c clinic -l base-url -x -d 'API address for this call (default: CLINIC_BASE_URL, else the profile\'s base_url)'
 complete -c clinic -s o -l output -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv'
 complete -c clinic -l json -d 'same as -o json'
 complete -c clinic -l fields -x -d 'pick fields (dotted paths) for every format'

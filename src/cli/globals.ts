@@ -47,16 +47,29 @@ const outputFormat = (text: string): OutputFormat => {
 
 /** Each global option by name, in the order help lists them. */
 const GLOBAL = {
-  profile: option.text('--profile <name>', 'profile to use', { allowEmpty: true, completes: 'profile' }),
+  profile: option.text(
+    '--profile <name>',
+    "profile to use (default: CLINIC_PROFILE, else the config's current_profile, else default)",
+    { allowEmpty: true, completes: 'profile' },
+  ),
   tenant: option.text(
     '--tenant <id-or-slug>',
-    'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile)',
+    'tenant for this call (X-Tenant, sent as the id; a slug is looked up once and remembered in the profile; ' +
+      "default: CLINIC_TENANT, else the profile's tenant)",
     { allowEmpty: true, completes: 'tenant' },
   ),
-  baseUrl: option.text('--base-url <url>', 'override base_url', { allowEmpty: true }),
-  output: option.parsed('-o, --output <format>', 'output format: table, json, ndjson, csv', outputFormat, {
-    choices: OUTPUT_FORMATS,
-  }),
+  baseUrl: option.text(
+    '--base-url <url>',
+    "API address for this call (default: CLINIC_BASE_URL, else the profile's base_url)",
+    { allowEmpty: true },
+  ),
+  output: option.parsed(
+    '-o, --output <format>',
+    "output format: table, json, ndjson, csv (default: CLINIC_OUTPUT, else the profile's output, else table on a " +
+      'terminal and json otherwise)',
+    outputFormat,
+    { choices: OUTPUT_FORMATS },
+  ),
   json: option.flag('--json', 'same as -o json'),
   fields: option.parsed('--fields <a,b.c>', 'pick fields (dotted paths) for every format', parseFields),
   raw: option.flag('--raw', "print the server's JSON body untouched"),

@@ -20,10 +20,12 @@ const PROFILE_COLUMNS: Column[] = [
 ];
 
 export const get: CommandRun = async ({ args: [key = ''] }, ctx) => {
-  keySpec(key);
+  const { unset } = keySpec(key);
   const settings = await ctx.settings();
   const { value } = settings.describe(key);
-  if (value === undefined) throw new Error(`${key} is not set in profile ${settings.profile.name}`);
+  // Exit 1 with nothing on stdout, as `git config --get` of an unset key: a script can tell it from an empty value.
+  if (value === undefined)
+    throw new Error(`${key} is not set in profile ${settings.profile.name}${unset ? `: ${unset}` : ''}`);
   await ctx.io.write(`${value}\n`);
 };
 

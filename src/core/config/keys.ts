@@ -133,6 +133,8 @@ interface Declared<T> {
   env: string;
   description: string;
   kind: ValueKind<T>;
+  /** What the CLI does when the key is set nowhere and has no default value (`config get` says it). */
+  unset?: string;
 }
 
 /** Every key, in the order `config list` shows them; each declares the type it is read as. */
@@ -150,7 +152,12 @@ const DECLARED: { readonly [K in SettingKey]: Declared<SettingValues[K]> } = {
     kind: plain,
   },
   tenant: { env: 'CLINIC_TENANT', description: 'default tenant id sent as X-Tenant', kind: positiveId },
-  output: { env: 'CLINIC_OUTPUT', description: 'default output format', kind: oneOf(OUTPUT_FORMATS) },
+  output: {
+    env: 'CLINIC_OUTPUT',
+    description: 'default output format',
+    kind: oneOf(OUTPUT_FORMATS),
+    unset: 'commands print a table on a terminal, json otherwise',
+  },
   'realtime.key': { env: 'CLINIC_REALTIME_KEY', description: 'Pusher app key', kind: plain },
   'realtime.cluster': {
     env: 'CLINIC_REALTIME_CLUSTER',
@@ -189,6 +196,8 @@ export interface KeySpec {
   key: SettingKey;
   env: string;
   description: string;
+  /** What the CLI does when the key is set nowhere and has no default value. */
+  unset?: string;
   /** Returns the normalised value or throws UsageError. */
   check(value: string): string;
 }
@@ -198,8 +207,8 @@ const isSettingKey = (key: string): key is SettingKey => Object.hasOwn(DECLARED,
 export const CONFIG_KEYS: readonly KeySpec[] = Object.keys(DECLARED)
   .filter(isSettingKey)
   .map((key) => {
-    const { env, description, kind } = DECLARED[key];
-    return { key, env, description, check: (value: string) => kind.check(key, value) };
+    const { env, description, kind, unset } = DECLARED[key];
+    return { key, env, description, unset, check: (value: string) => kind.check(key, value) };
   });
 
 export const DEFAULTS = { scopes: 'openid *' } as const satisfies { readonly [K in SettingKey]?: string };

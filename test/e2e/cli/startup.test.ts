@@ -101,7 +101,7 @@ describe('start-up', () => {
     expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
       2,
       '',
-      "error: unknown command 'lst' (see 'clinic erasure --help')\n",
+      "error: unknown command 'lst' (did you mean list?)\n",
     ]);
   });
 

@@ -190,6 +190,20 @@ describe('clinic help COMMAND', () => {
     expect(JSON.parse(json!).error.message).toBe("unknown command 'erasur' (did you mean erasure?)");
   });
 
+  it("names each global setting's variable and default", async () => {
+    const top = (await runInProcess(['--help'])).stdout.replace(/\s+/g, ' ');
+    for (const [flag, says] of [
+      ['--profile <name>', "default: CLINIC_PROFILE, else the config's current_profile, else default"],
+      ['--tenant <id-or-slug>', "default: CLINIC_TENANT, else the profile's tenant"],
+      ['--base-url <url>', "default: CLINIC_BASE_URL, else the profile's base_url"],
+      [
+        '-o, --output <format>',
+        "default: CLINIC_OUTPUT, else the profile's output, else table on a terminal",
+      ],
+    ])
+      expect(top.slice(top.indexOf(` ${flag} `)).slice(0, 200)).toContain(says);
+  });
+
   it('is listed with the tools', async () => {
     const top = await runInProcess(['--help']);
     expect(top.stdout).toMatch(/Tools:\n(?:.*\n)*? {2}help \[command\.\.\.\] +show a command's help/);

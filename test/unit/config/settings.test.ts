@@ -250,6 +250,21 @@ describe('what config shows and says', () => {
     expect(broken.describe('realtime.auth_endpoint').value).toBe('https://rt.example.com/auth');
   });
 
+  it('config get of a key set nowhere: exit 1, nothing on stdout, and what the CLI does instead', async () => {
+    const output = await cli.run(['config', 'get', 'output']);
+    expect([output.code, output.stdout, output.stderr]).toEqual([
+      1,
+      '',
+      'error: output is not set in profile default: commands print a table on a terminal, json otherwise\n',
+    ]);
+    const key = await cli.run(['config', 'get', 'realtime.key']);
+    expect([key.code, key.stdout, key.stderr]).toEqual([
+      1,
+      '',
+      'error: realtime.key is not set in profile default\n',
+    ]);
+  });
+
   it('config set of a key the environment overrides: saved, and the override said', async () => {
     const result = await cli.run(['config', 'set', 'tenant', '3']); // CLINIC_TENANT=7 in this shell
     expect(result.code).toBe(0);
