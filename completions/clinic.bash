@@ -184,16 +184,37 @@ __clinic_add() {
   done
 }
 
-# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
-# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
-# (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
+# The profile the line names before the cursor (--profile NAME, --profile=NAME; the last one given): sets
+# __clinic_profile, empty when none is named. Fails for a name the CLI would refuse: its run could offer nothing.
+__clinic_line_profile() {
+  local i word valid='^[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63}$'
+  __clinic_profile=
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    if [[ $word == --profile ]]; then
+      __clinic_profile=${COMP_WORDS[i + 1]}
+      [[ $__clinic_profile == = ]] && __clinic_profile=${COMP_WORDS[i + 2]}
+    elif [[ $word == --profile=* ]]; then
+      __clinic_profile=${word#--profile=}
+    fi
+  done
+  [[ -z $__clinic_profile || $__clinic_profile =~ $valid ]]
+}
+
+# Profile names ($1 = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of the
+# selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on
+# failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped,
+# never expanded.
 __clinic_listed() {
   command -v clinic >/dev/null 2>&1 || return 0
   local line valid='^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$'
-  [[ $1 == tenant ]] && valid='^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$'
+  if [[ $1 == tenant ]]; then
+    valid='^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$'
+    __clinic_line_profile || return 0
+  fi
   while IFS= read -r line; do
     [[ $line =~ $valid ]] && printf '%s\n' "${BASH_REMATCH[1]}"
-  done < <(if [[ $1 == tenant ]]; then clinic tenants list --offline -o ndjson --fields slug --no-input --no-color; else unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color; fi </dev/null 2>/dev/null)
+  done < <(if [[ $1 == tenant ]]; then clinic tenants list --offline -o ndjson --fields slug --no-input --no-color ${__clinic_profile:+"--profile=$__clinic_profile"}; else unset CLINIC_PROFILE; clinic config profiles -o ndjson --fields name --no-input --no-color; fi </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (`--opt=`).

@@ -137,13 +137,33 @@ function __clinic_at_any
     contains -- (__clinic_state)[1] $argv
 end
 
-# Profile names ($argv[1] = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through
-# the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI
-# accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# The profile the line names before the cursor (--profile NAME, --profile=NAME; the last one given), printed;
+# nothing when none is named. Fails for a name the CLI would refuse: its run could offer nothing.
+function __clinic_line_profile
+    set -l tokens (commandline -opc)
+    set -l name
+    for i in (seq 2 (count $tokens))
+        if test "$tokens[$i]" = --profile; and test $i -lt (count $tokens)
+            set name $tokens[(math $i + 1)]
+        else if string match -q -- '--profile=*' $tokens[$i]
+            set name (string replace -- --profile= '' $tokens[$i])
+        end
+    end
+    test -z "$name"; and return 0
+    string match -rq -- '^[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63}$' $name; or return 1
+    printf '%s\n' $name
+end
+
+# Profile names ($argv[1] = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of
+# the selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent
+# on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_listed
     command -q clinic; or return 0
     if test "$argv[1]" = tenant
-        clinic tenants list --offline -o ndjson --fields slug --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$' '$1'
+        set -l named (__clinic_line_profile); or return 0
+        set -l chosen
+        test -n "$named"; and set chosen --profile=$named
+        clinic tenants list --offline -o ndjson --fields slug --no-input --no-color $chosen </dev/null 2>/dev/null | string replace -rf -- '^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$' '$1'
     else
         env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
     end

@@ -129,7 +129,7 @@ beforeAll(async () => {
           tenant: '1',
           tenant_slugs: { northside: '1', 'harbor-dental': '2', '$(touch pwned-slug)': '3', 'a b': '4' },
         },
-        'beta-prod': { base_url: 'https://api.example.com/api' },
+        'beta-prod': { base_url: 'https://api.example.com/api', tenant_slugs: { 'lakeview-physio': '3' } },
       },
     }),
     { mode: 0o600 },
@@ -262,6 +262,25 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect((await complete(shell, 'clinic customers list --tenant h')).words).toEqual(['harbor-dental']);
     expect((await complete(shell, 'clinic tenants use ')).words).toEqual(['harbor-dental', 'northside']);
     await expect(access(join(cwd, 'pwned-slug'))).rejects.toThrow();
+  });
+
+  it('completes the slugs of the profile the line names with --profile, else CLINIC_PROFILE', async (t) => {
+    if (!there()) return t.skip();
+    for (const line of [
+      'clinic --profile beta-prod --tenant ',
+      'clinic --profile=beta-prod customers list --tenant l',
+      'clinic customers list --profile beta-prod --tenant ',
+    ])
+      expect((await complete(shell, line)).words, line).toEqual(['lakeview-physio']);
+    const fromEnv = { CLINIC_PROFILE: 'beta-prod' };
+    expect((await complete(shell, 'clinic --tenant ', fromEnv)).words).toEqual(['lakeview-physio']);
+    expect((await complete(shell, 'clinic --profile alpha --tenant ', fromEnv)).words).toEqual([
+      'harbor-dental',
+      'northside',
+    ]);
+    // A profile the config lacks, or a name the CLI refuses (never passed on): nothing to offer.
+    expect((await complete(shell, 'clinic --profile nosuch --tenant ')).words).toEqual([]);
+    expect((await complete(shell, 'clinic --profile no/such --tenant ')).words).toEqual([]);
   });
 
   it('offers no subcommands where an argument is expected, and no files where none is', async (t) => {

@@ -1,7 +1,7 @@
 // The bash completion script, generated from the command tree. Stand-alone: it needs no bash-completion helpers.
 // No value is ever given to the shell to expand (compgen -W would expand each word: a profile named `$(cmd)` would
 // run cmd): candidates are matched in a loop and added to COMPREPLY as they are.
-import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILE_NAME, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { posixQuote } from './quote.js';
 import {
   allNodes,
@@ -114,16 +114,37 @@ __clinic_add() {
   done
 }
 
-# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
-# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
-# (letters, digits, '.', '_', '-') are kept: any other line is dropped, never expanded.
+# The profile the line names before the cursor (--profile NAME, --profile=NAME; the last one given): sets
+# __clinic_profile, empty when none is named. Fails for a name the CLI would refuse: its run could offer nothing.
+__clinic_line_profile() {
+  local i word valid=${q(PROFILE_NAME)}
+  __clinic_profile=
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=\${COMP_WORDS[i]}
+    if [[ $word == --profile ]]; then
+      __clinic_profile=\${COMP_WORDS[i + 1]}
+      [[ $__clinic_profile == = ]] && __clinic_profile=\${COMP_WORDS[i + 2]}
+    elif [[ $word == --profile=* ]]; then
+      __clinic_profile=\${word#--profile=}
+    fi
+  done
+  [[ -z $__clinic_profile || $__clinic_profile =~ $valid ]]
+}
+
+# Profile names ($1 = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of the
+# selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on
+# failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped,
+# never expanded.
 __clinic_listed() {
   command -v clinic >/dev/null 2>&1 || return 0
   local line valid=${q(PROFILE_LINE)}
-  [[ $1 == tenant ]] && valid=${q(TENANT_LINE)}
+  if [[ $1 == tenant ]]; then
+    valid=${q(TENANT_LINE)}
+    __clinic_line_profile || return 0
+  fi
   while IFS= read -r line; do
     [[ $line =~ $valid ]] && printf '%s\\n' "\${BASH_REMATCH[1]}"
-  done < <(if [[ $1 == tenant ]]; then ${TENANTS_COMMAND}; else unset CLINIC_PROFILE; ${PROFILES_COMMAND}; fi </dev/null 2>/dev/null)
+  done < <(if [[ $1 == tenant ]]; then ${TENANTS_COMMAND} \${__clinic_profile:+"--profile=$__clinic_profile"}; else unset CLINIC_PROFILE; ${PROFILES_COMMAND}; fi </dev/null 2>/dev/null)
 }
 
 # Fills COMPREPLY with the values of __clinic_kind that start with $1; $2 goes before each (\`--opt=\`).

@@ -1,5 +1,5 @@
 // The fish completion script, generated from the command tree: `complete` lines guarded by the command path.
-import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILE_NAME, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { allNodes, type CommandNode, type CommandTree, type OptionSpec } from './tree.js';
 
 const q = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -138,13 +138,33 @@ function __clinic_at_any
     contains -- (__clinic_state)[1] $argv
 end
 
-# Profile names ($argv[1] = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through
-# the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI
-# accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# The profile the line names before the cursor (--profile NAME, --profile=NAME; the last one given), printed;
+# nothing when none is named. Fails for a name the CLI would refuse: its run could offer nothing.
+function __clinic_line_profile
+    set -l tokens (commandline -opc)
+    set -l name
+    for i in (seq 2 (count $tokens))
+        if test "$tokens[$i]" = --profile; and test $i -lt (count $tokens)
+            set name $tokens[(math $i + 1)]
+        else if string match -q -- '--profile=*' $tokens[$i]
+            set name (string replace -- --profile= '' $tokens[$i])
+        end
+    end
+    test -z "$name"; and return 0
+    string match -rq -- ${q(PROFILE_NAME)} $name; or return 1
+    printf '%s\\n' $name
+end
+
+# Profile names ($argv[1] = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of
+# the selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent
+# on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_listed
     command -q clinic; or return 0
     if test "$argv[1]" = tenant
-        ${TENANTS_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(TENANT_LINE)} '$1'
+        set -l named (__clinic_line_profile); or return 0
+        set -l chosen
+        test -n "$named"; and set chosen --profile=$named
+        ${TENANTS_COMMAND} $chosen </dev/null 2>/dev/null | string replace -rf -- ${q(TENANT_LINE)} '$1'
     else
         env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'
     end

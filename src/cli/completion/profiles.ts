@@ -26,3 +26,9 @@ export const PROFILE_LINE = `^[{]"name":"([${FIRST}][${FIRST}.-]{0,63})"[}]$`;
 
 /** A line of TENANTS_COMMAND's output that holds a slug the CLI takes, the slug in group 1 (as PROFILE_LINE). */
 export const TENANT_LINE = `^[{]"slug":"([${FIRST_OF_SLUG}][${FIRST}.-]{0,99})"[}]$`;
+
+/**
+ * A profile name the CLI takes, alone (as PROFILE_LINE's group): what `--profile NAME` on the line being completed
+ * must be for the tenant slugs offered to be that profile's. A POSIX ERE and a PCRE alike.
+ */
+export const PROFILE_NAME = `^[${FIRST}][${FIRST}.-]{0,63}$`;

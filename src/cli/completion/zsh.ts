@@ -1,5 +1,5 @@
 // The zsh completion script (compsys), generated from the command tree: one function per command path.
-import { PROFILE_LINE, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
+import { PROFILE_LINE, PROFILE_NAME, PROFILES_COMMAND, TENANT_LINE, TENANTS_COMMAND } from './profiles.js';
 import { posixQuote } from './quote.js';
 import {
   allNodes,
@@ -100,17 +100,36 @@ typeset -ga _clinic_common=(
 ${common.map((s) => `  ${s}`).join('\n')}
 )
 
-# Profile names ($1 = profile) or the selected profile's remembered tenant slugs (tenant), one a line, through the
-# CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts
-# (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# The profile the line names before the cursor (--profile NAME, --profile=NAME; the last one given): sets
+# _clinic_profile, empty when none is named. Fails for a name the CLI would refuse: its run could offer nothing.
+_clinic_line_profile() {
+  setopt localoptions nobashrematch norematchpcre
+  local i valid=${q(PROFILE_NAME)}
+  # The words of the whole line up to the cursor: _arguments leaves in $words only those after the command's name.
+  local -a typed=(\${(z)LBUFFER})
+  _clinic_profile=
+  for (( i = 2; i <= $#typed; i++ )); do
+    if [[ $typed[i] == --profile ]]; then
+      _clinic_profile=$typed[i+1]
+    elif [[ $typed[i] == --profile=* ]]; then
+      _clinic_profile=\${typed[i]#--profile=}
+    fi
+  done
+  [[ -z $_clinic_profile || $_clinic_profile =~ $valid ]]
+}
+
+# Profile names ($1 = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of the
+# selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on
+# failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 _clinic_listed() {
   setopt localoptions nobashrematch norematchpcre
-  local entry expl valid=${q(PROFILE_LINE)} output
+  local entry expl valid=${q(PROFILE_LINE)} output _clinic_profile
   local -a values match mbegin mend
   (( $+commands[clinic] )) || return 1
   if [[ $1 == tenant ]]; then
     valid=${q(TENANT_LINE)}
-    output=$(${TENANTS_COMMAND} </dev/null 2>/dev/null)
+    _clinic_line_profile || return 1
+    output=$(${TENANTS_COMMAND} \${_clinic_profile:+--profile=$_clinic_profile} </dev/null 2>/dev/null)
   else
     output=$(unset CLINIC_PROFILE; ${PROFILES_COMMAND} </dev/null 2>/dev/null)
   fi
