@@ -8,8 +8,22 @@ export function parseWholeNumber(
   range: { min?: number; max?: number } = {},
 ): number {
   const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value)))
-    throw new UsageError(`${name} must be a whole number up to ${Number.MAX_SAFE_INTEGER}, got '${value}'`);
+  const bounded = max !== Number.MAX_SAFE_INTEGER;
+  // Not a whole number at all (-1, 1.5, abc): the range it must be in is said with it, not a bound it does not have.
+  if (!/^\d+$/.test(value.trim())) {
+    const wanted = bounded
+      ? `a whole number between ${min} and ${max}`
+      : min > 0
+        ? `a whole number of at least ${min}`
+        : 'a whole number (0 or more)';
+    throw new UsageError(`${name} must be ${wanted}, got '${value}'`);
+  }
+  if (!Number.isSafeInteger(Number(value)))
+    throw new UsageError(
+      bounded
+        ? `${name} must be between ${min} and ${max}, got ${value.trim()}`
+        : `${name} must be a whole number up to ${Number.MAX_SAFE_INTEGER}, got '${value}'`,
+    );
   const n = Number(value);
   if (n < min || n > max) {
     throw new UsageError(

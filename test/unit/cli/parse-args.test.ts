@@ -23,6 +23,21 @@ describe('parseWholeNumber', () => {
     },
   );
 
+  it('a value that is no whole number is told the range it must be in', () => {
+    expect(() => parseWholeNumber('-1', '--max-retries', { min: 0, max: 20 })).toThrow(
+      "--max-retries must be a whole number between 0 and 20, got '-1'",
+    );
+    expect(() => parseWholeNumber('-5', '--per-page', { min: 1, max: 100 })).toThrow(
+      "--per-page must be a whole number between 1 and 100, got '-5'",
+    );
+    expect(() => parseWholeNumber('x', '--page', { min: 1 })).toThrow(
+      "--page must be a whole number of at least 1, got 'x'",
+    );
+    expect(() => parseWholeNumber('99999999999999999999', '--max-retries', { min: 0, max: 20 })).toThrow(
+      '--max-retries must be between 0 and 20, got 99999999999999999999',
+    );
+  });
+
   it('rejects values out of range, saying the range', () => {
     expect(() => parseWholeNumber('0', '--per-page', { min: 1, max: 100 })).toThrow(
       '--per-page must be between 1 and 100, got 0',
