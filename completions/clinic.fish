@@ -179,7 +179,11 @@ end
 function __clinic_comma_list
     set -l typed (commandline -ct | string replace -r -- '^--[^=]*=' '')
     set -l done (string match -r -- '^.*,' $typed)
-    printf "$done%s\n" $argv
+    set -l chosen (string split -- , "$done")
+    for value in $argv
+        # The values not chosen yet: `created,<TAB>` offers deleted and read, not created again.
+        contains -- $value $chosen; or printf '%s%s\n' "$done" $value
+    end
 end
 
 complete -c clinic -f

@@ -264,6 +264,15 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     await expect(access(join(cwd, 'pwned-slug'))).rejects.toThrow();
   });
 
+  it('a comma-separated list offers only the values not chosen yet', async (t) => {
+    if (!there()) return t.skip();
+    // bash and fish offer the whole word (created,deleted), zsh the value after the comma.
+    const last = async (line: string) =>
+      (await complete(shell, line)).words.map((word) => word.slice(word.lastIndexOf(',') + 1));
+    expect(await last('clinic chat tail --events created,')).toEqual(['deleted', 'read']);
+    expect(await last('clinic chat tail --events read,created,')).toEqual(['deleted']);
+  });
+
   it('completes the slugs of the profile the line names with --profile, else CLINIC_PROFILE', async (t) => {
     if (!there()) return t.skip();
     for (const line of [

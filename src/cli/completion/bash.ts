@@ -154,8 +154,16 @@ __clinic_values_of() {
   case $__clinic_kind in
     choice) __clinic_add "$cur" "$before" "\${__clinic_values[@]}" ;;
     list)
-      [[ $cur == *,* ]] && before+=\${cur%,*},
-      __clinic_add "\${cur##*,}" "$before" "\${__clinic_values[@]}"
+      # The values not chosen yet: \`created,<TAB>\` offers deleted and read, not created again.
+      local -a chosen=() left=()
+      if [[ $cur == *,* ]]; then
+        before+=\${cur%,*},
+        IFS=, read -ra chosen <<<"\${cur%,*}"
+      fi
+      for line in "\${__clinic_values[@]}"; do
+        __clinic_in "$line" "\${chosen[@]}" || left+=("$line")
+      done
+      __clinic_add "\${cur##*,}" "$before" "\${left[@]}"
       ;;
     file)
       compopt -o filenames 2>/dev/null
