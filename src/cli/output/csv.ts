@@ -10,10 +10,14 @@ import { sanitize } from './sanitize.js';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 /**
- * Plainly a number (-12.5, +3, -1e5) or a phone number (+44 7700 900123, +1 (555) 010-0000): left as it is. A phone
- * number starts with `+`; one starting with `-` (`-1-1`, `--5`) is arithmetic a spreadsheet would compute.
+ * Plainly a number (-12.5, +3, -1e5) or a phone number written in groups (+44 7700 900123, +1 (555) 010-0000): left
+ * as it is. A spreadsheet reads a space between two numbers as its intersection operator, an error, never a value; so
+ * a phone number is groups of digits (with `()`, `.`, `-` inside) separated by spaces, each group starting with a
+ * digit or `(` and ending with a digit or `)`. Without those spaces it is arithmetic a spreadsheet computes
+ * (`+1-1` shows 0, `+1-555-0100` shows -654), as is a `-` or `+` beside a space (`+1 -1`), or a leading `-`.
  */
-const HARMLESS = /^[+-]?(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?$|^\+[\d ().-]*\d[\d ().-]*$/;
+const HARMLESS =
+  /^[+-]?(\d+(\.\d+)?|\.\d+)([eE][+-]?\d+)?$|^\+\(?\d(?:[\d().-]*[\d)])?(?: \(?\d(?:[\d().-]*[\d)])?)+$/;
 
 /** `=HYPERLINK(…)` becomes `'=HYPERLINK(…)`; numbers and phone numbers stay exact. */
 export function neutralizeFormula(cell: string): string {
