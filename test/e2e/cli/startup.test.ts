@@ -390,6 +390,14 @@ describe("start-up: CommonJS packages are required, never imported (Node's ES mo
     expect(shared.builtins).not.toContain(IMPORTED);
   });
 
+  it("a request to the sandbox (its listener checked as this user's) loads no perf_hooks", async () => {
+    // `performance`'s first touch loads perf_hooks: most of a millisecond of every run that asks anything.
+    const run = await loaded(['customers', 'get', '1', '-o', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.builtins).toContain('NativeModule http');
+    expect(run.builtins).not.toContain('perf_hooks');
+  });
+
   it('the keychain (@napi-rs/keyring), even when it cannot be reached', async () => {
     const run = await loaded(['--profile', 'nokeychain', 'login', '--with-token'], {
       DBUS_SESSION_BUS_ADDRESS: undefined,
