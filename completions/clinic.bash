@@ -42,6 +42,7 @@ __clinic_options() {
     'appointments list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
     'leads notes add') __clinic_words=('--content' '--user-id' '--set' '--from' '--format' '--journal' '--resume' '--restart' '--retry-unknown') ;;
     'conversations messages') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter' '--after') ;;
+    'conversations send-voice') __clinic_words=('--max-kib') ;;
     'chat tail') __clinic_words=('--conversation' '--since' '--events' '--timeout' '--reconnect-timeout' '--checkpoint' '--forward-to' '--forward-secret') ;;
     'channels list') __clinic_words=('--page' '--per-page' '--all' '--limit' '--filter') ;;
     'form-templates update') __clinic_words=('--name' '--description' '--active' '--inactive') ;;
@@ -78,6 +79,7 @@ __clinic_option() {
     'leads notes add|--content') __clinic_kind=none ;;
     'leads notes add|--user-id') __clinic_kind=none ;;
     'conversations messages|--after') __clinic_kind=none ;;
+    'conversations send-voice|--max-kib') __clinic_kind=none ;;
     'chat tail|--conversation') __clinic_kind=none ;;
     'chat tail|--since') __clinic_kind=none ;;
     'chat tail|--events') __clinic_kind=list __clinic_values=('created' 'deleted' 'read') ;;

@@ -62,6 +62,8 @@ function __clinic_takes_value
             return 0
         case 'clinic conversations messages|--page' 'clinic conversations messages|--per-page' 'clinic conversations messages|--limit' 'clinic conversations messages|--filter' 'clinic conversations messages|--after'
             return 0
+        case 'clinic conversations send-voice|--max-kib'
+            return 0
         case 'clinic chat tail|--conversation' 'clinic chat tail|--since' 'clinic chat tail|--events' 'clinic chat tail|--timeout' 'clinic chat tail|--reconnect-timeout' 'clinic chat tail|--checkpoint' 'clinic chat tail|--forward-to' 'clinic chat tail|--forward-secret'
             return 0
         case 'clinic channels list|--page' 'clinic channels list|--per-page' 'clinic channels list|--limit' 'clinic channels list|--filter'
@@ -310,6 +312,7 @@ complete -c clinic -n '__clinic_at_any \'clinic leads notes add\'' -l content -x
 complete -c clinic -n '__clinic_at_any \'clinic leads notes add\'' -l user-id -x -d 'author of the note (default: the server decides, usually you)'
 complete -c clinic -n '__clinic_at_any \'clinic leads notes add\'' -l set -x -d 'with --from: set a field on every record (e.g. user_id=4) (repeatable)'
 complete -c clinic -n '__clinic_at_any \'clinic conversations messages\'' -l after -x -d 'only messages after this one (catching up)'
+complete -c clinic -n '__clinic_at_any \'clinic conversations send-voice\'' -l max-kib -x -d 'refuse a file over N KiB before sending (default 51200; 0: no bound here, the server decides)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l conversation -x -d 'only this conversation (repeatable)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l since -x -d 'first print the messages after this one (of the --conversation ones)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l events -x -a '(__clinic_comma_list created deleted read)' -d 'which events to print (default created)'

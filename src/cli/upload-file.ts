@@ -9,7 +9,8 @@ export interface CheckedFile {
   size: number;
 }
 
-export async function checkUploadFile(path: string, maxBytes: number): Promise<CheckedFile> {
+/** `limitNote`: said after a refusal for size (how to give another bound). */
+export async function checkUploadFile(path: string, maxBytes: number, limitNote = ''): Promise<CheckedFile> {
   let info;
   try {
     info = await stat(path);
@@ -29,7 +30,9 @@ export async function checkUploadFile(path: string, maxBytes: number): Promise<C
   if (info.size === 0) throw new UsageError(`${path} is empty`);
   if (info.size > maxBytes) {
     const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
-    throw new UsageError(`${path} is ${kib(info.size)}, over the upload limit of ${kib(maxBytes)}`);
+    throw new UsageError(
+      `${path} is ${kib(info.size)}, over the upload limit of ${kib(maxBytes)}${limitNote}`,
+    );
   }
   return { path, size: info.size };
 }

@@ -37,21 +37,32 @@ const message = defineCommand({
   load: async () => (await import('./message.js')).run,
 });
 
+export const SEND_VOICE_OPTIONS = [
+  option.int(
+    '--max-kib <n>',
+    'refuse a file over N KiB before sending (default 51200; 0: no bound here, the server decides)',
+    { min: 0, max: 1024 * 1024 * 1024 },
+  ),
+] as const;
+
 const sendVoice = defineCommand({
   name: 'send-voice',
   summary: 'send an audio file as a voice message',
   description:
     'Upload FILE as a voice message (POST /v1/conversations/{id}/messages/voice, multipart part `file`),\n' +
     'streamed from disk. Files over 51200 KiB are refused before anything is sent (the API document gives the\n' +
-    'bound 51200 without a unit; KiB is assumed). Prints the acknowledgement: the message is queued.',
+    'bound 51200 without a unit; KiB is assumed: --max-kib sets another bound, 0 none). Prints the\n' +
+    'acknowledgement: the message is queued.',
   args: [
     { name: 'id', description: 'conversation id' },
     { name: 'file', description: 'audio file', completes: 'file' },
   ],
+  options: SEND_VOICE_OPTIONS,
   dryRun: 'honoured',
   examples: [
     'clinic conversations send-voice 2 ./reply.ogg',
     'clinic conversations send-voice 2 note.m4a -o json',
+    'clinic conversations send-voice 2 long-note.ogg --max-kib 0',
   ],
   load: async () => (await import('./send-voice.js')).run,
 });

@@ -286,6 +286,27 @@ describe('files', () => {
     expect(cli.seen).toEqual([]);
   });
 
+  it('send-voice: --max-kib sets the bound the API document leaves without a unit, 0 leaves it to the server', async () => {
+    const file = join(cli.dir, 'note.ogg');
+    await writeFile(file, Buffer.alloc(3 * 1024, 7));
+    const refused = await run(['conversations', 'send-voice', '5', file, '--max-kib', '2']);
+    expect([refused.code, refused.stderr]).toEqual([
+      2,
+      `error: ${file} is 3 KiB, over the upload limit of 2 KiB (the API document's 51200, read as KiB: --max-kib N ` +
+        'sets another bound, 0 none)\n',
+    ]);
+    expect(cli.seen).toEqual([]);
+    const big = join(cli.dir, 'big.ogg');
+    await writeFile(big, '');
+    await truncate(big, 51_200 * 1024 + 1);
+    queueReplies(cli.transport, cli.seen, 'POST', '/api/v1/conversations/5/messages/voice', [
+      { status: 201, body: ok({ status: 'queued', message_id: '78', conversation_id: '5' }) },
+    ]);
+    const sent = await run(['conversations', 'send-voice', '5', big, '--max-kib', '0', '-o', 'json']);
+    expect(sent.code).toBe(0);
+    expect(JSON.parse(sent.stdout)).toMatchObject({ message_id: '78' });
+  });
+
   const PDF = '%PDF-1.4\nhello\n%%EOF\n';
 
   it('ai-reports pdf saves the PDF through a temporary file; an existing file needs --force', async () => {
