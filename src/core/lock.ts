@@ -30,9 +30,30 @@ async function whileLocked<T>(path: string, section: () => Promise<T>): Promise<
 }
 
 /**
- * Takes `path.lock`, waiting while another process holds it. Only that is waited for: a folder that refuses the lock
- * (a file where a folder should be, read-only, another user's) fails at once, not after the 48 s of waiting (the
- * library tries again on any error).
+ * What a folder answers when it will never take the lock (a file where a folder should be, read-only, another user's,
+ * full): failed at once, not after the 48 s of waiting the library gave any error.
+ */
+const REFUSALS = new Set([
+  'ENOTDIR',
+  'EACCES',
+  'EPERM',
+  'EROFS',
+  'EISDIR',
+  'ENAMETOOLONG',
+  'ELOOP',
+  'ENOSPC',
+  'EDQUOT',
+]);
+
+/** Whether an error taking a lock is the folder's refusal (failed at once) rather than a lock held or raced for. */
+export function lockRefused(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code !== undefined && REFUSALS.has(code);
+}
+
+/**
+ * Takes `path.lock`, waiting while another process holds it, and trying again after any other error, as the library
+ * does (two takers of a stale lock: one may remove the other's fresh lock under it, ENOENT); a refusal fails at once.
  */
 async function takeLock(path: string): Promise<() => Promise<void>> {
   for (let attempt = 1; ; attempt++) {
@@ -47,7 +68,7 @@ async function takeLock(path: string): Promise<() => Promise<void>> {
         onCompromised: () => undefined,
       });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED' || attempt >= LOCK_TRIES) throw error;
+      if (lockRefused(error) || attempt >= LOCK_TRIES) throw error;
       await new Promise((resolve) => setTimeout(resolve, lockWait(attempt)));
     }
   }

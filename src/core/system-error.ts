@@ -16,15 +16,22 @@ const DOING: Record<string, string> = {
   fstat: 'look at',
   scandir: 'list',
   chmod: 'change the mode of',
+  utime: 'touch',
+  utimes: 'touch',
   fchmod: 'change the mode of',
   copyfile: 'copy',
   fsync: 'write',
   fdatasync: 'write',
 };
 
+/** A path as a shell takes it in a command to paste: quoted when it holds anything but plain characters. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
 /** Why, for the error codes a user can act on, with what to run. */
 function why(code: string, path: string): string | undefined {
-  const folder = dirname(path);
+  const folder = shellWord(dirname(path));
   switch (code) {
     case 'ENOTDIR':
       return `a part of that path is a file, not a folder (run: ls -ld ${folder} and its parents; move the file away, or choose another folder)`;

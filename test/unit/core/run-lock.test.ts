@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
-import { takeOverHooks, withRunLock } from '../../../src/core/lock.js';
+import { lockRefused, takeOverHooks, withRunLock } from '../../../src/core/lock.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
 const dir = useTempDir();
@@ -136,6 +136,15 @@ describe('withRunLock', () => {
 
   // The lock library tries again on any error: a folder that refuses the lock was waited on for 48 s before failing.
   // Only a lock another process holds is waited for: with the clock stopped, a refusal still comes.
+  it('only a refusal fails at once: a lock held, or raced for (ENOENT: another taker removed it), is tried again', () => {
+    const failure = (code: string) => Object.assign(new Error(code), { code });
+    for (const code of ['ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC'])
+      expect(lockRefused(failure(code))).toBe(true);
+    for (const code of ['ELOCKED', 'ENOENT', 'EEXIST', 'EBUSY'])
+      expect(lockRefused(failure(code))).toBe(false);
+    expect(lockRefused(new Error('no code'))).toBe(false);
+  });
+
   it('a "folder" that is a file: a usage error at once, in words, no waiting', async () => {
     const file = join(dir.path, 'plain');
     await writeFile(file, 'x');

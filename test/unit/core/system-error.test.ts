@@ -39,6 +39,16 @@ describe('a file system error in words', () => {
       'cannot create the folder /srv/x/clinic: permission denied (run: ls -ld /srv/x and its parents: their owners ' +
         'and modes)',
     );
+    // A path that is shell code is quoted in the command to paste.
+    const odd = Object.assign(new Error('EACCES'), {
+      code: 'EACCES',
+      syscall: 'open',
+      path: "/x/$(rm -rf ~)/it's",
+    });
+    expect(systemErrorMessage(odd)).toBe(
+      "cannot open /x/$(rm -rf ~)/it's: permission denied (run: ls -ld '/x/$(rm -rf ~)' and its parents: their " +
+        'owners and modes)',
+    );
     const full = Object.assign(new Error('ENOSPC'), {
       code: 'ENOSPC',
       syscall: 'write',
