@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import {
   ApiError,
   CancelledError,
+  CliError,
   NetworkError,
   RateLimitedError,
   UnreachableError,
@@ -498,7 +499,8 @@ const hasAuthorization = (headers: Record<string, string>) =>
   Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
 
 function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
-  if (error instanceof ApiError || error instanceof NetworkError) return error;
+  // A usage error (a connection refused as another user's: loopback-owner.ts) is said as it is, exit 2.
+  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CliError) return error;
   const target = prepared.origin;
   const unsure = prepared.method === 'POST' || prepared.method === 'PATCH';
   const reason = describeNetworkError(error);

@@ -3,7 +3,7 @@
 // only, read from /proc/net/tcp or tcp6 (a fraction of a millisecond to 2 ms: asked only for http to a loopback address,
 // requireOwnListener).
 import { lazyRequire } from '../lazy-require.js';
-import { UsageError } from '../errors.js';
+import { NetworkError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../secure-url.js';
 
 /** The text of /proc/net/tcp or tcp6; undefined where there is none (no IPv6, /proc not mounted). */
@@ -148,4 +148,140 @@ async function listenerVerdict(origin: string): Promise<void> {
   const uids = await loopbackListenerUids(url.hostname, Number(url.port || 80));
   const other = uids?.find((uid) => uid !== mine && uid !== 0);
   if (other !== undefined) throw new ListenerOfAnotherUser(other);
+}
+
+/** A connection's two ends, as node:net gives them once it is connected. */
+export interface ConnectionEnds {
+  localAddress?: string;
+  localPort?: number;
+  remoteAddress?: string;
+  remotePort?: number;
+}
+
+/** The 16 bytes of an IPv6 address (`::1`, `::ffff:127.0.0.1`); undefined for anything else. */
+function ipv6Bytes(address: string): number[] | undefined {
+  let text = address;
+  const tail: number[] = [];
+  const v4 = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    text = `${v4[1]}0:0`;
+    tail.push(...v4[2]!.split('.').map(Number));
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
+  const head = groups(halves[0]);
+  const rest = groups(halves[1]);
+  const missing = 8 - head.length - rest.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 0) return undefined;
+  const words = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...rest];
+  if (words.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffff)) return undefined;
+  const bytes = words.flatMap((w) => [w >> 8, w & 0xff]);
+  if (tail.length === 4) bytes.splice(12, 4, ...tail);
+  return bytes;
+}
+
+/** An address and port as /proc/net/tcp6 writes them: four host-order words, `:`, the port in hex. */
+function procAddress6(bytes: number[], port: number): string {
+  let text = '';
+  for (let at = 0; at < 16; at += 4) text += word(bytes.slice(at, at + 4));
+  return `${text}:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * How /proc/net writes an end of the connection, in each table it may be in: an IPv4 address in `tcp`, and in `tcp6`
+ * as `::ffff:a.b.c.d` (a dual-stack listener's side); an IPv6 one in `tcp6` only.
+ */
+function procForms(address: string, port: number): { tcp: string[]; tcp6: string[] } {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const plain = address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(plain)) {
+    const bytes = plain.split('.').map(Number);
+    return {
+      tcp: [`${word(bytes)}:${hexPort}`],
+      tcp6: [procAddress6([...new Array<number>(10).fill(0), 0xff, 0xff, ...bytes], port)],
+    };
+  }
+  const bytes = ipv6Bytes(address);
+  return { tcp: [], tcp6: bytes ? [procAddress6(bytes, port)] : [] };
+}
+
+/** The whole table (connections too), read until `found` says the line sought has been read, or to its end. */
+function readWholeTable(
+  file: '/proc/net/tcp' | '/proc/net/tcp6',
+  found: (text: string) => boolean,
+): string | undefined {
+  const { openSync, readSync, closeSync } = fs();
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(16_384);
+    let text = '';
+    for (let count = readSync(fd, chunk); count > 0; count = readSync(fd, chunk)) {
+      text += chunk.toString('latin1', 0, count);
+      if (found(text)) break;
+    }
+    return text;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The uid of the process on the far end of a connection this process made to this machine: the far end's line in
+ * /proc/net (its local address is our remote one, its remote address ours), which carries its listener's owner, the
+ * accepted socket's or, before the accept, the pending one's. `undefined`: not found, or no /proc here.
+ */
+export function farEndUid(ends: ConnectionEnds, read = readWholeTable): number | undefined | 'no table' {
+  const { localAddress, localPort, remoteAddress, remotePort } = ends;
+  if (!localAddress || !localPort || !remoteAddress || !remotePort) return undefined;
+  const far = procForms(remoteAddress, remotePort);
+  const near = procForms(localAddress, localPort);
+  let tables = 0;
+  for (const [file, locals, remotes] of [
+    ['/proc/net/tcp', far.tcp, near.tcp],
+    ['/proc/net/tcp6', far.tcp6, near.tcp6],
+  ] as const) {
+    if (locals.length === 0) continue;
+    // `sl local rem st ...`: a line whose local and remote are these, fields 1 and 2.
+    const sought = locals.flatMap((l) => remotes.map((r) => ` ${l} ${r} `));
+    const text = read(file, (so) => sought.some((line) => so.includes(line)));
+    if (text === undefined) continue;
+    tables++;
+    for (const line of text.split('\n')) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length >= 8 && sought.includes(` ${fields[1]} ${fields[2]} `)) return Number(fields[7]);
+    }
+  }
+  return tables === 0 ? 'no table' : undefined;
+}
+
+/**
+ * Refuses a connection to a loopback address whose far end is another user's process, before anything is written on
+ * it (NodeTransport checks every new plain-http connection to this machine). The listener check above says so early
+ * and names the credential; this one is the guarantee: it looks at the connection itself, after it is made, so a
+ * listener that appears after that check, or that a busy table hid from it, is caught too. A far end the table does
+ * not show (read twice) is refused as well: nothing is sent where its owner cannot be told.
+ */
+export function requireOwnFarEnd(ends: ConnectionEnds, origin: string, read = readWholeTable): void {
+  const mine = process.getuid?.();
+  if (process.platform !== 'linux' || mine === undefined) return;
+  let uid = farEndUid(ends, read);
+  if (uid === undefined) uid = farEndUid(ends, read);
+  if (uid === 'no table') return;
+  if (uid === undefined)
+    throw new NetworkError(
+      `cannot tell whose process answers on ${origin} (the connection is not in /proc/net/tcp): nothing was sent to it`,
+    );
+  if (uid !== mine && uid !== 0)
+    throw new UsageError(
+      `${origin} is served by another user's process (uid ${uid}): nothing is sent to it in clear text (a stopped ` +
+        'sandbox leaves its port to anyone); start the sandbox again, or check base_url and auth_url',
+    );
 }

@@ -1,7 +1,7 @@
 // A fetch for openid-client over the project's own transport and exchange: the answer read whole, but capped,
 // uncompressed, within a deadline, traced like the API's, and never redirected.
 import type { HttpTransport } from './transport.js';
-import { NetworkError, UnreachableError } from '../errors.js';
+import { CliError, NetworkError, UnreachableError } from '../errors.js';
 import { MAX_OAUTH_BYTES } from '../limits.js';
 import { redactUrl } from '../redact.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
@@ -62,7 +62,8 @@ export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
           : `no complete answer within ${Math.round(timeoutMs / 100) / 10}s`;
         throw new NetworkError(`${redactUrl(href)}: ${why}`);
       }
-      if (error instanceof NetworkError) throw error;
+      // Ours, said as it is: a network error, or a refusal (a connection to another user's process, exit 2).
+      if (error instanceof CliError) throw error;
       throw new UnreachableError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
     }
   };

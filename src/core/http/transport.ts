@@ -1,9 +1,12 @@
 // The one road onto the wire: Node's own http/https (its parser is native, where undici's WebAssembly llhttp costs a
 // short-lived process over 100 ms to compile). Everything that speaks HTTP (the API client, OAuth, uploads,
 // downloads, realtime authorization, doctor's probes) goes through this module and its folder, transport/.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { ClientRequestArgs, IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import type { Readable } from 'node:stream';
+import { createConnection, type NetConnectOpts } from 'node:net';
+import type { Duplex, Readable } from 'node:stream';
+import { isLoopbackHost } from '../secure-url.js';
+import { requireOwnFarEnd } from './loopback-owner.js';
 import { abortError, type Cancel } from './transport/cancel.js';
 import type { MultipartBody } from './transport/multipart.js';
 
@@ -50,6 +53,36 @@ export interface HttpTransport {
 }
 
 const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8 };
+
+/**
+ * node:http's agent, but a new connection to this machine (the sandbox, a port-forward) is handed to its request only
+ * once its far end is known to be a process of this user's or root's (loopback-owner.ts): until then nothing is
+ * written on it, neither a token nor a request line. Any other host goes as node:http sends it.
+ */
+class OwnLoopbackAgent extends HttpAgent {
+  override createConnection(
+    options: ClientRequestArgs,
+    oncreate?: (error: Error | null, socket: Duplex) => void,
+  ): Duplex | null | undefined {
+    const socket = createConnection(options as NetConnectOpts);
+    const host = options.host ?? options.hostname ?? '';
+    if (!oncreate || !isLoopbackHost(host.includes(':') ? `[${host}]` : host)) return socket;
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${options.port ?? 80}`;
+    const failed = (error: Error) => oncreate(error, socket);
+    socket.once('error', failed);
+    socket.once('connect', () => {
+      socket.removeListener('error', failed);
+      try {
+        requireOwnFarEnd(socket, origin);
+      } catch (error) {
+        socket.destroy();
+        return oncreate(error as Error, socket);
+      }
+      oncreate(null, socket);
+    });
+    return undefined;
+  }
+}
 const timedOut = (what: string) => Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' });
 
 /**
@@ -86,7 +119,7 @@ export async function requestFunction(origin: string): Promise<Send> {
 }
 
 export class NodeTransport implements HttpTransport {
-  private readonly http = new HttpAgent(AGENT_OPTIONS);
+  private readonly http = new OwnLoopbackAgent(AGENT_OPTIONS);
   private https?: HttpAgent;
   /** Each origin parsed once (a long export sends thousands of requests to one). */
   private readonly origins = new Map<string, OriginOptions>();

@@ -146,6 +146,7 @@ async function freshPlace(): Promise<Place> {
     'requests.csv': 'customer_id,request_reason\n2,asked by email\n3,asked at the desk\n',
     'reply.ogg': 'OggS voice',
     'note.m4a': 'm4a voice',
+    'long-note.ogg': 'OggS a long voice',
   };
   for (const [name, content] of Object.entries(files)) await writeFile(join(cwd, name), content);
   const env = Object.fromEntries(

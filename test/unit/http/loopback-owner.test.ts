@@ -9,7 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loopbackListenerUids } from '../../../src/core/http/loopback-owner.js';
+import { farEndUid, loopbackListenerUids, requireOwnFarEnd } from '../../../src/core/http/loopback-owner.js';
+import { NodeTransport } from '../../../src/core/http/transport.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 
@@ -28,6 +30,7 @@ async function theirServer(host: string) {
   const script = `
     let seen = 0;
     let secrets = 0;
+    let bytes = 0;
     const server = require('node:http').createServer((req, res) => {
       seen++;
       if (req.method !== 'GET' || req.headers.authorization) secrets++;
@@ -35,8 +38,9 @@ async function theirServer(host: string) {
       if (req.url.includes('/.well-known/')) return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"id":1}}');
     });
+    server.on('connection', (socket) => socket.on('data', (data) => (bytes += data.length)));
     server.listen(0, ${JSON.stringify(host)}, () => console.log(server.address().port));
-    process.stdin.on('data', () => console.log('seen ' + seen + ' ' + secrets));`;
+    process.stdin.on('data', () => console.log('seen ' + seen + ' ' + secrets + ' ' + bytes));`;
   const child = spawn(process.execPath, ['-e', script], { uid: NOBODY, gid: NOBODY });
   children.push(child);
   const lines: string[] = [];
@@ -67,6 +71,11 @@ async function theirServer(host: string) {
     secrets: async () => {
       child.stdin.write('?\n');
       return Number((await next()).split(' ')[2]);
+    },
+    /** Bytes received on any connection: a request line, a header, anything at all. */
+    bytes: async () => {
+      child.stdin.write('?\n');
+      return Number((await next()).split(' ')[3]);
     },
   };
 }
@@ -191,8 +200,12 @@ describe.skipIf(!asRoot)("every credential, not CLINIC_TOKEN only, to another us
     const origin = `http://127.0.0.1:${theirs.port}`;
     const result = await runInProcess(['customers', 'get', '1'], { env: await signedInAt(origin, true) });
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect(result.stderr.split('\n')[0]).toBe(refusal(origin, 'the sign-in', 'auth_url'));
-    expect(await theirs.secrets(), 'discovery may be read; nothing secret is sent').toBe(0);
+    // Refused at the first connection, discovery's: the connection itself is another user's.
+    expect(result.stderr.split('\n')[0]).toBe(
+      `error: ${origin} is served by another user's process (uid ${NOBODY}): nothing is sent to it in clear text ` +
+        '(a stopped sandbox leaves its port to anyone); start the sandbox again, or check base_url and auth_url',
+    );
+    expect(await theirs.bytes(), 'not even discovery is asked for').toBe(0);
   });
 
   it('login --with-token: the token piped in is not tried there (exit 2)', async () => {
@@ -206,6 +219,103 @@ describe.skipIf(!asRoot)("every credential, not CLINIC_TOKEN only, to another us
     expect(result.stderr.split('\n')[0]).toBe(refusal(origin, "the sign-in's token"));
     expect(await theirs.seen()).toBe(0);
   });
+});
+
+describe.skipIf(!asRoot)('the connection itself, checked before anything is written on it', () => {
+  // The listener check runs before the connection: a listener that appears after it, or that a table busy with
+  // listeners coming and going hid from its reads, would still be sent the token. The transport checks the far end of
+  // every new plain-http connection to this machine; here it is asked directly, the early check skipped.
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['::', '127.0.0.1'],
+    ['::', '[::1]'],
+    ['::', 'localhost'],
+  ])('a server of theirs on %s, reached as %s: refused, not a byte written', async (host, name) => {
+    const theirs = await theirServer(host);
+    const origin = `http://${name}:${theirs.port}`;
+    const transport = new NodeTransport();
+    try {
+      const sent = transport.request({
+        origin,
+        path: '/api/v1/customers/1',
+        method: 'GET',
+        headers: { authorization: 'Bearer tok_prod_secret' },
+      });
+      await expect(sent).rejects.toThrow(UsageError);
+      await expect(sent).rejects.toThrow(
+        /is served by another user's process \(uid 65534\): nothing is sent/,
+      );
+    } finally {
+      await transport.close();
+    }
+    expect(await theirs.bytes()).toBe(0);
+  });
+
+  it('a server of this user: the request goes as always, over one kept-alive connection', async () => {
+    const ours = await ourServer();
+    const transport = new NodeTransport();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const answer = await transport.request({
+          origin: `http://127.0.0.1:${ours.port}`,
+          path: '/x',
+          method: 'GET',
+          headers: { authorization: 'Bearer mine' },
+        });
+        expect(answer.statusCode).toBe(200);
+        answer.body.resume();
+        await new Promise((resolve) => answer.body.once('end', resolve));
+      }
+    } finally {
+      await transport.close();
+    }
+    expect(ours.seen).toEqual(['Bearer mine', 'Bearer mine', 'Bearer mine']);
+  });
+});
+
+describe('the far end of a connection, as /proc/net writes it', () => {
+  const HEAD = '  sl  local_address rem_address   st';
+  const line = (local: string, remote: string, uid: number, state = '01') =>
+    `   3: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000 ${uid} 0 1 1`;
+  const reader =
+    (tcp: string[], tcp6: string[] = []) =>
+    (file: string) =>
+      [HEAD, ...(file.endsWith('6') ? tcp6 : tcp)].join('\n');
+  // 127.0.0.1:8080 (1F90) from 127.0.0.1:53000 (CF08); the same over IPv6 and from a dual-stack listener's side.
+  const ends = { localAddress: '127.0.0.1', localPort: 53000, remoteAddress: '127.0.0.1', remotePort: 8080 };
+  const ours = line('0100007F:CF08', '0100007F:1F90', 1000);
+  const MAPPED = '0000000000000000FFFF00000100007F';
+  const V6_LOOPBACK = '00000000000000000000000001000000';
+
+  it.skipIf(process.platform !== 'linux').each([
+    ['in tcp', reader([ours, line('0100007F:1F90', '0100007F:CF08', 65534)]), 65534],
+    ['before its accept (SYN_RECV)', reader([line('0100007F:1F90', '0100007F:CF08', 1001, '03')]), 1001],
+    [
+      'on a dual-stack listener (tcp6)',
+      reader([ours], [line(`${MAPPED}:1F90`, `${MAPPED}:CF08`, 1002)]),
+      1002,
+    ],
+    ['not in any table', reader([ours]), undefined],
+  ])('%s', (_name, read, uid) => {
+    expect(farEndUid(ends, read)).toBe(uid);
+  });
+
+  it.skipIf(process.platform !== 'linux')('over IPv6, and with no table at all', () => {
+    const six = { localAddress: '::1', localPort: 53000, remoteAddress: '::1', remotePort: 8080 };
+    const read = reader([], [line(`${V6_LOOPBACK}:1F90`, `${V6_LOOPBACK}:CF08`, 1003)]);
+    expect(farEndUid(six, read)).toBe(1003);
+    expect(farEndUid(ends, () => undefined)).toBe('no table');
+  });
+
+  it.skipIf(process.platform !== 'linux')(
+    'a far end the table does not show is refused (nothing sent)',
+    () => {
+      expect(() => requireOwnFarEnd(ends, 'http://127.0.0.1:8080', reader([ours]))).toThrow(
+        'cannot tell whose process answers on http://127.0.0.1:8080 (the connection is not in /proc/net/tcp): ' +
+          'nothing was sent to it',
+      );
+    },
+  );
 });
 
 describe('which listeners a loopback address reaches (tables as /proc/net writes them, any user)', () => {

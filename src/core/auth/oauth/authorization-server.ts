@@ -68,7 +68,7 @@ function clientFetch(
       return method === 'POST' ? await withUsableExpiry(response, trace) : response;
     } catch (error) {
       trace?.(`< ${(error as Error).message}`);
-      if (!(error instanceof NetworkError)) throw error;
+      if (!(error instanceof NetworkError || error instanceof UsageError)) throw error;
       throw fail(error.message, error);
     }
   };
@@ -142,7 +142,7 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
     });
   } catch (error) {
     const ours = (error as { cause?: unknown }).cause;
-    if (ours instanceof NetworkError) throw ours;
+    if (ours instanceof NetworkError || ours instanceof UsageError) throw ours;
     if (!isMissingDiscovery(error)) {
       throw new NetworkError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
     }
