@@ -45,7 +45,8 @@ const readTable: TableReader = async (file) => {
 
 /**
  * The uids of the sockets listening on `port` that a connection to loopback `host` (a URL's hostname: `127.0.0.1`,
- * `localhost`, `[::1]`) reaches: bound to its address, or to any address. Undefined off Linux.
+ * `localhost`, `[::1]`) reaches: bound to its address, or to any address. Undefined off Linux, or where neither
+ * table can be read.
  *
  * An IPv4 address is looked up in the IPv4 table first, and in the IPv6 one (a dual-stack `::` listener) only when no
  * listener there reaches it: Linux lets no two listeners whose addresses overlap share a port unless both are one
@@ -60,8 +61,11 @@ export async function loopbackListenerUids(
   if (process.platform !== 'linux') return undefined;
   const { v4, v6, bound } = boundAddressesReaching(host);
   const uids: number[] = [];
+  let tablesRead = 0;
   const look = (table: string | undefined) => {
-    for (const line of (table ?? '').split('\n').slice(1)) {
+    if (table === undefined) return;
+    tablesRead++;
+    for (const line of table.split('\n').slice(1)) {
       const fields = line.trim().split(/\s+/);
       // sl, local_address (hex address:port), rem_address, st (0A: listening), tx:rx, tr:when, retrnsmt, uid
       if (fields.length < 8 || fields[3] !== '0A') continue;
@@ -72,7 +76,7 @@ export async function loopbackListenerUids(
   // A name neither way (none reaches here: isLoopbackHost) would have both tables read.
   if (v4 || !v6) look(await read('/proc/net/tcp'));
   if (v6 || uids.length === 0) look(await read('/proc/net/tcp6'));
-  return uids;
+  return tablesRead === 0 ? undefined : uids;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -150,138 +154,46 @@ async function listenerVerdict(origin: string): Promise<void> {
   if (other !== undefined) throw new ListenerOfAnotherUser(other);
 }
 
-/** A connection's two ends, as node:net gives them once it is connected. */
+/** A connection's far end, as node:net gives it once connected. */
 export interface ConnectionEnds {
-  localAddress?: string;
-  localPort?: number;
   remoteAddress?: string;
   remotePort?: number;
 }
 
-/** The 16 bytes of an IPv6 address (`::1`, `::ffff:127.0.0.1`); undefined for anything else. */
-function ipv6Bytes(address: string): number[] | undefined {
-  let text = address;
-  const tail: number[] = [];
-  const v4 = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    text = `${v4[1]}0:0`;
-    tail.push(...v4[2]!.split('.').map(Number));
-  }
-  const halves = text.split('::');
-  if (halves.length > 2) return undefined;
-  const groups = (part: string | undefined) => (part ? part.split(':').map((g) => parseInt(g, 16)) : []);
-  const head = groups(halves[0]);
-  const rest = groups(halves[1]);
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 0) return undefined;
-  const words = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...rest];
-  if (words.some((w) => !Number.isInteger(w) || w < 0 || w > 0xffff)) return undefined;
-  const bytes = words.flatMap((w) => [w >> 8, w & 0xff]);
-  if (tail.length === 4) bytes.splice(12, 4, ...tail);
-  return bytes;
-}
-
-/** An address and port as /proc/net/tcp6 writes them: four host-order words, `:`, the port in hex. */
-function procAddress6(bytes: number[], port: number): string {
-  let text = '';
-  for (let at = 0; at < 16; at += 4) text += word(bytes.slice(at, at + 4));
-  return `${text}:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
 /**
- * How /proc/net writes an end of the connection, in each table it may be in: an IPv4 address in `tcp`, and in `tcp6`
- * as `::ffff:a.b.c.d` (a dual-stack listener's side); an IPv6 one in `tcp6` only.
+ * Refuses a connection made to this machine unless the port it reached is listened on by this user's process (or
+ * root's), before anything is written on it: NodeTransport checks every new plain-http connection to a loopback
+ * address. The check before the connection (requireOwnListener) names the credential, but a listener may appear after
+ * it, or hide from its reads (a table whose listeners come and go as it is read resumes past one). Looked at once the
+ * connection is made, the listeners of the address and port it reached are sound: while this user's listener holds
+ * the port no other user's can (no two users' listeners share a port whose addresses overlap), and another user's
+ * cannot make one of this user's appear. So a listener of another user's is refused (exit 2), and so is none at all,
+ * read twice (exit 1): nothing is sent where its owner cannot be told.
  */
-function procForms(address: string, port: number): { tcp: string[]; tcp6: string[] } {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const plain = address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(plain)) {
-    const bytes = plain.split('.').map(Number);
-    return {
-      tcp: [`${word(bytes)}:${hexPort}`],
-      tcp6: [procAddress6([...new Array<number>(10).fill(0), 0xff, 0xff, ...bytes], port)],
-    };
-  }
-  const bytes = ipv6Bytes(address);
-  return { tcp: [], tcp6: bytes ? [procAddress6(bytes, port)] : [] };
-}
-
-/** The whole table (connections too), read until `found` says the line sought has been read, or to its end. */
-function readWholeTable(
-  file: '/proc/net/tcp' | '/proc/net/tcp6',
-  found: (text: string) => boolean,
-): string | undefined {
-  const { openSync, readSync, closeSync } = fs();
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const chunk = Buffer.allocUnsafe(16_384);
-    let text = '';
-    for (let count = readSync(fd, chunk); count > 0; count = readSync(fd, chunk)) {
-      text += chunk.toString('latin1', 0, count);
-      if (found(text)) break;
-    }
-    return text;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * The uid of the process on the far end of a connection this process made to this machine: the far end's line in
- * /proc/net (its local address is our remote one, its remote address ours), which carries its listener's owner, the
- * accepted socket's or, before the accept, the pending one's. `undefined`: not found, or no /proc here.
- */
-export function farEndUid(ends: ConnectionEnds, read = readWholeTable): number | undefined | 'no table' {
-  const { localAddress, localPort, remoteAddress, remotePort } = ends;
-  if (!localAddress || !localPort || !remoteAddress || !remotePort) return undefined;
-  const far = procForms(remoteAddress, remotePort);
-  const near = procForms(localAddress, localPort);
-  let tables = 0;
-  for (const [file, locals, remotes] of [
-    ['/proc/net/tcp', far.tcp, near.tcp],
-    ['/proc/net/tcp6', far.tcp6, near.tcp6],
-  ] as const) {
-    if (locals.length === 0) continue;
-    // `sl local rem st ...`: a line whose local and remote are these, fields 1 and 2.
-    const sought = locals.flatMap((l) => remotes.map((r) => ` ${l} ${r} `));
-    const text = read(file, (so) => sought.some((line) => so.includes(line)));
-    if (text === undefined) continue;
-    tables++;
-    for (const line of text.split('\n')) {
-      const fields = line.trim().split(/\s+/);
-      if (fields.length >= 8 && sought.includes(` ${fields[1]} ${fields[2]} `)) return Number(fields[7]);
-    }
-  }
-  return tables === 0 ? 'no table' : undefined;
-}
-
-/**
- * Refuses a connection to a loopback address whose far end is another user's process, before anything is written on
- * it (NodeTransport checks every new plain-http connection to this machine). The listener check above says so early
- * and names the credential; this one is the guarantee: it looks at the connection itself, after it is made, so a
- * listener that appears after that check, or that a busy table hid from it, is caught too. A far end the table does
- * not show (read twice) is refused as well: nothing is sent where its owner cannot be told.
- */
-export function requireOwnFarEnd(ends: ConnectionEnds, origin: string, read = readWholeTable): void {
+export async function requireOwnConnection(
+  ends: ConnectionEnds,
+  origin: string,
+  read: TableReader = readTable,
+): Promise<void> {
   const mine = process.getuid?.();
   if (process.platform !== 'linux' || mine === undefined) return;
-  let uid = farEndUid(ends, read);
-  if (uid === undefined) uid = farEndUid(ends, read);
-  if (uid === 'no table') return;
-  if (uid === undefined)
+  const { remoteAddress = '', remotePort = 0 } = ends;
+  // An IPv4 address reached over an IPv6 socket reads `::ffff:127.0.0.1`.
+  const address =
+    remoteAddress.startsWith('::ffff:') && remoteAddress.includes('.')
+      ? remoteAddress.slice(7)
+      : remoteAddress;
+  let uids = await loopbackListenerUids(address, remotePort, read);
+  if (uids === undefined) return;
+  if (uids.length === 0) uids = (await loopbackListenerUids(address, remotePort, read)) ?? [];
+  if (uids.length === 0)
     throw new NetworkError(
-      `cannot tell whose process answers on ${origin} (the connection is not in /proc/net/tcp): nothing was sent to it`,
+      `cannot tell whose process answers on ${origin} (no listener on that port in /proc/net/tcp): nothing was sent to it`,
     );
-  if (uid !== mine && uid !== 0)
+  const other = uids.find((uid) => uid !== mine && uid !== 0);
+  if (other !== undefined)
     throw new UsageError(
-      `${origin} is served by another user's process (uid ${uid}): nothing is sent to it in clear text (a stopped ` +
+      `${origin} is served by another user's process (uid ${other}): nothing is sent to it in clear text (a stopped ` +
         'sandbox leaves its port to anyone); start the sandbox again, or check base_url and auth_url',
     );
 }

@@ -6,7 +6,7 @@ import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { createConnection, type NetConnectOpts } from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
 import { isLoopbackHost } from '../secure-url.js';
-import { requireOwnFarEnd } from './loopback-owner.js';
+import { requireOwnConnection } from './loopback-owner.js';
 import { abortError, type Cancel } from './transport/cancel.js';
 import type { MultipartBody } from './transport/multipart.js';
 
@@ -56,8 +56,8 @@ const AGENT_OPTIONS = { keepAlive: true, maxSockets: 8 };
 
 /**
  * node:http's agent, but a new connection to this machine (the sandbox, a port-forward) is handed to its request only
- * once its far end is known to be a process of this user's or root's (loopback-owner.ts): until then nothing is
- * written on it, neither a token nor a request line. Any other host goes as node:http sends it.
+ * once the port it reached is known to be listened on by this user's process or root's (loopback-owner.ts): until
+ * then nothing is written on it, neither a token nor a request line. Any other host goes as node:http sends it.
  */
 class OwnLoopbackAgent extends HttpAgent {
   override createConnection(
@@ -72,13 +72,13 @@ class OwnLoopbackAgent extends HttpAgent {
     socket.once('error', failed);
     socket.once('connect', () => {
       socket.removeListener('error', failed);
-      try {
-        requireOwnFarEnd(socket, origin);
-      } catch (error) {
-        socket.destroy();
-        return oncreate(error as Error, socket);
-      }
-      oncreate(null, socket);
+      requireOwnConnection(socket, origin).then(
+        () => oncreate(null, socket),
+        (error: Error) => {
+          socket.destroy();
+          oncreate(error, socket);
+        },
+      );
     });
     return undefined;
   }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { farEndUid, loopbackListenerUids, requireOwnFarEnd } from '../../../src/core/http/loopback-owner.js';
+import { loopbackListenerUids, requireOwnConnection } from '../../../src/core/http/loopback-owner.js';
 import { NodeTransport } from '../../../src/core/http/transport.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { runInProcess } from '../../helpers/in-process.js';
@@ -273,47 +273,38 @@ describe.skipIf(!asRoot)('the connection itself, checked before anything is writ
   });
 });
 
-describe('the far end of a connection, as /proc/net writes it', () => {
+describe('a connection made, judged by the listeners of the address and port it reached', () => {
   const HEAD = '  sl  local_address rem_address   st';
-  const line = (local: string, remote: string, uid: number, state = '01') =>
-    `   3: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000 ${uid} 0 1 1`;
-  const reader =
+  const row = (address: string, uid: number) =>
+    `   0: ${address}:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000 ${uid} 0 1 1`;
+  const tables =
     (tcp: string[], tcp6: string[] = []) =>
-    (file: string) =>
+    async (file: string) =>
       [HEAD, ...(file.endsWith('6') ? tcp6 : tcp)].join('\n');
-  // 127.0.0.1:8080 (1F90) from 127.0.0.1:53000 (CF08); the same over IPv6 and from a dual-stack listener's side.
-  const ends = { localAddress: '127.0.0.1', localPort: 53000, remoteAddress: '127.0.0.1', remotePort: 8080 };
-  const ours = line('0100007F:CF08', '0100007F:1F90', 1000);
-  const MAPPED = '0000000000000000FFFF00000100007F';
-  const V6_LOOPBACK = '00000000000000000000000001000000';
+  const mine = process.getuid?.() ?? 0;
+  const origin = 'http://127.0.0.1:8080';
+  const at = (remoteAddress: string) => ({ remoteAddress, remotePort: 8080 });
 
-  it.skipIf(process.platform !== 'linux').each([
-    ['in tcp', reader([ours, line('0100007F:1F90', '0100007F:CF08', 65534)]), 65534],
-    ['before its accept (SYN_RECV)', reader([line('0100007F:1F90', '0100007F:CF08', 1001, '03')]), 1001],
-    [
-      'on a dual-stack listener (tcp6)',
-      reader([ours], [line(`${MAPPED}:1F90`, `${MAPPED}:CF08`, 1002)]),
-      1002,
-    ],
-    ['not in any table', reader([ours]), undefined],
-  ])('%s', (_name, read, uid) => {
-    expect(farEndUid(ends, read)).toBe(uid);
+  it.skipIf(process.platform !== 'linux')("this user's listener, or root's: let be", async () => {
+    await requireOwnConnection(at('127.0.0.1'), origin, tables([row('0100007F', mine)]));
+    await requireOwnConnection(at('::ffff:127.0.0.1'), origin, tables([], [row('0'.repeat(32), 0)]));
   });
 
-  it.skipIf(process.platform !== 'linux')('over IPv6, and with no table at all', () => {
-    const six = { localAddress: '::1', localPort: 53000, remoteAddress: '::1', remotePort: 8080 };
-    const read = reader([], [line(`${V6_LOOPBACK}:1F90`, `${V6_LOOPBACK}:CF08`, 1003)]);
-    expect(farEndUid(six, read)).toBe(1003);
-    expect(farEndUid(ends, () => undefined)).toBe('no table');
+  it.skipIf(process.platform !== 'linux')("another user's listener: refused, exit 2", async () => {
+    const refused = requireOwnConnection(at('::1'), origin, tables([], [row('0'.repeat(32), 65534)]));
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow("served by another user's process (uid 65534): nothing is sent");
   });
 
   it.skipIf(process.platform !== 'linux')(
-    'a far end the table does not show is refused (nothing sent)',
-    () => {
-      expect(() => requireOwnFarEnd(ends, 'http://127.0.0.1:8080', reader([ours]))).toThrow(
-        'cannot tell whose process answers on http://127.0.0.1:8080 (the connection is not in /proc/net/tcp): ' +
+    'no listener at all (gone, or hidden from the reads): refused, not sent where its owner cannot be told',
+    async () => {
+      await expect(requireOwnConnection(at('127.0.0.1'), origin, tables([]))).rejects.toThrow(
+        'cannot tell whose process answers on http://127.0.0.1:8080 (no listener on that port in /proc/net/tcp): ' +
           'nothing was sent to it',
       );
+      // Where there is no /proc/net (another system), nothing can be told and nothing is refused.
+      await requireOwnConnection(at('127.0.0.1'), origin, async () => undefined);
     },
   );
 });
