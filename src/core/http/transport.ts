@@ -68,13 +68,17 @@ class OwnLoopbackAgent extends HttpAgent {
     const host = options.host ?? options.hostname ?? '';
     if (!oncreate || !isLoopbackHost(host.includes(':') ? `[${host}]` : host)) return socket;
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${options.port ?? 80}`;
+    // Until the socket is handed over, its errors are this agent's to report (node:http listens only after).
     const failed = (error: Error) => oncreate(error, socket);
     socket.once('error', failed);
     socket.once('connect', () => {
-      socket.removeListener('error', failed);
       requireOwnConnection(socket, origin).then(
-        () => oncreate(null, socket),
+        () => {
+          socket.removeListener('error', failed);
+          oncreate(null, socket);
+        },
         (error: Error) => {
+          socket.removeListener('error', failed);
           socket.destroy();
           oncreate(error, socket);
         },
