@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { ensurePrivateDir } from './config/private-file.js';
 import { CliError, UsageError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
-import { systemReason } from './system-error.js';
+import { shellWord, systemReason } from './system-error.js';
 
 /** CommonJS, so required: a dynamic import would start Node's ES module loader (some 5 ms of a run). */
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
@@ -149,7 +149,7 @@ async function takeRunLock(dir: string, me: Holder, busy: () => Error): Promise<
     if (holder === 'unnamed' ? await freshFolder(dir, UNNAMED_STALE_MS) : await lives(holder, dir)) {
       if (holder === 'unnamed' || holder.host === me.host) throw busy();
       const error = busy();
-      error.message += ` (process ${holder.pid} on ${holder.host}; if no clinic runs there, remove ${dir})`;
+      error.message += ` (process ${holder.pid} on ${holder.host}; if no clinic runs there, remove ${shellWord(dir)})`;
       throw error;
     }
     await removeDead(dir, holder, busy);

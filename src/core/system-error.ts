@@ -25,7 +25,7 @@ const DOING: Record<string, string> = {
 };
 
 /** A path as a shell takes it in a command to paste: quoted when it holds anything but plain characters. */
-function shellWord(path: string): string {
+export function shellWord(path: string): string {
   return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 

@@ -16,6 +16,7 @@ import {
 import { promisify } from 'node:util';
 import { anotherUsers, othersCouldWrite } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
+import { shellWord } from '../system-error.js';
 
 export interface JournalFile {
   /** Appends `text` whole (write(2) may take less than all of it: the rest follows). */
@@ -71,7 +72,7 @@ export function refuseUntrusted(path: string, stat: { uid: number; mode: number 
   // --restart would send every line again.
   if (anotherUsers(path, stat) === undefined)
     throw new UsageError(
-      `${reason}: a journal others could have written is not trusted; check it, then \`chmod go-w ${path}\` ` +
+      `${reason}: a journal others could have written is not trusted; check it, then \`chmod go-w ${shellWord(path)}\` ` +
         'and --resume (--restart would send every line again)',
     );
   throw new UsageError(

@@ -4,6 +4,7 @@ import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, ty
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
+import { shellWord } from '../system-error.js';
 
 // Reads are synchronous (small files, read once at start-up); writes load fs/promises and crypto when they happen.
 const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
@@ -85,7 +86,7 @@ function tightenModes(path: string, fd: number, notice?: ModeNotice): void {
   if (writable)
     throw new UnsafeFileError(
       `${writable}, so what it says may not be yours; refusing to use it, as ssh refuses such a config: check ` +
-        `it, then run chmod 600 ${path}`,
+        `it, then run chmod 600 ${shellWord(path)}`,
     );
   let dirFd: number | undefined;
   try {

@@ -4,6 +4,7 @@ import { CONFIG_KEYS } from '../config/keys.js';
 import { configDir, configFile, credentialsFile } from '../config/paths.js';
 import { profileCommand, type Setting, type Source } from '../config/settings.js';
 import { type Check, fail, ok, reason, skip, warn } from './check.js';
+import { shellWord } from '../system-error.js';
 import { errorCode, notADirectoryFix, pathProblem } from './path-problems.js';
 
 const octal = (mode: number) => (mode & 0o777).toString(8).padStart(4, '0');
@@ -74,7 +75,7 @@ export const configFileCheck: Check = {
         return fail(
           name,
           `${file} cannot be read: permission denied`,
-          `run: ls -l ${file} (its owner and mode); as its owner: chmod 600 ${file}`,
+          `run: ls -l ${shellWord(file)} (its owner and mode); as its owner: chmod 600 ${shellWord(file)}`,
           facts,
         );
       return fail(name, reason(error), `fix ${file}, or move it away and set the profile up again`, facts);
@@ -86,11 +87,11 @@ export const configFileCheck: Check = {
     const fixes: string[] = [];
     if (loose(fileStat.mode)) {
       problems.push(`${file} is ${octal(fileStat.mode)}`);
-      fixes.push(`chmod 600 ${file}`);
+      fixes.push(`chmod 600 ${shellWord(file)}`);
     }
     if (dirStat && loose(dirStat.mode)) {
       problems.push(`${dir} is ${octal(dirStat.mode)}`);
-      fixes.push(`chmod 700 ${dir}`);
+      fixes.push(`chmod 700 ${shellWord(dir)}`);
     }
     const credentials = credentialsFile(deps.env);
     const credStat = await statOrUndefined(credentials, false).catch(() => undefined);
@@ -102,7 +103,7 @@ export const configFileCheck: Check = {
         fixes.push(`replace ${credentials} with the file itself`);
       } else if (loose(credStat.mode)) {
         problems.push(`${credentials} is ${octal(credStat.mode)}`);
-        fixes.push(`chmod 600 ${credentials}`);
+        fixes.push(`chmod 600 ${shellWord(credentials)}`);
       }
     }
     if (problems.length > 0) {

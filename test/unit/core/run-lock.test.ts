@@ -98,6 +98,20 @@ describe('withRunLock', () => {
     );
   });
 
+  it('names the folder to remove as a shell takes it, a space or a quote in its path', async () => {
+    const spaced = join(dir.path, "o'neil runs", 'run.journal');
+    await mkdir(`${spaced}.lock`, { recursive: true });
+    await writeFile(
+      join(`${spaced}.lock`, 'holder.json'),
+      JSON.stringify({ pid: 4242, host: 'elsewhere.example' }),
+    );
+    const error = (await withRunLock(spaced, busy, async () => 'ran').catch((e: unknown) => e)) as Error;
+    const quoted = `'${dir.path}/o'\\''neil runs/run.journal.lock'`;
+    expect(error.message).toBe(
+      `in use (process 4242 on elsewhere.example; if no clinic runs there, remove ${quoted})`,
+    );
+  });
+
   it("another host's lock left unrefreshed for two minutes (a container restarted under a new name) is taken", async () => {
     await leftBy({ pid: 4242, host: 'elsewhere.example' }, 121_000);
     expect(await held()).toBe('ran');

@@ -110,4 +110,17 @@ describe('a config directory that cannot be looked at', () => {
       'cannot look at /c/config.json: EIO',
     );
   });
+
+  it('quotes a path in a command to paste as a shell takes it', () => {
+    const dir = "/home/o'neil/my config";
+    const quoted = `'/home/o'\\''neil/my config'`;
+    expect(pathProblem(errno('EACCES'), dir, `${dir}/config.json`).fix).toBe(
+      `run: ls -ld ${quoted} (its owner and mode); as its owner: chmod 700 ${quoted}`,
+    );
+    for (const code of ['ENOTDIR', 'ELOOP', 'EIO'])
+      expect(pathProblem(errno(code), dir, `${dir}/config.json`).fix).toContain(`ls -ld ${quoted}`);
+    expect(pathProblem(errno('ENOSPC'), dir, `${dir}/config.json`).detail).toBe(
+      `cannot look at ${dir}/config.json: the disk is full (or the quota reached)`,
+    );
+  });
 });
