@@ -195,7 +195,7 @@ complete -c clinic -l base-url -x -d 'API address for this call (default: CLINIC
 complete -c clinic -s o -l output -x -a 'table json ndjson csv' -d 'output format: table, json, ndjson, csv'
 complete -c clinic -l json -d 'same as -o json'
 complete -c clinic -l fields -x -d 'pick fields (dotted paths) for every format'
-complete -c clinic -l raw -d 'print the server\'s JSON body untouched'
+complete -c clinic -l raw -d 'print the server\'s JSON body untouched (refused by a command that prints none)'
 complete -c clinic -l csv-raw -d 'CSV cells exactly as they are: no \' before cells a spreadsheet would run as formulas, and on a terminal control characters kept (by default CSV on a terminal is sanitized like a table)'
 complete -c clinic -l debug -d 'trace each HTTP exchange to stderr, secrets redacted (also CLINIC_DEBUG=1)'
 complete -c clinic -l no-color -d 'no colour (also NO_COLOR, or TERM=dumb)'

@@ -2,10 +2,13 @@
 import { option } from './options.js';
 
 export const BULK_OPTIONS = [
-  option.file(
-    '--from <file>',
-    'send one request per record of FILE (.ndjson or .csv; - = stdin, with --format)',
-  ),
+  {
+    ...option.file(
+      '--from <file>',
+      'send one request per record of FILE (.ndjson or .csv; - = stdin, with --format)',
+    ),
+    noRaw: true,
+  },
   option.choice('--format <format>', 'format of --from (default: from the extension)', [
     'ndjson',
     'csv',

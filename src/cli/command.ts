@@ -40,6 +40,8 @@ export interface OptionDef<T = unknown, K extends string = string> {
   completes?: Completes;
   /** Given, the option makes a read-only command write (a file, another server): --dry-run is refused with it. */
   writes?: boolean;
+  /** Given, the command prints a report of its own, no answer of the server's: --raw is refused with it. */
+  noRaw?: true;
   /** The parsed type; only the type checker sees it. */
   readonly type?: T;
 }
@@ -111,6 +113,8 @@ export interface CommandDef {
   category?: Category;
   /** Why --jq has nothing to filter here (the command prints no JSON, or prints as things happen): it is refused. */
   noJq?: string;
+  /** The command prints what the CLI makes (settings, a script, a report), no answer of the server's: --raw is refused. */
+  noRaw?: true;
   load(): Promise<(input: ParsedInput, ctx: Context, spec: CommandDef) => Promise<void>>;
 }
 

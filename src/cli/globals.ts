@@ -72,7 +72,7 @@ const GLOBAL = {
   ),
   json: option.flag('--json', 'same as -o json'),
   fields: option.parsed('--fields <a,b.c>', 'pick fields (dotted paths) for every format', parseFields),
-  raw: option.flag('--raw', "print the server's JSON body untouched"),
+  raw: option.flag('--raw', "print the server's JSON body untouched (refused by a command that prints none)"),
   csvRaw: option.flag(
     '--csv-raw',
     "CSV cells exactly as they are: no ' before cells a spreadsheet would run as formulas, and on a terminal " +

@@ -221,10 +221,28 @@ function refuseDryRun(command: Command, def: CommandDef): void {
   throw new UsageError(`--dry-run is not supported by '${commandPath(command)}'${how}: nothing was done`);
 }
 
+/**
+ * --raw (the server's body, untouched) on a command that prints none of the server's, or with an option that makes it
+ * print a report of its own (--from), is refused before anything is done: it would otherwise be silently ignored.
+ */
+function refuseRaw(command: Command, def: CommandDef): void {
+  if (command.optsWithGlobals().raw !== true) return;
+  const given = command.opts();
+  const own = (def.options ?? []).find(
+    (option) => option.noRaw && given[option.key] !== undefined && given[option.key] !== false,
+  );
+  if (!def.noRaw && !own) return;
+  const how = own ? ` with ${flagOf(own)}` : '';
+  throw new UsageError(
+    `--raw prints the server's answer untouched, and '${commandPath(command)}'${how} prints none: nothing was done`,
+  );
+}
+
 function addCommand(parent: Command, def: CommandDef, hooks: ProgramHooks): void {
   const command = declare(parent, def, () => hooks.helpWidth?.() ?? 80);
   command.action(async () => {
     refuseDryRun(command, def);
+    refuseRaw(command, def);
     const ctx = await hooks.context(command.optsWithGlobals(), def);
     const run = await def.load();
     await run(inputOf(command), ctx, def);

@@ -25,6 +25,7 @@ const pdf = defineCommand({
     'clinic ai-reports pdf 1 -O - | lpr',
   ],
   noJq: 'ai-reports pdf writes a PDF, not JSON',
+  noRaw: true,
   load: async () => (await import('./pdf.js')).run,
 });
 

@@ -8,6 +8,7 @@ const status = defineCommand({
   summary: 'show the signed-in user, tenant, scopes, expiry and where the token is stored',
   dryRun: 'read-only',
   examples: ['clinic auth status', 'clinic --profile sandbox auth status -o json'],
+  noRaw: true,
   load: async () => (await import('./status.js')).status,
 });
 
@@ -19,6 +20,7 @@ const token = defineCommand({
     'curl -H "Authorization: Bearer $(clinic auth token)" "$(clinic config get base_url)/v1/account"',
   ],
   noJq: 'auth token prints a token, not JSON',
+  noRaw: true,
   load: async () => (await import('./status.js')).token,
 });
 
@@ -27,6 +29,7 @@ const refresh = defineCommand({
   summary: 'get a new access token now with the refresh token',
   examples: ['clinic auth refresh', 'clinic --profile prod auth refresh && clinic auth status'],
   noJq: 'auth refresh prints no JSON',
+  noRaw: true,
   load: async () => (await import('./status.js')).refresh,
 });
 
@@ -69,6 +72,7 @@ export const login = defineCommand({
     'echo "$CLINIC_PAT" | clinic login --with-token',
   ],
   noJq: 'login prints no JSON',
+  noRaw: true,
   load: async () => (await import('./login.js')).run,
 });
 
@@ -87,6 +91,7 @@ export const logout = defineCommand({
   options: LOGOUT_OPTIONS,
   examples: ['clinic logout', 'clinic logout --all-profiles', 'clinic logout --end-session'],
   noJq: 'logout prints no JSON',
+  noRaw: true,
   load: async () => (await import('./logout.js')).run,
 });
 

@@ -79,6 +79,7 @@ const tail = defineCommand({
     'clinic chat tail --forward-to http://127.0.0.1:8080/clinic --checkpoint chat.checkpoint',
   ],
   noJq: 'chat tail prints events as they happen, so there is no whole output to filter: pipe -o ndjson into jq',
+  noRaw: true,
   load: async () => (await import('./tail.js')).run,
 });
 

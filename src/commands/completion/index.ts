@@ -19,5 +19,6 @@ export default defineCommand({
     'clinic completion fish > ~/.config/fish/completions/clinic.fish',
   ],
   noJq: 'completion prints a shell script, not JSON',
+  noRaw: true,
   load: async () => (await import('./print.js')).run,
 });

@@ -10,6 +10,7 @@ const get = defineCommand({
   dryRun: 'read-only',
   examples: ['clinic config get base_url', 'clinic --profile sandbox config get tenant'],
   noJq: 'config get prints a value, not JSON',
+  noRaw: true,
   load: async () => (await import('./show.js')).get,
 });
 
@@ -25,6 +26,7 @@ const set = defineCommand({
     'clinic --profile prod config set tenant 12',
   ],
   noJq: 'config set prints no JSON',
+  noRaw: true,
   load: async () => (await import('./edit.js')).set,
 });
 
@@ -34,6 +36,7 @@ const unset = defineCommand({
   args: [{ name: 'key', description: 'config key', completes: 'config-key' }],
   examples: ['clinic config unset tenant'],
   noJq: 'config unset prints no JSON',
+  noRaw: true,
   load: async () => (await import('./edit.js')).unset,
 });
 
@@ -42,6 +45,7 @@ const list = defineCommand({
   summary: 'list the keys of the selected profile with their effective values and sources',
   dryRun: 'read-only',
   examples: ['clinic config list', 'clinic --profile sandbox config list -o json'],
+  noRaw: true,
   load: async () => (await import('./show.js')).list,
 });
 
@@ -63,6 +67,7 @@ const useProfile = defineCommand({
   options: USE_PROFILE_OPTIONS,
   examples: ['clinic config use-profile sandbox', 'clinic config use-profile staging --create'],
   noJq: 'config use-profile prints no JSON',
+  noRaw: true,
   load: async () => (await import('./edit.js')).useProfile,
 });
 
@@ -71,6 +76,7 @@ const profiles = defineCommand({
   summary: 'list the profiles in the config file',
   dryRun: 'read-only',
   examples: ['clinic config profiles'],
+  noRaw: true,
   load: async () => (await import('./show.js')).profiles,
 });
 

@@ -25,5 +25,6 @@ export default defineCommand({
     'clinic --profile sandbox doctor -o json',
     'clinic doctor --json | jq -r \'.checks[] | select(.status == "fail") | .fix\'',
   ],
+  noRaw: true,
   load: async () => (await import('./run.js')).run,
 });

@@ -156,6 +156,7 @@ const certificate = defineCommand({
   options: CERTIFICATE_OPTIONS,
   examples: ['clinic erasure certificate 4', 'clinic erasure certificate 4 -O certs/4.pdf --force'],
   noJq: 'erasure certificate writes a PDF, not JSON',
+  noRaw: true,
   load: async () => (await import('./certificate.js')).run,
 });
 
@@ -173,6 +174,7 @@ const watch = defineCommand({
   dryRun: 'read-only',
   examples: ['clinic erasure watch 4', 'clinic erasure watch 4 --interval 10 --timeout 3600 -o ndjson'],
   noJq: 'erasure watch prints each change as it happens, so there is no whole output to filter: pipe -o ndjson into jq',
+  noRaw: true,
   load: async () => (await import('./watch.js')).run,
 });
 

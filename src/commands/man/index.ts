@@ -12,5 +12,6 @@ export default defineCommand({
   dryRun: 'read-only',
   examples: ['clinic man | man -l -', 'clinic man > clinic.1'],
   noJq: 'man prints a manual page, not JSON',
+  noRaw: true,
   load: async () => (await import('./print.js')).run,
 });

@@ -55,6 +55,7 @@ const start = defineCommand({
     'clinic sandbox start --records 5000 --latency 40 --rate-limit 0',
   ],
   noJq: 'sandbox start runs until stopped, so there is no whole output to filter',
+  noRaw: true,
   load: async () => (await import('./start.js')).start,
 });
 

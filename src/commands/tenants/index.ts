@@ -19,6 +19,7 @@ const list = defineCommand({
   options: LIST_TENANTS_OPTIONS,
   dryRun: 'read-only',
   examples: ['clinic tenants list', 'clinic tenants list -o csv', 'clinic tenants list --offline'],
+  noRaw: true,
   load: async () => (await import('./list.js')).run,
 });
 
@@ -28,6 +29,7 @@ const use = defineCommand({
   args: [{ name: 'id-or-slug', description: 'tenant id or slug', completes: 'tenant' }],
   examples: ['clinic tenants use northside', 'clinic tenants use 2'],
   noJq: 'tenants use prints no JSON',
+  noRaw: true,
   load: async () => (await import('./use.js')).run,
 });
 

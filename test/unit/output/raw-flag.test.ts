@@ -73,3 +73,45 @@ describe('--raw with what agrees with it', () => {
     expect(run).toEqual({ code: 0, stdout: 'Ada\n', stderr: '' });
   });
 });
+
+describe('--raw refused where the command prints no answer of the server', () => {
+  it.each([
+    [['config', 'list'], 'clinic config list'],
+    [['config', 'profiles'], 'clinic config profiles'],
+    [['config', 'get', 'base_url'], 'clinic config get'],
+    [['config', 'set', 'tenant', '2'], 'clinic config set'],
+    [['auth', 'status'], 'clinic auth status'],
+    [['login', '--with-token'], 'clinic login'],
+    [['tenants', 'list', '--offline'], 'clinic tenants list'],
+    [['doctor'], 'clinic doctor'],
+    [['chat', 'tail'], 'clinic chat tail'],
+    [['erasure', 'watch', '1'], 'clinic erasure watch'],
+    [['completion', 'bash'], 'clinic completion'],
+    [['man'], 'clinic man'],
+  ])('%j: exit 2, one line, nothing sent or written', async (args, path) => {
+    for (const at of [args.length, 0]) {
+      const run = await cli.run([...args.slice(0, at), '--raw', ...args.slice(at)]);
+      expect(run).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `error: --raw prints the server's answer untouched, and '${path}' prints none: nothing was done\n`,
+      });
+    }
+    expect(cli.seen).toEqual([]);
+    // config set wrote nothing
+    expect((await cli.run(['config', 'get', 'tenant'])).stdout).not.toContain('2');
+  });
+
+  it('with an option that makes the command print a report of its own (--from)', async () => {
+    const file = join(cli.dir, 'new.ndjson');
+    await writeFile(file, '{"first_name":"Ada"}\n');
+    const run = await cli.run(['customers', 'create', '--from', file, '--raw']);
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "error: --raw prints the server's answer untouched, and 'clinic customers create' with --from prints none: nothing was done\n",
+    });
+    expect(cli.seen).toEqual([]);
+  });
+});
