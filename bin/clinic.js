@@ -118,7 +118,19 @@ function run(installation) {
       onClosed: (tell) => (whenClosed = tell),
     }),
   };
+  // A run whose promise never settles, with nothing left to wait for (a request a server left unanswered in a way no
+  // timer or socket notices), must not end as Node's exit 0: it is a failure, said in one line.
+  let settled = false;
+  process.exitCode = 1;
+  process.once('beforeExit', () => {
+    if (settled) return;
+    process.stderr.write(
+      'error: the command stopped before it finished, with nothing left to wait for (a bug of clinic: run it again with --debug and report what it prints)\n',
+    );
+    process.exit(1);
+  });
   bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
+    settled = true;
     const leave = (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
       // The cache is written once the output is out. A failed run (a usage error, an unreachable server) ran too

@@ -88,6 +88,10 @@ class OwnLoopbackAgent extends HttpAgent {
   }
 }
 const timedOut = (what: string) => Object.assign(new Error(`${what} timed out`), { code: 'ETIMEDOUT' });
+const unaskedSwitch = (status: number | undefined) =>
+  Object.assign(new Error(`the server switched protocols (HTTP ${status ?? 101}) unasked`), {
+    code: 'CLINIC_UNASKED_UPGRADE',
+  });
 
 /**
  * A request's path, checked to be a request target and nothing more: it is sent as it is, on a connection to the
@@ -168,6 +172,13 @@ export class NodeTransport implements HttpTransport {
       req.once('error', (error) => {
         signal?.removeEventListener('abort', onAbort);
         reject(error);
+      });
+      // A switch of protocols no request here asks for: node:http hands a 101 only to 'upgrade' (and without a
+      // listener drops the socket, leaving the request unanswered for ever). A failure of the exchange.
+      req.once('upgrade', (res, socket) => {
+        socket.destroy();
+        signal?.removeEventListener('abort', onAbort);
+        reject(unaskedSwitch(res.statusCode));
       });
       req.once('response', (res) => {
         response = res;

@@ -3,6 +3,7 @@
 // the token. A fake API (node:http on 127.0.0.1) plays the server; a second one plays "another host".
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -716,6 +717,53 @@ describe('hostile and broken answers', () => {
 
 // Defects the corpus found, each fixed: every test below fails if its defect comes back.
 describe('defects the corpus found, fixed', () => {
+  // An unasked-for switch of protocols: node:http hands a 101 only to an 'upgrade' listener and, with none, drops the
+  // socket; the request was then never answered, the event loop emptied, and every command ended in Node's exit 0.
+  const switchProtocols: Handler = (_q, res) =>
+    res.socket?.end('HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: x\r\n\r\n');
+  it.each([
+    ['customers get', GET_1],
+    ['customers create', CREATE_CUSTOMER],
+    ['customers list --all', ['customers', 'list', '--all', '-o', 'ndjson']],
+    ['api', ['api', '/v1/account']],
+    ['auth status', ['auth', 'status']],
+  ])('a 101 to %s: exit 1, one line saying the server switched protocols', (_name, args) =>
+    runCase({
+      name: '101',
+      args: [...args, '--max-retries', '0'],
+      serve: switchProtocols,
+      exit: 1,
+      first:
+        /^error: .*switched protocols \(HTTP 101\) unasked( \(the request may have been processed.*\))?$/,
+      stdout: (out) => expect(out).toBe(''),
+    }),
+  );
+
+  it('a 101 to a bulk run: the line is unknown in its result and its journal, exit 1', () =>
+    runCase({
+      name: '101 bulk',
+      args: (dir) => {
+        writeFileSync(join(dir, 'one.ndjson'), '{"first_name":"A","last_name":"B"}\n');
+        return ['customers', 'create', '--from', join(dir, 'one.ndjson')];
+      },
+      serve: switchProtocols,
+      exit: 1,
+      requests: 1,
+      // The summary and its hint first, then the error line.
+      skipLines: 2,
+      first: /^error: 1 of 1 record is not ok/,
+      stdout: (out) =>
+        expect(JSON.parse(out)).toMatchObject({
+          line: 1,
+          status: 'unknown',
+          message: expect.stringMatching(/switched protocols \(HTTP 101\) unasked/),
+        }),
+      after: (_result, dir) => {
+        const journal = readFileSync(join(dir, 'one.ndjson.journal'), 'utf8').trim().split('\n');
+        expect(JSON.parse(journal.at(-1)!)).toMatchObject({ line: 1, state: 'unknown' });
+      },
+    }));
+
   it('deep nesting in a 200: the error line names the answer, not "Maximum call stack size exceeded"', () =>
     runCase({
       name: 'deep nesting, clear line',
