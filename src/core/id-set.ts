@@ -1,7 +1,22 @@
 // The ids an export has written, kept as runs of consecutive integers so that millions of them cost a few bytes.
+import { lazyRequire } from './lazy-require.js';
+
+const crypto = lazyRequire<typeof import('node:crypto')>('node:crypto');
 
 /** How many ids that are not integers (strings, fractions) are remembered; past it, later ones go unchecked. */
 export const MAX_OTHER_IDS = 1_000_000;
+
+/**
+ * How many runs (and integers waiting to join them) are kept: 16 bytes each, so ids that never touch (2, 4, 6…)
+ * hold at most 16 MiB; past it, integers that would start a run go unchecked.
+ */
+export const MAX_RUNS = 1_000_000;
+
+/**
+ * A string id longer than this is remembered by its SHA-256 instead of whole: what a server chooses to send as an id
+ * (200 KB each) must not decide how much memory an export holds. Shorter ones (a UUID, a ULID) are kept as they are.
+ */
+export const MAX_KEPT_ID_LENGTH = 64;
 
 /** Integers waiting to be merged into the runs never wait in a batch smaller than this. */
 const MIN_BATCH = 256;
@@ -18,11 +33,16 @@ export class IdSet {
   private runs = 0;
   private readonly batch = new Set<number>();
   private readonly others = new Set<string | number>();
+  /** Long string ids, by their digest (a separate set: a short id that happens to read as a digest is not one). */
+  private readonly digests = new Set<string>();
   private distinct = 0;
-  /** True once an id could not be remembered because the set of non-integer ids was full. */
+  /** True once an id could not be remembered because a bound (MAX_OTHER_IDS, MAX_RUNS) was reached. */
   overflowed = false;
 
-  constructor(private readonly maxOtherIds = MAX_OTHER_IDS) {}
+  constructor(
+    private readonly maxOtherIds = MAX_OTHER_IDS,
+    private readonly maxRuns = MAX_RUNS,
+  ) {}
 
   /** Ids added (each counted once). */
   get size(): number {
@@ -31,11 +51,11 @@ export class IdSet {
 
   /** Entries held in memory (runs, waiting integers, other ids): small for runs of consecutive ids. */
   get footprint(): number {
-    return this.runs + this.batch.size + this.others.size;
+    return this.runs + this.batch.size + this.others.size + this.digests.size;
   }
 
   has(id: string | number): boolean {
-    if (!Number.isSafeInteger(id)) return this.others.has(id);
+    if (!Number.isSafeInteger(id)) return this.otherSet(id).has(this.otherKey(id));
     const n = id as number;
     const at = this.runAtOrBefore(n);
     return (at >= 0 && n <= this.ends[at]!) || this.batch.has(n);
@@ -51,7 +71,10 @@ export class IdSet {
     // `n` is in no run, so growing a neighbour by one never overlaps the next run.
     if (at >= 0 && n === this.ends[at]! + 1) this.ends[at] = n;
     else if (at + 1 < this.runs && n === this.starts[at + 1]! - 1) this.starts[at + 1] = n;
-    else {
+    else if (this.runs + this.batch.size >= this.maxRuns) {
+      this.distinct--;
+      this.overflowed = true;
+    } else {
       this.batch.add(n);
       if (this.batch.size >= Math.max(MIN_BATCH, this.runs >> 1)) this.merge();
     }
@@ -59,14 +82,27 @@ export class IdSet {
   }
 
   private addOther(id: string | number): boolean {
-    if (this.others.has(id)) return false;
-    if (this.others.size >= this.maxOtherIds) {
+    const set = this.otherSet(id);
+    const key = this.otherKey(id);
+    if (set.has(key)) return false;
+    if (this.others.size + this.digests.size >= this.maxOtherIds) {
       this.overflowed = true;
       return true;
     }
-    this.others.add(id);
+    set.add(key);
     this.distinct++;
     return true;
+  }
+
+  private otherSet(id: string | number): Set<string | number> {
+    return typeof id === 'string' && id.length > MAX_KEPT_ID_LENGTH ? this.digests : this.others;
+  }
+
+  /** The id as its set keeps it: a long string by its SHA-256 (base64), anything else as it is. */
+  private otherKey(id: string | number): string | number {
+    return typeof id === 'string' && id.length > MAX_KEPT_ID_LENGTH
+      ? crypto().createHash('sha256').update(id).digest('base64')
+      : id;
   }
 
   /** Index of the last run starting at or before `n`, or -1. */
