@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { constants, createWriteStream } from 'node:fs';
 import { access, lstat, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Transform, type TransformCallback } from 'node:stream';
+import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetworkError, UsageError } from '../core/errors.js';
 import type { ApiRequest } from '../core/http/client.js';
-import type { DownloadSink } from '../core/http/download.js';
+import { CutOff, type DownloadSink } from '../core/http/download.js';
+import { DeadlineError } from '../core/http/transport/exchange.js';
 import { MAX_JSON_BYTES, MAX_PDF_BYTES } from '../core/limits.js';
 import { sanitize } from './output/sanitize.js';
 import type { Context } from './context.js';
@@ -140,26 +141,20 @@ function fileSink(ctx: Context, file: string, what: string): DownloadSink {
 }
 
 /**
- * Where an answer's body goes. JSON and text are read whole for showBody (pretty JSON, sanitized text on a terminal).
- * Anything else (a PDF, an image) goes to stdout byte for byte, as it came: never decoded as text, which would change
- * every byte that is not UTF-8; never to a terminal, which would take its bytes for commands.
+ * Where an answer's body goes. JSON and text are read whole for showBody (pretty JSON, sanitized text on a terminal),
+ * within the request's deadline as every answer read whole is (a body dripping a byte a second must not hold the run
+ * for ever): `deadlineMs` from its head on. Anything else (a PDF, an image) goes to stdout byte for byte, as it came,
+ * as a download does: never decoded as text, which would change every byte that is not UTF-8; never to a terminal,
+ * which would take its bytes for commands.
  */
-export function answerSink(ctx: Context, whole: (text: string) => void): DownloadSink {
+export function answerSink(ctx: Context, whole: (text: string) => void, deadlineMs: number): DownloadSink {
   let written = false;
   return {
     what: 'the answer',
     async take(body, headers) {
       const type = headers['content-type'] ?? '';
       if (type === '' || /\bjson\b/i.test(type) || /^\s*text\//i.test(type)) {
-        let size = 0;
-        const chunks: Buffer[] = [];
-        for await (const chunk of body as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > MAX_JSON_BYTES)
-            throw new NetworkError(`the answer is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB: refused`);
-          chunks.push(chunk);
-        }
-        return whole(Buffer.concat(chunks).toString('utf8'));
+        return whole(await readWithin(body, deadlineMs));
       }
       if (ctx.io.stdoutIsTTY)
         throw new NetworkError(
@@ -181,4 +176,32 @@ export function answerSink(ctx: Context, whole: (text: string) => void): Downloa
     canStartOver: () => !written,
     leftOver: () => (written ? 'the body written to stdout is incomplete' : 'nothing was written'),
   };
+}
+
+/**
+ * A JSON or text body read whole, within `deadlineMs`: late, it is cut off at once as a silence would cut it (retried
+ * where a timeout is, else said in one line), whatever the pace of what still trickles in.
+ */
+function readWithin(body: Readable, deadlineMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: unknown) => {
+      clearTimeout(late);
+      body.destroy();
+      reject(error);
+    };
+    const late = setTimeout(() => fail(new CutOff(new DeadlineError(deadlineMs))), deadlineMs);
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_JSON_BYTES)
+        fail(new NetworkError(`the answer is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB: refused`));
+      else chunks.push(chunk);
+    });
+    body.once('end', () => {
+      clearTimeout(late);
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    body.once('error', fail);
+  });
 }

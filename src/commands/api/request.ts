@@ -168,7 +168,7 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
     let text: string | undefined;
     await client.download(
       request,
-      answerSink(ctx, (body) => (text = body)),
+      answerSink(ctx, (body) => (text = body), ctx.globals.requestTimeoutMs),
     );
     if (text !== undefined) await showBody(ctx, text);
   } catch (error) {

@@ -739,6 +739,26 @@ describe('defects the corpus found, fixed', () => {
     }),
   );
 
+  // clinic api read its JSON or text answer as a download does, under no deadline: a body dripping a byte a second
+  // held it for ever, --request-timeout or not.
+  it('clinic api: a body dripping a byte a second is cut off at --request-timeout, exit 1, nothing written', () =>
+    runCase({
+      name: 'api drip',
+      args: ['api', '/v1/account', ...SHORT],
+      serve: (_q, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"data":"');
+        const drip = setInterval(() => res.write('a'), 1000);
+        res.on('close', () => clearInterval(drip));
+      },
+      exit: 1,
+      atLeastMs: 2000,
+      withinMs: 6000,
+      first:
+        /^error: .*timed out \(no complete answer within 2s\) while downloading the answer; nothing was written$/,
+      stdout: (out) => expect(out).toBe(''),
+    }));
+
   it('a 101 to a bulk run: the line is unknown in its result and its journal, exit 1', () =>
     runCase({
       name: '101 bulk',
