@@ -1,6 +1,7 @@
 // Request bodies from --data (JSON text, @file or - for stdin) and --set key=value / key:=json, checked locally.
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.js';
+import { nestsDeeperThan, TOO_DEEP } from '../core/json-depth.js';
 import type { IO } from './io.js';
 import { systemReason } from '../core/system-error.js';
 
@@ -35,6 +36,7 @@ export function parseJsonObject(text: string, origin: string): JsonObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(`${origin} must be a JSON object, e.g. '{"first_name":"Ada"}'`);
   }
+  if (nestsDeeperThan(value)) throw new UsageError(`${origin} ${TOO_DEEP}`);
   return value as JsonObject;
 }
 
@@ -52,6 +54,7 @@ export function applySet(body: JsonObject, assignment: string): void {
     } catch {
       throw new UsageError(`--set ${key}:= needs a JSON value, got '${String(value)}'`);
     }
+    if (nestsDeeperThan(value)) throw new UsageError(`--set ${key}:= ${TOO_DEEP}`);
   }
   const parts = key.split('.');
   const last = parts.pop() as string;
@@ -84,5 +87,7 @@ export async function readBody(flags: BodyFlags, io: IO): Promise<JsonObject> {
     body = parseJsonObject(text, origin);
   }
   for (const assignment of flags.set) applySet(body, assignment);
+  // Dotted --set keys nest too (a.b.c…).
+  if (nestsDeeperThan(body)) throw new UsageError(`the body ${TOO_DEEP}`);
   return body;
 }

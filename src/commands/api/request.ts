@@ -10,6 +10,7 @@ import { ApiError, UsageError } from '../../core/errors.js';
 import { ExportGuard, guardedPages } from '../../core/export-guard.js';
 import { exactJson, parseExact } from '../../core/http/exact-numbers.js';
 import { concurrencyOf } from '../../core/http/in-flight.js';
+import { nestsDeeperThan, TOO_DEEP } from '../../core/json-depth.js';
 import { pathProblem } from '../../core/http/request-url.js';
 import type { API_OPTIONS } from './index.js';
 
@@ -134,11 +135,14 @@ export async function parseApiOptions(
 async function readInput(file: string, ctx: Context): Promise<unknown> {
   const text = file === '-' ? await ctx.io.readStdin() : await readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) throw new UsageError(`--input: cannot read ${file}`);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return parseJsonObject(text, `--input ${file}`);
   }
+  if (nestsDeeperThan(value)) throw new UsageError(`--input ${file} ${TOO_DEEP}`);
+  return value;
 }
 
 export async function callApi(options: ApiOptions, ctx: Context): Promise<void> {

@@ -3,6 +3,7 @@
 // MAX_RECORD_BYTES.
 import { Readable, pipeline } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { nestsDeeperThan, TOO_DEEP } from '../json-depth.js';
 import { lazyRequire } from '../lazy-require.js';
 
 const csvParse = lazyRequire<typeof import('csv-parse')>('csv-parse');
@@ -169,6 +170,7 @@ async function* ndjsonRecords(
       throw new BulkInputError(name, line, `not valid JSON (${(error as Error).message})`);
     }
     if (!isObject(value)) throw new BulkInputError(name, line, 'the record is not a JSON object');
+    if (nestsDeeperThan(value)) throw new BulkInputError(name, line, `the record ${TOO_DEEP}`);
     yield { line, record: plainData(value) as Record<string, unknown> };
   }
 }

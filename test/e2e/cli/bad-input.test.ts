@@ -15,6 +15,10 @@ beforeAll(async () => {
   await writeFile(file('notes.csv'), 'lead_id,content\n33,hello\n33,\n');
   await writeFile(file('requests.csv'), 'customer_id,request_reason\n1,asked\n');
   await writeFile(file('ok.csv'), 'first_name,last_name\nA,B\n');
+  // Nested 200,000 deep: JSON.parse takes it, sending or checking it would overflow the stack.
+  const deep = `{"first_name":"A","x":${'['.repeat(200_000)}${']'.repeat(200_000)}}`;
+  await writeFile(file('deep.json'), deep);
+  await writeFile(file('deep.ndjson'), `{"first_name":"A","last_name":"B"}\n${deep}\n`);
   await writeFile(file('exists.pdf'), 'old');
   await mkdir(file('folder'), { recursive: true });
   await writeFile(file('big.ogg'), '');
@@ -87,6 +91,36 @@ const cases: [string, string[], RegExp][] = [
   ],
   ['a ragged CSV row', ['customers', 'create', '--from', 'FILE:ragged.csv'], /ragged.csv:3:/],
   [
+    '--data nested too deep',
+    ['customers', 'create', '--data', '@FILE:deep.json'],
+    /deep.json nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
+    '--data nested too deep, under --dry-run',
+    ['--dry-run', 'customers', 'create', '--data', '@FILE:deep.json'],
+    /deep.json nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
+    'a bulk record nested too deep',
+    ['customers', 'create', '--from', 'FILE:deep.ndjson'],
+    /deep.ndjson:2: the record nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
+    'api --input nested too deep',
+    ['api', '-X', 'POST', '/v1/customers', '--input', 'FILE:deep.json'],
+    /--input .*deep.json nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
+    '--set key:= nested too deep',
+    ['customers', 'create', '--set', `x:=${'['.repeat(600)}${']'.repeat(600)}`],
+    /--set x:= nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
+    'dotted --set keys nested too deep',
+    ['customers', 'create', '--set', `${'a.'.repeat(600)}b=1`],
+    /the body nests arrays and objects more than 512 levels deep$/,
+  ],
+  [
     'a directory as the bulk file',
     ['customers', 'create', '--from', 'FILE:folder', '--format', 'csv'],
     /is a directory/,
@@ -135,7 +169,13 @@ describe('refused before any request, exit 2', () => {
   for (const [what, args, message] of cases) {
     it(`${what}`, async () => {
       world.newRequests();
-      const argv = args.map((arg) => (arg.startsWith('FILE:') ? file(arg.slice(5)) : arg));
+      const argv = args.map((arg) =>
+        arg.startsWith('FILE:')
+          ? file(arg.slice(5))
+          : arg.startsWith('@FILE:')
+            ? `@${file(arg.slice(6))}`
+            : arg,
+      );
       const { code, stdout, stderr } = await world.clinic(argv);
       expect(code).toBe(2);
       expect(stdout).toBe('');
