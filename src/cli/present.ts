@@ -17,6 +17,7 @@ import {
   writeAllOrNothing,
   writeResource,
 } from './output/render.js';
+import { jsonForTerminal } from './output/sanitize.js';
 import type { Column } from './output/table.js';
 import { collectOnGrowth } from '../core/memory.js';
 import type { CollectionChange, ExportGuard } from '../core/export-guard.js';
@@ -207,7 +208,9 @@ export async function showBody(ctx: Context, text: string): Promise<void> {
   let out = text;
   if (ctx.io.stdoutIsTTY) {
     try {
-      out = exactJson(parseExact(text), 2); // its integers as the server wrote them
+      // Its integers as the server wrote them; what a terminal would act on (C1, bidi, line separators) escaped as
+      // JSON escapes it: the same JSON, nothing to act on.
+      out = jsonForTerminal(exactJson(parseExact(text), 2));
     } catch {
       // not JSON: shown as is
     }

@@ -18,10 +18,13 @@ const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\
 export const jsonForTerminal = (text: string): string =>
   text.replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** Text of several lines (a body, our own multi-line message), each line safe; the line breaks stay. */
+/**
+ * Text of several lines (a body, our own multi-line message), each line safe; the line breaks stay, the line and
+ * paragraph separators (U+2028, U+2029) among them, as line feeds.
+ */
 export function sanitizeLines(text: string): string {
   return textOf(text)
-    .split('\n')
+    .split(/\n|\u2028|\u2029/)
     .map((line) => line.replace(TABS, '  ').replace(CONTROLS, '?'))
     .join('\n');
 }

@@ -46,6 +46,15 @@ it.each([
   expect(result.stderr.split('\n').filter((line) => line.startsWith('error: forged'))).toEqual([]);
 });
 
+it('api: a JSON answer on a terminal is the same JSON, with what a terminal acts on escaped', async () => {
+  const body = { success: true, data: { name: `a\u2028b\u2029c\u009b2J\u202e${EVIL}` } };
+  queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/account', [{ status: 200, body }]);
+  const result = await cli.run(['api', '/v1/account'], { tty: true });
+  expect(result.stdout).not.toMatch(CONTROL);
+  expect(result.stdout).not.toMatch(/[\u2028\u2029]/);
+  expect(JSON.parse(result.stdout)).toEqual(body);
+});
+
 it('JSON output stays exact data, escapes and all', async () => {
   queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/customers/1', [
     { status: 200, body: { success: true, data: person } },
