@@ -63,7 +63,8 @@ export const login = defineCommand({
     'client_id. Over SSH use --no-browser and paste the address the browser ended on.\n' +
     '--with-token instead reads a personal access token from standard input (servers, cron jobs).\n' +
     'Tokens go to the OS keychain (service clinic-cli, account = profile). Without a usable keychain nothing is\n' +
-    'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN.',
+    'stored: use --insecure-storage (or CLINIC_CREDENTIAL_STORE=file) for a 0600 file, or CLINIC_TOKEN. A profile\n' +
+    'that chose the file keeps to it when it signs in again (its credential_store; config unset it to change).',
   options: LOGIN_OPTIONS,
   examples: [
     'clinic login',

@@ -113,8 +113,8 @@ async function accountFor(token: string, ctx: Context): Promise<Account> {
 
 /** Keeps the sign-in in the chosen store and records the store in the profile; nothing is kept on failure. */
 async function keep(credentials: StoredCredentials, options: LoginOptions, ctx: Context): Promise<string> {
-  const kind = storeForLogin(options.insecureStorage, ctx.env);
   const settings = await ctx.settings();
+  const kind = storeForLogin(options.insecureStorage, ctx.env, settings.profileData.credential_store);
   const store = ctx.store(kind);
   // Under the sign-in's lock: a refresh under way (another command's) writes its pair first, never over this one.
   await ctx.withSignInLock(kind, settings.profile.name, async () => {
@@ -152,8 +152,9 @@ async function previousUser(kind: StoreKind, profile: string, ctx: Context): Pro
 }
 
 export async function login(options: LoginOptions, ctx: Context): Promise<void> {
-  const kind = storeForLogin(options.insecureStorage, ctx.env); // a contradictory choice fails first
+  storeForLogin(options.insecureStorage, ctx.env); // a contradictory choice fails first
   const settings = await ctx.settings();
+  const kind = storeForLogin(options.insecureStorage, ctx.env, settings.profileData.credential_store);
   await checkStoreWritable(kind, settings.profile.name, ctx);
   let credentials: StoredCredentials;
   let who: string;

@@ -3,7 +3,12 @@ import type { Env } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import type { StoreKind } from './credential-store.js';
 
-export function storeForLogin(insecureStorage: boolean, env: Env): StoreKind {
+/**
+ * `--insecure-storage`, else CLINIC_CREDENTIAL_STORE, else the profile's `credential_store` (what an earlier
+ * `login --insecure-storage` or `config set credential_store file` chose for it: signing in again keeps to it), else
+ * the keychain.
+ */
+export function storeForLogin(insecureStorage: boolean, env: Env, profileChoice?: unknown): StoreKind {
   const forced = env.CLINIC_CREDENTIAL_STORE;
   if (forced !== undefined && forced !== '' && forced !== 'keychain' && forced !== 'file') {
     throw new UsageError(`CLINIC_CREDENTIAL_STORE must be keychain or file, got '${forced}'`);
@@ -13,7 +18,8 @@ export function storeForLogin(insecureStorage: boolean, env: Env): StoreKind {
       throw new UsageError('--insecure-storage contradicts CLINIC_CREDENTIAL_STORE=keychain');
     return 'file';
   }
-  return forced === 'file' ? 'file' : 'keychain';
+  if (forced === 'file' || forced === 'keychain') return forced;
+  return profileChoice === 'file' ? 'file' : 'keychain';
 }
 
 /** Login's one sentence when the keychain cannot keep the sign-in: why, in plain words, and the two ways on. */

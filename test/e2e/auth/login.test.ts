@@ -271,7 +271,10 @@ describe('login edges', () => {
 
   it('without a usable keychain it stops before opening the browser and says how to go on', async () => {
     const report = join(world.configDir, 'never-opened.txt');
-    const { code, stderr } = await world.clinic(['login'], {
+    // A profile that has chosen no store yet (one that chose the file keeps to it: below).
+    const fresh = ['--profile', 'no-choice-yet'];
+    await world.clinic([...fresh, 'config', 'set', 'base_url', world.sandbox.info.base_url]);
+    const { code, stderr } = await world.clinic([...fresh, 'login'], {
       env: {
         BROWSER: FETCH_BROWSER,
         DRIVER_REPORT: report,
@@ -282,6 +285,23 @@ describe('login edges', () => {
     expect(stderr).toContain('--insecure-storage');
     expect(stderr).toContain('CLINIC_TOKEN');
     await expect(readFile(report, 'utf8')).rejects.toThrow();
+  });
+
+  it('a profile that chose the file keeps to it when it signs in again, keychain or not', async () => {
+    const chose = ['--profile', 'chose-file'];
+    await world.clinic([...chose, 'config', 'set', 'base_url', world.sandbox.info.base_url]);
+    const first = await world.clinic([...chose, 'login', '--with-token', '--insecure-storage'], {
+      input: world.sandbox.info.token,
+    });
+    expect(first.code).toBe(0);
+    const again = await world.clinic([...chose, 'login', '--with-token'], {
+      input: world.sandbox.info.token,
+      env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' },
+    });
+    expect(again).toMatchObject({ code: 0, stdout: '' });
+    expect(again.stderr).toContain('credentials.json (plain text, mode 0600)');
+    const stored = JSON.parse(await readFile(join(world.configDir, 'credentials.json'), 'utf8'));
+    expect(stored['chose-file'].access_token).toBe(world.sandbox.info.token);
   });
 
   it('logout --all-profiles signs every profile out', async () => {

@@ -179,6 +179,17 @@ describe('storeForLogin', () => {
 
   it('CLINIC_CREDENTIAL_STORE=keychain forces the keychain', () => {
     expect(storeForLogin(false, { CLINIC_CREDENTIAL_STORE: 'keychain' })).toBe('keychain');
+    expect(storeForLogin(false, { CLINIC_CREDENTIAL_STORE: 'keychain' }, 'file')).toBe('keychain');
+  });
+
+  it("the profile's own choice (an earlier --insecure-storage) holds for the next login, under the flag and env", () => {
+    expect(storeForLogin(false, {}, 'file')).toBe('file');
+    expect(storeForLogin(false, {}, 'keychain')).toBe('keychain');
+    expect(storeForLogin(true, {}, 'keychain')).toBe('file');
+    expect(storeForLogin(false, { CLINIC_CREDENTIAL_STORE: 'file' }, 'keychain')).toBe('file');
+    // Anything else in the file is no choice.
+    expect(storeForLogin(false, {}, 'vault')).toBe('keychain');
+    expect(storeForLogin(false, {}, undefined)).toBe('keychain');
   });
 
   it('--insecure-storage with CLINIC_CREDENTIAL_STORE=keychain is a contradiction', () => {
