@@ -17,15 +17,42 @@ export interface BrowserSignInOptions {
   openBrowser: boolean;
 }
 
+/**
+ * Why a pasted answer is not the address the browser ended on, or true: the prompt says why and asks again (the
+ * browser's sign-in is not lost to a slip of the mouse). An empty answer keeps the prompt up, saying what it waits for.
+ */
+export function pastedProblem(text: string, redirectUri: string): string | true {
+  const trimmed = text.trim();
+  if (trimmed === '')
+    return `waiting for the browser to come back to ${redirectUri}; or paste the address it ended on (Ctrl-C to stop)`;
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return `that is not an address: paste the one the browser ended on (${redirectUri}?…)`;
+  }
+  const expected = new URL(redirectUri);
+  if (url.origin !== expected.origin || url.pathname !== expected.pathname)
+    return `that is not the address the browser ended on: it starts with ${redirectUri}?`;
+  return true;
+}
+
 /** With --no-browser: the address the browser ended on, typed at a prompt or given as the first line of stdin. */
-async function pastedUrl(ctx: Context, signal: AbortSignal): Promise<string | undefined> {
+async function pastedUrl(
+  ctx: Context,
+  redirectUri: string,
+  signal: AbortSignal,
+): Promise<string | undefined> {
   if (ctx.io.canPrompt) {
     const { input } = await import('@inquirer/prompts');
     const { streams } = ctx.io;
     try {
       return await answered(
         input(
-          { message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):' },
+          {
+            message: 'Or paste the address your browser ended on (http://127.0.0.1:…/callback?…):',
+            validate: (text) => pastedProblem(text, redirectUri),
+          },
           { signal, input: streams.stdin, output: streams.stderr },
         ),
         undefined,
@@ -63,7 +90,7 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
       browser: ctx.browser,
       // What to do to sign in is no note: --quiet keeps it.
       say: (line) => ctx.io.alert(line),
-      pastedUrl: options.openBrowser ? undefined : (_redirect, signal) => pastedUrl(ctx, signal),
+      pastedUrl: options.openBrowser ? undefined : (redirect, signal) => pastedUrl(ctx, redirect, signal),
       waiting: prompting
         ? undefined
         : async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { plain } from '../../helpers/pty.js';
 import { usePtyClinic } from '../../helpers/pty-modes.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
-import { useWorld } from '../../helpers/world.js';
+import { oauthWorld, useWorld } from '../../helpers/world.js';
 
 const world = useWorld();
 const startOnPty = usePtyClinic(world, useTempDir('clinic-prompts-'));
@@ -108,4 +108,30 @@ describe('a yes/no confirmation on a terminal', () => {
       ).toContain(says);
       expect(sent()).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
     });
+});
+
+describe('login --no-browser: the prompt for the address the browser ended on', () => {
+  const signedOut = useWorld(oauthWorld);
+  const onSignedOutPty = usePtyClinic(signedOut, useTempDir('clinic-paste-'));
+
+  it('an empty answer or a slip keeps the prompt up, saying what it waits for; the right address then signs in', async () => {
+    const t = onSignedOutPty(['login', '--insecure-storage', '--no-browser'], { cols: 250 });
+    await t.waitFor('Or paste the address');
+    const address = /(http:\/\/127\.0\.0\.1:\d+\/callback)/;
+    t.type('\r');
+    await t.waitFor('waiting for the browser to come back to http://127.0.0.1:');
+    expect(plain(t.output)).toMatch(address);
+    t.type('abc\r');
+    await t.waitFor('that is not an address');
+    t.type('\u0015https://example.com/callback?code=x\r');
+    await t.waitFor('that is not the address the browser ended on');
+    // Still signed out, still asking: no error, no exit.
+    expect(plain(t.output)).not.toContain('error:');
+    const redirect = plain(t.output).match(address)![1]!;
+    t.type(`\u0015${redirect}?code=x&state=wrong\r`);
+    const { code, output } = await t.exited;
+    // The address was the right one: what it carried was then judged (a state this login did not send).
+    expect(code, plain(output)).toBe(3);
+    expect(plain(output)).toContain('does not carry the state this login sent');
+  });
 });
