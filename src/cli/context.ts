@@ -5,6 +5,7 @@ import { FileStore } from '../core/auth/file-store.js';
 import { KeychainStore, type KeytarLoader } from '../core/auth/keychain-store.js';
 import type { Configuration } from 'openid-client';
 import type { BrowserOpener } from '../core/auth/oauth/browser.js';
+import { browserCanOpen } from '../core/auth/oauth/browser-can-open.js';
 import { loginCommand, Session } from '../core/auth/session.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import {
@@ -224,6 +225,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     version: cliVersion(),
     browser: deps.browser ?? {
       open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
+      canOpen: () => browserCanOpen(deps.env),
     },
     prompter: deps.prompter ?? terminalPrompter(deps.streams, signal),
     config: () => {

@@ -139,7 +139,13 @@ describe('generated completions and man page', () => {
       for (const m of text.matchAll(/'(CLINIC_[A-Z_]+)'/g)) used.push(m[1]!);
     }
     // Not the user's to set: the process's own (HOME), Node's, and error codes that look like variables.
-    const notOptions = new Set(['HOME', 'NODE_OPTIONS', 'CLINIC_DEADLINE', 'CLINIC_OAUTH_EXCHANGE']);
+    const notOptions = new Set([
+      'HOME',
+      'NODE_OPTIONS',
+      'CLINIC_DEADLINE',
+      'CLINIC_OAUTH_EXCHANGE',
+      'CLINIC_UNASKED_UPGRADE',
+    ]);
     const unlisted = [...new Set(used)].filter((name) => !notOptions.has(name) && !listed.has(name));
     expect(used).toContain('CLINIC_FORWARD_SECRET');
     expect(unlisted).toEqual([]);

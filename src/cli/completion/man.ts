@@ -104,6 +104,13 @@ const ENVIRONMENT: [string, string][] = [
   ['NO_COLOR', 'no colour in the output'],
   ['TERM', 'dumb: no colour and no spinners'],
   ['BROWSER', 'the browser clinic login opens'],
+  [
+    'DISPLAY',
+    'with WAYLAND_DISPLAY: on Linux, when neither is set (and BROWSER is not), clinic login opens no browser and asks ' +
+      'for the address the browser ended on, as with --no-browser',
+  ],
+  ['WAYLAND_DISPLAY', 'see DISPLAY'],
+  ['WSL_DISTRO_NAME', 'set under WSL: clinic login opens the Windows browser, whatever DISPLAY says'],
 ];
 
 /** What clinic reads and writes besides its output. */
@@ -115,7 +122,7 @@ const FILES: [string, string][] = [
   ],
   [
     '$CLINIC_CONFIG_DIR/credentials.json',
-    'tokens, only with --insecure-storage or CLINIC_CREDENTIAL_STORE=file (mode 0600)',
+    'tokens, only with --insecure-storage, CLINIC_CREDENTIAL_STORE=file or a profile whose credential_store is file (mode 0600)',
   ],
   [
     '$CLINIC_CONFIG_DIR/rate-limit/',

@@ -82,15 +82,23 @@ export async function browserSignIn(options: BrowserSignInOptions, ctx: Context)
   await oauthClientSettings(settings); // missing auth_url or client_id: a usage error before anything starts
   const scopes = options.scopes ?? settings.get('scopes') ?? DEFAULTS.scopes;
   const server = await ctx.authServer();
-  const prompting = !options.openBrowser && ctx.io.canPrompt;
+  // Nothing here can show a browser (a headless machine over SSH): the --no-browser way, said so.
+  const noDisplay = options.openBrowser && ctx.browser.canOpen?.() === false;
+  if (noDisplay)
+    ctx.io.alert(
+      'No browser can be opened here (no DISPLAY, WAYLAND_DISPLAY or BROWSER): sign in from a browser on any ' +
+        'machine, then paste the address it ends on.',
+    );
+  const openBrowser = options.openBrowser && !noDisplay;
+  const prompting = !openBrowser && ctx.io.canPrompt;
   const tokens = await browserLogin(
     server,
-    { ...options, scopes, loginCommand: loginCommand(settings.profile) },
+    { ...options, openBrowser, scopes, loginCommand: loginCommand(settings.profile) },
     {
       browser: ctx.browser,
       // What to do to sign in is no note: --quiet keeps it.
       say: (line) => ctx.io.alert(line),
-      pastedUrl: options.openBrowser ? undefined : (redirect, signal) => pastedUrl(ctx, redirect, signal),
+      pastedUrl: openBrowser ? undefined : (redirect, signal) => pastedUrl(ctx, redirect, signal),
       waiting: prompting
         ? undefined
         : async () => {

@@ -287,6 +287,19 @@ describe('login edges', () => {
     await expect(readFile(report, 'utf8')).rejects.toThrow();
   });
 
+  it('where nothing can show a browser (no DISPLAY, WAYLAND_DISPLAY or BROWSER) it says so and asks for the address', async () => {
+    const { code, stderr } = await world.clinic(['login', '--insecure-storage', '--timeout', '20'], {
+      env: { BROWSER: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined, WSL_DISTRO_NAME: undefined },
+      // What the browser ended on, pasted: here one this login did not start, judged and refused.
+      input: 'http://127.0.0.1:9/callback?code=x&state=another\n',
+    });
+    expect(stderr).toContain('No browser can be opened here (no DISPLAY, WAYLAND_DISPLAY or BROWSER)');
+    expect(stderr).not.toContain('Opened the sign-in page');
+    expect(stderr).toContain('Open this address in a browser to sign in:');
+    expect(code, stderr).toBe(3);
+    expect(stderr).toContain('does not carry the state this login sent');
+  });
+
   it('a profile that chose the file keeps to it when it signs in again, keychain or not', async () => {
     const chose = ['--profile', 'chose-file'];
     await world.clinic([...chose, 'config', 'set', 'base_url', world.sandbox.info.base_url]);

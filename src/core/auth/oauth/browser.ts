@@ -1,9 +1,12 @@
 // Opens a URL in the user's browser: $BROWSER when set, otherwise the platform's opener (the `open` package).
 // The browser gets the sign-in address and nothing else: no CLINIC_* variable (CLINIC_TOKEN above all) reaches it.
 import { spawn } from 'node:child_process';
+import { browserCanOpen } from './browser-can-open.js';
 
 export interface BrowserOpener {
   open(url: string): Promise<void>;
+  /** False where nothing can show a browser (a headless Linux over SSH): opening would only seem to succeed. */
+  canOpen?(): boolean;
 }
 
 const isClinicVariable = (name: string) => name.startsWith('CLINIC_');
@@ -14,6 +17,7 @@ export function browserEnv(env: Record<string, string | undefined>): NodeJS.Proc
 
 export function systemBrowser(env: Record<string, string | undefined>): BrowserOpener {
   return {
+    canOpen: () => browserCanOpen(env),
     async open(url) {
       const browser = env.BROWSER?.trim();
       if (browser) {
