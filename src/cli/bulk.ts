@@ -16,7 +16,7 @@ import { type BulkFormat, formatOf } from '../core/bulk/records.js';
 import { openSource } from '../core/bulk/source.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
 import { withRunLock } from '../core/lock.js';
-import { OutcomeError, UsageError } from '../core/errors.js';
+import { CancelledError, OutcomeError, UsageError } from '../core/errors.js';
 import type { CommandDef, OptionsOf } from './command.js';
 import type { BULK_OPTIONS } from './bulk-options.js';
 import { confirmByTyping } from './confirm.js';
@@ -112,13 +112,23 @@ export async function runBulkCommand(
   }
 }
 
+/** How long records in flight may still be answered after Ctrl-C: under the second bin gives a stopped run. */
+const CTRL_C_GRACE_MS = 600;
+
 async function send(
   ctx: Context,
   input: CheckedInput,
   bulk: BulkRequest,
   journalPath: string,
 ): Promise<void> {
-  const client = await ctx.http();
+  // Ctrl-C sends no further record and gives those in flight a moment to be answered (the run must end within the
+  // second bin allows it): a record the server answered meanwhile is known, not one to check by hand.
+  const abandon = new AbortController();
+  const interrupted = ctx.signal;
+  const abandonLater = () => setTimeout(() => abandon.abort(interrupted.reason), CTRL_C_GRACE_MS).unref();
+  if (interrupted.aborted) abandon.abort(interrupted.reason);
+  else interrupted.addEventListener('abort', abandonLater, { once: true });
+  const client = await ctx.http({ signal: abandon.signal });
   const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode, await targetOf(ctx));
   // A result line per record as it is sent: NDJSON unless the user chose a format.
   const spec = await ctx.output({ otherwise: 'ndjson', declared: RESULT_FIELDS });
@@ -147,7 +157,8 @@ async function send(
       journal,
       previous,
       retryUnknown: bulk.retryUnknown,
-      signal: ctx.signal,
+      signal: abandon.signal,
+      interrupted,
       stop: stop.signal,
       inFlight: inFlightLimit(ctx.globals.concurrency),
       onResult: async (row, counts) => {
@@ -156,6 +167,7 @@ async function send(
       },
     });
   } finally {
+    interrupted.removeEventListener('abort', abandonLater);
     progress.stop();
     await writer.end();
     await journal.close();
@@ -173,6 +185,11 @@ async function send(
         : `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,
     );
   }
+  // Ctrl-C: what was not sent, and the way on.
+  if (stoppedBy instanceof CancelledError && counts.done < counts.total)
+    throw new CancelledError(
+      `interrupted: ${counts.total - counts.done} of ${plural(counts.total, 'record')} not sent; --resume sends them`,
+    );
   if (stoppedBy !== undefined) throw stoppedBy;
   const failed = counts.error + counts.unknown + counts.notAttempted;
   if (failed > 0)

@@ -82,6 +82,11 @@ export interface HttpOptions {
   maxRetries?: number;
   /** Instead of --request-timeout, in ms. */
   timeoutMs?: number;
+  /**
+   * What abandons its requests, instead of the run's Ctrl-C: a bulk run lets those in flight be answered first. A
+   * client of its own (not shared with the rest of the run).
+   */
+  signal?: AbortSignal;
 }
 
 /** COLUMNS as a width, when it is one (a whole number of 20 to 1000 cells). */
@@ -141,7 +146,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
 
   /** `settings`: other than the selected profile's effective ones (the untenanted ones a --tenant slug needs). */
   async function buildClient(
-    { auth = true, maxRetries, timeoutMs }: HttpOptions,
+    { auth = true, maxRetries, timeoutMs, signal: abandon = signal }: HttpOptions,
     settings?: Settings,
   ): Promise<HttpClient> {
     settings ??= await ctx.settings();
@@ -172,7 +177,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       // The API counts requests per user: every clinic process of this profile and server draws on one budget.
       pacer: new SharedPacer(rateLimitFile(deps.env, settings.profile.name, baseUrl), clock),
       clock,
-      signal,
+      signal: abandon,
       maxRetries: maxRetries ?? globals.maxRetries,
       timeoutMs: timeoutMs ?? globals.requestTimeoutMs,
       trace,
@@ -299,6 +304,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     transport: wire,
     trace,
     http(options = {}) {
+      if (options.signal) return buildClient(options);
       // One client per run (and per auth mode), so rate-limit pacing carries from request to request.
       const key = JSON.stringify([options.auth ?? true, options.maxRetries, options.timeoutMs]);
       let client = clients.get(key);

@@ -262,7 +262,14 @@ export interface BulkRunOptions {
   journal: Journal;
   previous?: JournalContents;
   retryUnknown: boolean;
+  /** Abandons the run and the requests in flight (their records unknown). */
   signal: AbortSignal;
+  /**
+   * Ctrl-C: no further record is sent, and those in flight are answered and journaled until `signal` (which follows
+   * it shortly) abandons them; the run then ends interrupted. A record the server answered within that time is known,
+   * not one to check by hand.
+   */
+  interrupted?: AbortSignal;
   /**
    * Stops the run as an answer that dooms the rest does: no further record is sent, those in flight are answered and
    * journaled (stdout's reader has gone: the results can no longer be shown).
@@ -360,6 +367,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     const beforeDispatch = new AbortController();
     const holdBack = () => !dispatched && beforeDispatch.abort();
     options.stop?.addEventListener('abort', holdBack);
+    options.interrupted?.addEventListener('abort', holdBack);
     try {
       const response = await client.request({
         ...request,
@@ -367,7 +375,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
         onSent,
         onDispatch: (now) => {
           dispatched = now;
-          if (!now && options.stop?.aborted) beforeDispatch.abort();
+          if (!now && (options.stop?.aborted || options.interrupted?.aborted)) beforeDispatch.abort();
         },
       });
       inFlight.observe(response.headers);
@@ -379,14 +387,18 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       const cancelled = !heldBack && (error instanceof CancelledError || options.signal.aborted);
       // Stopped before it left (Ctrl-C or a failed refresh while it waited for the rate-limit window, a window too
       // long to wait for): the server never saw it, so a resume sends it; the next record would be stopped the same.
-      const why = heldBack ? 'the output was closed' : message(error);
+      const why = heldBack
+        ? options.interrupted?.aborted
+          ? 'interrupted'
+          : 'the output was closed'
+        : message(error);
       // An answer (a 401 or 429 that ended its retries) says itself what became of the record.
       outcome =
         dispatched || error instanceof ApiError
           ? failedOutcome(error)
           : { state: 'not_sent', message: `not sent: ${why}` };
       if (heldBack) {
-        // the run ends by the stop, which says why
+        // the run ends by the stop (or Ctrl-C), which says why
       } else if (
         (error instanceof ApiError && dooms(error)) ||
         neverSent(error) ||
@@ -396,6 +408,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       else if (cancelled) stoppedBy ??= new CancelledError('interrupted');
     } finally {
       options.stop?.removeEventListener('abort', holdBack);
+      options.interrupted?.removeEventListener('abort', holdBack);
     }
     journal.outcome(line, outcome);
     return rowOf(line, outcome);
@@ -427,7 +440,8 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
       return undefined;
     }
   };
-  const halted = () => stoppedBy !== undefined || options.signal.aborted || options.stop?.aborted === true;
+  const interrupted = () => options.signal.aborted || options.interrupted?.aborted === true;
+  const halted = () => stoppedBy !== undefined || interrupted() || options.stop?.aborted === true;
   let requestsInFlight = 0;
   const track = (row: Promise<ResultRow>) => {
     const entry = { row, settled: false };
@@ -481,12 +495,13 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
     }
     await head.row.catch(() => undefined); // reported, or rethrown, above on the next turn
   }
+  if (stoppedBy === undefined && interrupted()) stoppedBy = new CancelledError('interrupted');
   if (stoppedBy === undefined && options.stop?.aborted)
     stoppedBy = new OutcomeError(
       'the output was closed (its reader stopped reading): no further record was sent; --resume sends the rest',
     );
   // A stop (not Ctrl-C: then leave at once; the journal says where to resume) reports the rest as not attempted.
-  if (stoppedBy !== undefined && !(stoppedBy instanceof CancelledError) && !options.signal.aborted)
+  if (stoppedBy !== undefined && !(stoppedBy instanceof CancelledError) && !interrupted())
     for (let next = await nextRecord(); next !== undefined; next = await nextRecord()) {
       tidy();
       await emit({
