@@ -182,7 +182,7 @@ async function send(
     ctx.io.alert(
       unknownLines.length === 1
         ? `check on the server whether line ${shown} was created; if not, --resume --retry-unknown sends it again`
-        : `check on the server whether lines ${shown} were created; then --resume --retry-unknown sends the missing ones again`,
+        : `check on the server whether lines ${shown} were created; if none was, --resume --retry-unknown sends them all again (it sends every unknown line)`,
     );
   }
   // Ctrl-C: what was not sent, and the way on.
