@@ -137,7 +137,9 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
       }
       return;
     }
-    await showStream(ctx, TAIL_LIST(ctx), (writer) => runWith((event) => writer.write(event)));
+    await showStream(ctx, TAIL_LIST(ctx, options.since !== undefined), (writer) =>
+      runWith((event) => writer.write(event)),
+    );
   };
   if (options.checkpoint === undefined) return deliverWith();
   const { withCheckpoint } = await import('../../core/realtime/checkpoint.js');
@@ -159,12 +161,15 @@ async function untilStopped(ctx: Context, run: Promise<void>): Promise<void> {
   }
 }
 
-/** A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). */
-const TAIL_LIST = (ctx: Context): ListShape<TailEvent> => ({
+/**
+ * A line per event as it arrives: the human line on a terminal, else an NDJSON object (whole: no --fields). `dated`:
+ * history is shown (--since), so every line's time carries room for a date.
+ */
+const TAIL_LIST = (ctx: Context, dated: boolean): ListShape<TailEvent> => ({
   columns: [],
   output: TAIL_OUTPUT,
   live: {
-    line: (event, view) => humanLine(event, { ...view, now: ctx.clock.now() }),
+    line: (event, view) => humanLine(event, { ...view, now: ctx.clock.now(), dated }),
     record: eventRecord,
   },
 });

@@ -7,11 +7,14 @@ import { type ChatLineView, humanLine } from '../../../src/commands/chat/human-l
 import type { TailEvent } from '../../../src/core/realtime/events.js';
 
 const now = Date.parse('2026-11-22T10:00:00Z');
-const view = (width = 200, utc = false): ChatLineView => ({
+const view = (width = 200, utc = false, dated = false): ChatLineView => ({
   width,
   now,
+  dated,
   times: new HumanTimes(utc, 'Europe/Berlin'),
 });
+/** The view of a tail that shows history (--since): room for a date on every line. */
+const dated = (width = 200) => view(width, false, true);
 const message = (data: Record<string, unknown>, more: Partial<TailEvent> = {}): TailEvent => ({
   kind: 'created',
   source: 'realtime',
@@ -29,37 +32,47 @@ const message = (data: Record<string, unknown>, more: Partial<TailEvent> = {}): 
 });
 
 describe('humanLine', () => {
-  it("a message of today: local HH:MM under the dates' times, conversation, sender, status, body", () => {
-    expect(humanLine(message({}), view())).toBe('           10:59  #4     customer 12   received  Hi');
+  it('a message of today: local HH:MM, conversation, sender, status, body; under the dates when history is shown', () => {
+    expect(humanLine(message({}), view())).toBe('10:59  #4     customer 12     received  Hi');
+    expect(humanLine(message({}), dated())).toBe('           10:59  #4     customer 12     received  Hi');
   });
 
   it('a message of another day carries its date; --utc shows UTC', () => {
     const yesterday = message({ created_at: '2026-11-21T20:30:00.000000Z' });
-    expect(humanLine(yesterday, view())).toBe('2026-11-21 21:30  #4     customer 12   received  Hi');
+    expect(humanLine(yesterday, dated())).toBe('2026-11-21 21:30  #4     customer 12     received  Hi');
+    // A live tail's gap fill from before midnight: its date pushes the line along.
+    expect(humanLine(yesterday, view())).toBe('2026-11-21 21:30  #4     customer 12     received  Hi');
     // Past midnight in Berlin, still the day before in UTC.
     const lateUtc = message({ created_at: '2026-11-21T23:30:00.000000Z' });
-    expect(humanLine(lateUtc, view())).toBe('           00:30  #4     customer 12   received  Hi');
-    expect(humanLine(lateUtc, view(200, true))).toBe('2026-11-21 23:30  #4     customer 12   received  Hi');
+    expect(humanLine(lateUtc, view())).toBe('00:30  #4     customer 12     received  Hi');
+    expect(humanLine(lateUtc, view(200, true))).toBe('2026-11-21 23:30  #4     customer 12     received  Hi');
   });
 
-  it('columns line up whatever the values', () => {
+  it('columns line up whatever the values; a sender longer than its column is cut', () => {
+    expect(humanLine(message({ sender_type: 'assistant', sender_id: 1000 }), view())).toBe(
+      '10:59  #4     assistant 1000  received  Hi',
+    );
+    expect(humanLine(message({ sender_type: 'assistant', sender_id: 1000000 }), view())).toBe(
+      '10:59  #4     assistant 100…  received  Hi',
+    );
     const lines = [
       humanLine(
         message({ conversation_id: 1234, sender_type: 'assistant', sender_id: null, status: 'sent' }),
-        view(),
+        dated(),
       ),
       humanLine(
         message({ created_at: '2026-01-02T08:00:00Z', status: 'queued' }, { source: 'rest' }),
-        view(),
+        dated(),
       ),
-      humanLine(message({}), view()),
+      humanLine(message({ sender_type: 'assistant', sender_id: 123456789 }), dated()),
+      humanLine(message({}), dated()),
     ];
     for (const at of [
       (line: string) => line.indexOf('#'),
       (line: string) => line.search(/(sent|queued|received) /),
     ])
       expect(new Set(lines.map(at)).size).toBe(1);
-    expect(lines.map((line) => line.search(/\(missed\) Hi|Hi$/))).toEqual([49, 49, 49]);
+    expect(lines.map((line) => line.search(/\(missed\) Hi|Hi$/))).toEqual([51, 51, 51, 51]);
   });
 
   it('history asked with --since and gap fills are labelled apart; live messages are not', () => {
@@ -83,18 +96,24 @@ describe('humanLine', () => {
       { body: 'Can I move my appointment to Friday?' },
       { source: 'rest', history: true },
     );
-    // The body's room counts its label's: 80 columns leave out the status, 60 the sender too.
-    expect(humanLine(event, view(120))).toBe(
-      '           10:59  #4     customer 12   received  (history) Can I move my appointment to Friday?',
+    // The body's room counts its label's: a dated view at 80 columns leaves out the status, at 60 the sender too.
+    expect(humanLine(event, dated(120))).toBe(
+      '           10:59  #4     customer 12     received  (history) Can I move my appointment to Friday?',
     );
+    expect(humanLine(event, dated(80))).toBe(
+      '           10:59  #4     customer 12     (history) Can I move my appointment to…',
+    );
+    expect(humanLine(event, dated(60))).toBe('           10:59  #4     (history) Can I move my appointmen…');
+    expect(humanLine(event, dated(48))).toBe('           10:59  #4     (history) Can I move m…');
+    // A live tail's time is five cells: at 80 columns every column stays, at 60 the sender does.
     expect(humanLine(event, view(80))).toBe(
-      '           10:59  #4     customer 12   (history) Can I move my appointment to F…',
+      '10:59  #4     customer 12     received  (history) Can I move my appointment to …',
     );
-    expect(humanLine(event, view(60))).toBe('           10:59  #4     (history) Can I move my appointmen…');
-    expect(humanLine(event, view(48))).toBe('           10:59  #4     (history) Can I move m…');
+    expect(humanLine(event, view(60))).toBe('10:59  #4     customer 12     (history) Can I move my appoi…');
+    expect(humanLine(event, view(48))).toBe('10:59  #4     (history) Can I move my appointme…');
     // The same width, the same columns: lines stay aligned.
     const other = humanLine(message({ sender_type: 'user', sender_id: 2, body: 'Yes' }), view(60));
-    expect(other).toBe('           10:59  #4     Yes');
+    expect(other).toBe('10:59  #4     user 2          Yes');
   });
 
   it('wide characters count as the two cells they take: a line never outgrows the terminal', () => {
@@ -116,8 +135,8 @@ describe('humanLine', () => {
       source: 'realtime',
       data: { chatLogId: 7, conversationId: 4, deletedByUserName: 'Dana' },
     };
-    expect(humanLine(deleted, view())).toBe('           11:00  #4     message 7 deleted by Dana');
+    expect(humanLine(deleted, view())).toBe('11:00  #4     message 7 deleted by Dana');
     const read: TailEvent = { kind: 'read', source: 'realtime', data: { conversation_id: 4 } };
-    expect(humanLine(read, view())).toBe('           11:00  #4     read');
+    expect(humanLine(read, view())).toBe('11:00  #4     read');
   });
 });
