@@ -67,9 +67,10 @@ export const padCells = (text: string, width: number): string =>
 
 /**
  * Lines of at most `width` cells, never cut: broken at spaces where it can, and inside a word longer than a line
- * after a `.`, `_`, `@`, `-` or `/` (`CUSTOMER_` `ERASED`, `ada.lovelace@` `example.com`, `http://127.0.0.1:8080/`
- * `api`), anywhere only when a piece is longer than a line. A field name breaks after its dots, then its `_`. A
- * leading indent is kept on every line.
+ * after an `@` or a `/` first (`ada.lovelace@` `example.com`, `http://127.0.0.1:8080/` `api`), then, in a piece still
+ * longer than a line, after a `.`, `_`, `-` or `:` (`CUSTOMER_` `ERASED`; never inside a number, `127.0.0.1`); anywhere
+ * only when a piece is longer than a line. A field name breaks after its dots, then its `_`. A leading indent is kept
+ * on every line.
  */
 export function wrapText(text: string, width: number, fieldName = false): string[] {
   const indent = /^ */.exec(text)?.[0] ?? '';
@@ -85,16 +86,20 @@ export function wrapText(text: string, width: number, fieldName = false): string
       max,
     );
   }
+  const within = (piece: string, breaks: RegExp) =>
+    displayWidth(piece) > max ? piece.split(breaks) : [piece];
   const pieces = spaced(text.split(' ')).flatMap(({ text: word, join }) =>
-    displayWidth(word) > max
-      ? word.split(BREAKS).map((piece, i) => ({ text: piece, join: i === 0 ? join : '' }))
-      : [{ text: word, join }],
+    within(word, STRONG_BREAKS)
+      .flatMap((piece) => within(piece, WEAK_BREAKS))
+      .map((piece, i) => ({ text: piece, join: i === 0 ? join : '' })),
   );
   return wrapPieces(pieces, max);
 }
 
-/** Where a word longer than a line may break: after `.`, `_`, `@`, `-` or `/`. */
-const BREAKS = /(?<=[._@/-])/;
+/** Where a word longer than a line breaks first: after `@` or `/` (an address's parts; `https://` stays with its host). */
+const STRONG_BREAKS = /(?<=@)|(?<=\/)(?<!:\/\/)(?!\/)/;
+/** Then, in a piece still longer than a line: after `_`, `-`, a `:` (a port), or a `.` that is not inside a number. */
+const WEAK_BREAKS = /(?<=[_-])|(?<=:)(?!\/)|(?<=\.)(?!\d)|(?<=(?<!\d)\.)/;
 
 /** What is put on a line: a piece of text, and what joins it to the one before on the same line (dropped at a break). */
 interface Piece {

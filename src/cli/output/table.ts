@@ -46,15 +46,16 @@ export interface TableText {
 const DEFAULT_MIN = 8;
 /**
  * Marks matter, and must be seen (the contract): they wrap rather than be cut, between words and after a reason
- * code's `_` (`CUSTOMER_` `ERASED`), in a column as narrow as `read-only:`; the column goes before the customer and
- * the date, after later dates, and then each mark is a line below the table (markLines).
+ * code's `_` (`CUSTOMER_` `ERASED`), in a column no narrower than reads as text (20 cells: `customer is a lead,`); the column goes before the
+ * customer and the date, after later dates, and then each mark is a line below the table (markLines), which reads
+ * better than a note a word a line.
  */
 const NOTE_COLUMN: Column = {
   header: 'NOTE',
   path: '',
   text: recordMarks,
   priority: 5,
-  min: 'read-only:'.length,
+  min: 20,
   wrap: true,
 };
 

@@ -314,7 +314,8 @@ describe('named hostile values', () => {
   it('the chat line shows such fields as JSON', () => {
     const line = humanLine({ kind: 'created', source: 'rest', data: HOSTILE }, view(500));
     expect(line).toContain('#{"toString":1}');
-    expect(line).toContain('{"toString":1} {"valueOf":1}');
+    // The sender ({"toString":1} {"valueOf":1}) is longer than its column: cut there, the columns after it aligned.
+    expect(line).toContain('  {"toString":1…  ');
     expectSafe(line);
   });
 

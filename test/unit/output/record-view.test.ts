@@ -108,7 +108,15 @@ describe('the record view', () => {
     expect(wrapText('one two three', 7)).toEqual(['one two', 'three']);
     expect(wrapText('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     // A word longer than a line breaks after `.`, `_`, `@`, `-` or `/`: an address keeps its port whole.
-    expect(wrapText('http://127.0.0.1:42703/api', 21)).toEqual(['http://127.0.0.', '1:42703/api']);
+    // An address breaks after its '/' first, never inside the number of its host.
+    expect(wrapText('http://127.0.0.1:42703/api', 23)).toEqual(['http://127.0.0.1:42703/', 'api']);
+    expect(wrapText('http://127.0.0.1:42703/api', 21)).toEqual(['http://127.0.0.1:', '42703/api']);
+    expect(wrapText('https://cdn.example.com/users/1.png', 30)).toEqual([
+      'https://cdn.example.com/users/',
+      '1.png',
+    ]);
+    expect(wrapText('fatima.andersen3@example.com', 25)).toEqual(['fatima.andersen3@', 'example.com']);
+    expect(wrapText('v1.2.3-rc.1_build', 8)).toEqual(['v1.2.3-', 'rc.1_', 'build']);
     expect(wrapText('ada.lovelace@example.com', 15)).toEqual(['ada.lovelace@', 'example.com']);
     // A word of marks alone keeps the space after it.
     expect(wrapText('\u0301 abc', 10)).toEqual(['\u0301 abc']);

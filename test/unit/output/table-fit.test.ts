@@ -390,6 +390,33 @@ describe('renderTable', () => {
     );
   });
 
+  it('the NOTE column is never narrower than reads as text: narrower, the notes go under the table', () => {
+    const marked = [
+      ...requests,
+      erasure(3, 'completed', {
+        customer: {
+          id: 103,
+          first_name: null,
+          is_lead_stage: true,
+          lead_id: 31,
+          record_state: { is_read_only: true, reason_code: 'CUSTOMER_ERASED' },
+        },
+      }),
+    ];
+    let under = 0;
+    for (let width = 60; width <= 170; width++) {
+      const { text: table } = renderTable(marked, ERASURE_COLUMNS, { colour: false, width });
+      const header = lines(table)[1]!;
+      const note = header.split('│').find((cell) => cell.trim() === 'NOTE');
+      if (note === undefined) {
+        expect(table, `at ${width}`).toMatch(/^note on ID 3: /m);
+        under++;
+      } else expect(note.length - 2, `at ${width}`).toBeGreaterThanOrEqual(20);
+    }
+    expect(under).toBeGreaterThan(0);
+    expect(under).toBeLessThan(110);
+  });
+
   it('--wide shows every column in full, whatever the width', async () => {
     const { text: table, notShown } = renderTable(requests, ERASURE_COLUMNS, {
       colour: false,
