@@ -57,6 +57,6 @@ export function checkAllowed(request: ErasureRequest, action: ErasureAction): vo
   const status = request.status.replace(/_/g, ' ');
   throw new ConflictError(
     // The id as the server sent it only when it is a number: a template literal would run an object's toString.
-    `${action} is not allowed while the request is ${status} (erasure request ${typeof request.id === 'number' ? request.id : '?'})`,
+    `${action} is not allowed while the request's status is ${status} (erasure request ${typeof request.id === 'number' ? request.id : '?'})`,
   );
 }

@@ -220,8 +220,26 @@ async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string):
     const line = last.line + 1 + (error.empty_lines as number) - last.emptyLines;
     if (error.code === 'CSV_MAX_RECORD_SIZE')
       throw new BulkInputError(name, line, `the record is ${LIMIT_TEXT}`);
-    throw new BulkInputError(name, line, error.message.replace(/ (on|at) line \d+/, ''));
+    throw new BulkInputError(name, line, csvProblem(error));
   }
+}
+
+/** csv-parse's refusal in this CLI's words (its own, without its line numbers, for one not listed). */
+function csvProblem(error: { code: string; message: string }): string {
+  const counts = /expect (\d+), got (\d+)/.exec(error.message);
+  switch (error.code) {
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+    case 'CSV_RECORD_INCONSISTENT_COLUMNS':
+      if (counts) return `the row has ${counts[2]} fields where the header has ${counts[1]}`;
+      break;
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (a " is missing)';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a " inside a field that is not quoted (quote the field, and write the " as "")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+      return 'text after the closing " of a quoted field';
+  }
+  return error.message.replace(/ (on|at) line \d+/, '');
 }
 
 /** The column names, each given once: a repeated one would silently lose all but one of its values. */

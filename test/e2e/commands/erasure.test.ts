@@ -48,7 +48,7 @@ describe('erasure matrix against the sandbox', () => {
     } else {
       expect(result.code).toBe(6);
       expect(result.stderr).toContain(
-        `${action} is not allowed while the request is ${status.replace(/_/g, ' ')}`,
+        `${action} is not allowed while the request's status is ${status.replace(/_/g, ' ')}`,
       );
       expect(sent).toEqual([`GET /api/v1/data-erasure-requests/${id}`]);
     }

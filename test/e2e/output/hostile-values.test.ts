@@ -216,7 +216,7 @@ describe('hostile values from a fake API', () => {
     const refused = await clinic(['erasure', 'cancel', '5', '--reason', 'x', '--yes']);
     noCrash(refused.stderr);
     expect(refused.code).toBe(6);
-    expect(refused.stderr).toContain('cancel is not allowed while the request is processing');
+    expect(refused.stderr).toContain("cancel is not allowed while the request's status is processing");
   });
 
   it('login --with-token names a user whose name is {"toString":1}', async () => {

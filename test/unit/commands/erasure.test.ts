@@ -67,7 +67,7 @@ describe('erasure matrix: every status × every action', () => {
     } else {
       expect(result.code).toBe(6);
       expect(result.stderr).toContain(
-        `error: ${action} is not allowed while the request is ${status.replace(/_/g, ' ')}`,
+        `error: ${action} is not allowed while the request's status is ${status.replace(/_/g, ' ')}`,
       );
       expect(cli.seen.map((r) => r.method)).toEqual(['GET']); // the read only: nothing sent
     }
