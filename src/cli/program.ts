@@ -259,6 +259,7 @@ function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks, words: rea
     .summary(noun.summary)
     .description(helpParagraphs(noun.description ?? noun.summary));
   if (noun.category) group.helpGroup(`${noun.category}:`);
+  group.helpCommand('help [command]', "show a command's help");
   group.addHelpText('after', examplesText(noun.examples));
   const named = noun.commands.find((def) => def.name === words[0]);
   for (const def of named ? [named] : noun.commands) addDeclared(group, def, hooks, words.slice(1));
@@ -341,7 +342,21 @@ export function commandWord(argv: readonly string[]): string | undefined {
 
 /** Commander's usage error as one line: its "(Did you mean …?)" joins the error line. */
 export function oneLineUsage(text: string): string {
-  return text.replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)');
+  return text
+    .replace(/\n\(Did you mean (.+?)\?\)/, ' (did you mean $1?)')
+    .replace(
+      /too many arguments for '([^']+)'\. Expected (\d+) arguments? but got (\d+)\./,
+      (_all, name: string, expected: string, got: string) =>
+        `too many arguments for '${name}': it takes ${expected}, got ${got}`,
+    )
+    .replace(
+      /too many arguments\. Expected (\d+) arguments? but got (\d+)\./,
+      'too many arguments: it takes $1, got $2',
+    )
+    .replace(
+      /option '(-[^' ,]+)(?:, (--[^' ]+))?(?: [^']*)?' argument missing/,
+      (_all, first: string, long?: string) => `${long ?? first} needs a value`,
+    );
 }
 
 /**

@@ -47,6 +47,13 @@ const cases: [string, string[], RegExp][] = [
     /--max-retries must be a whole number/,
   ],
   ['an unknown option', ['customers', 'list', '--colour'], /unknown option/],
+  [
+    'an extra argument',
+    ['customers', 'get', '1', '2'],
+    /^error: too many arguments for 'get': it takes 1, got 2$/,
+  ],
+  ['an option without its value', ['customers', 'list', '--per-page'], /^error: --per-page needs a value$/],
+  ['a short option without its value', ['customers', 'list', '-o'], /^error: --output needs a value$/],
   ['an unknown command', ['customer', 'list'], /unknown command/],
   ['a missing argument', ['customers', 'get'], /missing required argument/],
   [
