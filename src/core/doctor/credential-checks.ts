@@ -51,6 +51,10 @@ export const keychainCheck: Check = {
           'unlock the keychain (or start a Secret Service), or log in again with --insecure-storage, or set CLINIC_TOKEN',
           facts,
         );
+      // Not needed by this profile (CLINIC_TOKEN, or the file it chose, which its next login keeps to): a fact, no
+      // warning. A profile that has chosen no store yet would need it at its login.
+      if (session.envToken || kind === 'file')
+        return ok(name, `not available (${message}); not needed: ${use}`, facts);
       return warn(
         name,
         `not available (${message}); ${use}`,

@@ -162,16 +162,16 @@ describe('keychain check', () => {
     expect(found.keychainBroken).toContain('did not answer');
   });
 
-  it('only warns when the file store or CLINIC_TOKEN is in use', async () => {
-    for (const [store, env] of [
-      ['file', {}],
-      ['keychain', { CLINIC_TOKEN: 't' }],
+  it('is only a fact, not needed, when the file store or CLINIC_TOKEN is in use', async () => {
+    for (const [store, env, use] of [
+      ['file', {}, 'this profile keeps its tokens in the file store'],
+      ['keychain', { CLINIC_TOKEN: 't' }, 'CLINIC_TOKEN is used instead'],
     ] as const) {
       const { deps, found } = setup(store, env);
       const result = await keychainCheck.run(deps, found);
-      expect(result.status, store).toBe('warn');
-      expect(result.detail).toMatch(/^not available/);
-      expect(result.fix).toBe('use --insecure-storage or CLINIC_TOKEN when logging in on this machine');
+      expect(result.status, store).toBe('ok');
+      expect(result.detail).toMatch(new RegExp(`^not available \\(.*\\); not needed: ${use}$`));
+      expect(result.fix).toBeUndefined();
     }
   });
 });
