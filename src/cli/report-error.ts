@@ -1,5 +1,5 @@
 // Prints a failure as one clear `error:` line plus its details (and a JSON object for json/ndjson output).
-import { ApiError, AuthError, CliError } from '../core/errors.js';
+import { ApiError, AuthError, CliError, UnreachableError } from '../core/errors.js';
 import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
 import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
@@ -75,6 +75,8 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
     if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {
     lines.push(error.hint);
+  } else if (error instanceof UnreachableError && error.hint) {
+    lines.push(`hint: ${error.hint}`);
   }
   if (options.debug && error.stack && !(error instanceof ApiError))
     lines.push(...error.stack.split('\n').slice(1));

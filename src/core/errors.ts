@@ -54,7 +54,15 @@ export class NetworkError extends errorKind('NetworkError', ExitCode.failure, 'n
  * The server could not be reached, or stopped answering (refused, reset, timed out, cut off): what may pass, unlike
  * an answer the CLI cannot use (exit 1 all the same).
  */
-export class UnreachableError extends NetworkError {}
+export class UnreachableError extends NetworkError {
+  constructor(
+    message: string,
+    /** What to look at, printed after the error line (`hint: …`). */
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The --jq program failed on the output it filters (exit 1). */
 export class FilterError extends errorKind('FilterError', ExitCode.failure, 'jq') {}

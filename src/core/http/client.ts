@@ -15,6 +15,7 @@ import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
 import { requireOwnListener } from './loopback-owner.js';
+import { isLoopbackHost } from '../secure-url.js';
 import { describeNetworkError } from './transport/describe-error.js';
 import { exchange, flattenHeaders } from './transport/exchange.js';
 import type { MultipartBody } from './transport/multipart.js';
@@ -507,5 +508,14 @@ function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
   const lost = unsure && reason !== 'connection refused' && reason !== 'host not found';
   return new UnreachableError(
     `cannot reach ${target}: ${reason}${lost ? ' (the request may have been processed; check before repeating it)' : ''}`,
+    reason === 'connection refused' ? refusedHint(target) : undefined,
   );
+}
+
+/** Nothing listens there: on this machine, most often a sandbox that was stopped (a new one has a new port). */
+function refusedHint(origin: string): string {
+  const { hostname } = new URL(origin);
+  return isLoopbackHost(hostname)
+    ? 'nothing listens there: if it was a sandbox, it has stopped; clinic sandbox start runs a new one (on a new port: sign in to it again)'
+    : 'nothing listens there: check base_url (clinic config get base_url); clinic doctor checks the way to the API';
 }
