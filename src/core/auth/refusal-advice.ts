@@ -91,6 +91,9 @@ export function refusalAdvice(refusal: Refusal, signIn?: SignInFacts): string | 
     return signIn?.envToken
       ? 'the token in CLINIC_TOKEN was rejected: set CLINIC_TOKEN to a valid token (it is used as is, never refreshed)'
       : `run: ${login} (the token was rejected)`;
+  // The answer for a tenant that is not the user's is not shown in the API document: a 404 naming a tenant is read so.
+  if (refusal.status === 404 && /\btenant\b/i.test(refusal.message))
+    return 'the tenant may not be one of your account: clinic tenants list shows yours (--tenant ID or SLUG, or clinic tenants use)';
   if (refusal.status !== 403) return undefined;
   const kind = refusalKind(refusal, signIn);
   const scope = scopeNamedByServer(refusal) ?? documentedScope(refusal.request);

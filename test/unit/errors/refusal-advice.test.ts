@@ -122,3 +122,28 @@ describe('other statuses have no such advice', () => {
     expect(refusalAdvice(parseApiError(status, '{"message":"x"}'), narrow)).toBeUndefined();
   });
 });
+
+describe('a 404', () => {
+  it('naming a tenant: the tenants of the account are a command away', () => {
+    const notYours = parseApiError(404, JSON.stringify({ message: 'Tenant not found.' }), undefined, {
+      method: 'GET',
+      path: '/v1/customers',
+    });
+    expect(refusalAdvice(notYours)).toBe(
+      'the tenant may not be one of your account: clinic tenants list shows yours (--tenant ID or SLUG, or clinic tenants use)',
+    );
+    expect(errorLines(notYours, { json: false, debug: false }).at(-1)).toMatch(
+      /^hint: the tenant may not be/,
+    );
+  });
+
+  it('of a record: no advice, the error says it all', () => {
+    const missing = parseApiError(
+      404,
+      JSON.stringify({ message: 'Customer not found.', error_code: 'RESOURCE_NOT_FOUND' }),
+      undefined,
+      { method: 'GET', path: '/v1/customers/9' },
+    );
+    expect(refusalAdvice(missing)).toBeUndefined();
+  });
+});
