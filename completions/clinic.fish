@@ -315,7 +315,7 @@ complete -c clinic -n '__clinic_at_any \'clinic conversations messages\'' -l aft
 complete -c clinic -n '__clinic_at_any \'clinic conversations send-voice\'' -l max-kib -x -d 'refuse a file over N KiB before sending (default 51200; 0: no bound here, the server decides)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l conversation -x -d 'only this conversation (repeatable)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l since -x -d 'first print the messages after this one (of the --conversation ones)'
-complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l events -x -a '(__clinic_comma_list created deleted read)' -d 'which events to print (default created)'
+complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l events -x -a '(__clinic_comma_list created deleted read)' -d 'which events to print, default created'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l timeout -x -d 'stop after this long (exit 0)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l reconnect-timeout -x -d 'give up after the connection is down this long (default 120; exit 1)'
 complete -c clinic -n '__clinic_at_any \'clinic chat tail\'' -l checkpoint -r -F -d 'keep the last delivered message id of each conversation in FILE (0600, one tail per file); started again, the tail first delivers what came after (at least once)'

@@ -92,7 +92,7 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
     await ctx.editProfile((p) => setPath(p, 'credential_store', undefined), name);
     ctx.io.err(
       deletedFrom.length > 0
-        ? `logged out of profile ${name} (deleted from ${deletedFrom.join(' and ')})`
+        ? `logged out of profile ${name}; deleted from ${deletedFrom.join(' and ')}`
         : `profile ${name} was not logged in (no sign-in in ${kinds.map((kind) => ctx.store(kind).location).join(' or ')})`,
     );
   }

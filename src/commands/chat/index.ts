@@ -7,7 +7,7 @@ import { CHAT_EVENT_KINDS } from '../../core/realtime/events.js';
 export const TAIL_OPTIONS = [
   option.ids('--conversation <id>', 'only this conversation'),
   option.id('--since <message-id>', 'first print the messages after this one (of the --conversation ones)'),
-  option.choiceList('--events <kinds>', 'which events to print (default created)', CHAT_EVENT_KINDS),
+  option.choiceList('--events <kinds>', 'which events to print, default created', CHAT_EVENT_KINDS),
   option.int('--timeout <seconds>', 'stop after this long (exit 0)', { min: 1 }),
   option.int(
     '--reconnect-timeout <seconds>',

@@ -121,7 +121,7 @@ describe('logout under CLINIC_CREDENTIAL_STORE', () => {
     });
     expect(result.code, result.stderr).toBe(0);
     expect(items.size).toBe(0);
-    expect(result.stderr).toMatch(/^logged out of profile default \(deleted from .*keychain.*\)$/m);
+    expect(result.stderr).toMatch(/^logged out of profile default; deleted from .*keychain.*$/m);
   });
 
   it('a store that held nothing is not said to be deleted from', async () => {
