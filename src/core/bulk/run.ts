@@ -60,6 +60,8 @@ export interface BulkCounts {
   error: number;
   unknown: number;
   notAttempted: number;
+  /** Of those done, the ones --resume took from the journal (not sent by this run). */
+  fromJournal: number;
 }
 
 /** Reads the whole input once: every record parsed and checked, counted and hashed, nothing kept. */
@@ -331,7 +333,15 @@ export function sendsAgain(
 export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   const { client, input, journal, previous } = options;
   const inFlight = options.inFlight ?? inFlightLimit(1);
-  const counts: BulkCounts = { done: 0, total: input.records, ok: 0, error: 0, unknown: 0, notAttempted: 0 };
+  const counts: BulkCounts = {
+    done: 0,
+    total: input.records,
+    ok: 0,
+    error: 0,
+    unknown: 0,
+    notAttempted: 0,
+    fromJournal: 0,
+  };
   const unknownLines: number[] = [];
   let stoppedBy: unknown;
 
@@ -350,6 +360,7 @@ export async function runBulk(options: BulkRunOptions): Promise<BulkSummary> {
   /** What --resume already knows of `line` (done, or possibly sent): its result row, without sending it. */
   const known = (line: number): ResultRow | undefined => {
     if (sendsAgain(previous, line, options.retryUnknown)) return undefined;
+    counts.fromJournal++;
     const earlier = previous!.lines.get(line)!;
     if (earlier.state === 'ok' || earlier.state === 'error') return rowOf(line, earlier);
     // Sent before without a recorded answer ("sending" or "unknown").

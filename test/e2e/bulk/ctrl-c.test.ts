@@ -57,6 +57,13 @@ it('Ctrl-C with records in flight: each answered and journaled, none unknown; --
 
   const resumed = await world.clinic(['customers', 'create', '--from', path, '--resume']);
   expect(resumed.code, resumed.stderr).toBe(0);
+  // The summary tells the records the journal had from those sent now; its rate is of those sent now.
+  expect(resumed.stderr).toMatch(
+    new RegExp(
+      `^customers create: ${total}/${total} records, ${total} ok, 0 errors \\(${rows.length} from the journal, ${total - rows.length} sent now, \\d+/min\\); journal: `,
+      'm',
+    ),
+  );
   const server = await customersOnServer(world, tag);
   expect(server.size).toBe(total);
   expect([...server.values()].every((count) => count === 1)).toBe(true);
