@@ -40,8 +40,9 @@ export async function answered<T>(
   try {
     return await Promise.race([question, inputEnded]);
   } catch (error) {
+    // Ctrl-C at the question: what it asked about was not done (the prompt comes before any change).
     if ((error as Error).name === 'ExitPromptError' || interrupt?.aborted)
-      throw new CancelledError('interrupted');
+      throw new CancelledError('interrupted at the question: nothing was changed');
     throw error;
   } finally {
     stopWatching();

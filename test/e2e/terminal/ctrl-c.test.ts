@@ -89,6 +89,7 @@ describe('Ctrl-C on a terminal', () => {
     await t.waitFor('Type 1 to confirm');
     expect(await interrupt(t), plain(t.output)).toBe(130);
     expect(world.newRequests().map((r) => r.method)).toEqual(['GET']); // who customer 1 is, to ask
+    expect(plain(t.output)).toContain('error: interrupted at the question: nothing was changed');
     await expectTerminalRestored(t);
   });
 
