@@ -47,7 +47,7 @@ function answerHelp(args, installation) {
   const words = args[0] === 'help' ? args.slice(1) : args.slice(0, -1);
   if (args[0] !== 'help' && last !== '--help' && last !== '-h') return false;
   if (words.some((word) => word.startsWith('-'))) return false;
-  if (require('node:tty').isatty(1) && (process.stdout.columns || 80) < 80) return false;
+  if (helpNarrower()) return false;
   let texts;
   try {
     texts = installation.helpTexts();
@@ -58,6 +58,18 @@ function answerHelp(args, installation) {
   if (typeof text !== 'string') return false;
   writeAll(text);
   return true;
+}
+
+/**
+ * Whether help is to be narrower than the cached 80 columns (src/cli/run.ts, helpWidthOf): a terminal narrower than
+ * that on stdout; in a pipe, COLUMNS, else the terminal stderr is on (stderr's stream is made only then).
+ */
+function helpNarrower() {
+  const tty = require('node:tty');
+  if (tty.isatty(1)) return (process.stdout.columns || 80) < 80;
+  const asked = Number(process.env.COLUMNS);
+  if (Number.isInteger(asked) && asked >= 20 && asked <= 1000) return asked < 80;
+  return tty.isatty(2) && (process.stderr.columns || 80) < 80;
 }
 
 function run(installation) {

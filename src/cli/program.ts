@@ -77,7 +77,37 @@ const FITTED_HELP: Partial<Help> = {
   },
 };
 
-const examplesText = (examples: string[]) => `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`;
+const examplesText = (examples: string[], width = 80) =>
+  `\nExamples:\n${examples.map((e) => exampleLines(e, width)).join('\n')}\n`;
+
+/**
+ * An example as a shell takes it, fitted to `width`: a command too long for a line goes on with ` \` at a space
+ * outside quotes (one to copy whole, never cut inside a word or a quoted value); its comment, if the line is too
+ * long, goes on lines of its own above it (a ` \` inside a comment would make the rest of it a command).
+ */
+export function exampleLines(example: string, width: number): string {
+  if (example.length + 4 <= width) return `  $ ${example}`;
+  const words = example.match(/(?:[^\s'"]+|'[^']*'|"[^"]*")+/g) ?? [example];
+  const hash = words.findIndex((word) => word.startsWith('#'));
+  const command = hash < 0 ? words : words.slice(0, hash);
+  const lines =
+    hash < 0
+      ? []
+      : wrapWords(words.slice(hash + 1).join(' '), width - 4)
+          .split('\n')
+          .map((line) => `  # ${line}`);
+  let line = '  $';
+  for (const word of command) {
+    // Room for the ` \` that would end the line.
+    if (line.trim() !== '$' && line.length + 1 + word.length > width - 2) {
+      lines.push(`${line} \\`);
+      line = '     ';
+    }
+    line += ` ${word}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
+}
 
 /** An option every command takes (or, for `--version`, the program): declared as data for help and completions. */
 export type GlobalOptionDef = Pick<OptionDef, 'flags' | 'description' | 'choices' | 'completes'>;
@@ -192,7 +222,7 @@ function declare(parent: Command, def: CommandDef, helpWidth: () => number = () 
   for (const option of def.options ?? []) command.addOption(toOption(option));
   command.addHelpText(
     'after',
-    () => `\n${wrapWords(GLOBALS_LINE, helpWidth())}\n${examplesText(def.examples)}`,
+    () => `\n${wrapWords(GLOBALS_LINE, helpWidth())}\n${examplesText(def.examples, helpWidth())}`,
   );
   return command;
 }
@@ -260,7 +290,7 @@ function addNoun(parent: Command, noun: NounDef, hooks: ProgramHooks, words: rea
     .description(helpParagraphs(noun.description ?? noun.summary));
   if (noun.category) group.helpGroup(`${noun.category}:`);
   group.helpCommand('help [command]', "show a command's help");
-  group.addHelpText('after', examplesText(noun.examples));
+  group.addHelpText('after', () => examplesText(noun.examples, hooks.helpWidth?.() ?? 80));
   const named = noun.commands.find((def) => def.name === words[0]);
   for (const def of named ? [named] : noun.commands) addDeclared(group, def, hooks, words.slice(1));
 }
@@ -299,7 +329,7 @@ export function buildProgram(
     })
     .exitOverride()
     .configureHelp(FITTED_HELP);
-  program.addHelpText('after', examplesText(PROGRAM_EXAMPLES));
+  program.addHelpText('after', () => examplesText(PROGRAM_EXAMPLES, hooks.helpWidth?.() ?? 80));
   const at = argv && firstWordAt(argv);
   const named = at === undefined ? undefined : commands.find((def) => def.name === argv?.[at]);
   addGlobalOptions(program, argv, named && longFlags([named]));

@@ -90,6 +90,22 @@ describe('start-up', () => {
     });
   }
 
+  it('help into a pipe fits COLUMNS (the terminal the pipe ends on), as tables do; 80 columns from the cache otherwise', async () => {
+    const dir = await tempConfigDir();
+    const narrow = await runCli(dir, ['customers', 'list', '--help'], { env: { COLUMNS: '60' } });
+    expect(narrow.code).toBe(0);
+    const lines = narrow.stdout.split('\n');
+    expect(lines.filter((line, at) => line.length > 60 && !lines[at - 1]?.endsWith(' \\'))).toEqual([]);
+    expect(narrow.stdout).toContain(
+      '  $ clinic customers list --filter search=smith --limit 5 \\\n      -o csv',
+    );
+    const cached = await runCli(dir, ['customers', 'list', '--help']);
+    expect(Math.max(...cached.stdout.split('\n').map((line) => line.length))).toBeGreaterThan(60);
+    expect(cached.stdout).toBe(
+      (await runCli(dir, ['customers', 'list', '--help'], { env: { COLUMNS: '100' } })).stdout,
+    );
+  });
+
   it('clinic help COMMAND... prints what COMMAND... --help prints, from the cache and live alike', async () => {
     const dir = await tempConfigDir();
     const cached = await runCli(dir, ['help', 'erasure', 'list']);

@@ -6,6 +6,7 @@ import { type CommandDef, isNoun, type NounDef } from '../../../src/cli/command.
 import { commandNames, loadCommands } from '../../../src/commands/index.js';
 import { main } from '../../../src/main.js';
 import { runInProcess } from '../../helpers/in-process.js';
+import { exampleLines } from '../../../src/cli/program.js';
 
 const commands = await loadCommands();
 
@@ -223,9 +224,18 @@ describe('help on a narrow terminal', () => {
   }
 
   it.each([60, 40])('at %i columns no line but an example runs past the edge', async (columns) => {
+    // An example too long for the line goes on with ` \\`, never inside a quoted value.
+    expect(exampleLines('clinic customers create --data \'{"a": 1}\' -o json', 40)).toBe(
+      '  $ clinic customers create --data \\\n      \'{"a": 1}\' -o json',
+    );
     for (const argv of [['--help'], ['erasure', 'list', '--help'], ['customers', 'create', '--help']]) {
       const help = await helpAt(columns, argv);
-      const wide = help.split('\n').filter((line) => line.length > columns && !line.startsWith('  $ '));
+      // An example's line (or its continuation, after a ` \`) may hold a word or a quoted value too long to break.
+      const helpLines = help.split('\n');
+      const wide = helpLines.filter(
+        (line, at) =>
+          line.length > columns && !line.startsWith('  $ ') && !helpLines[at - 1]?.endsWith(' \\'),
+      );
       expect(wide, `${argv.join(' ')}:\n${help}`).toEqual([]);
     }
     const list = (await helpAt(columns, ['erasure', 'list', '--help'])).replace(/\s+/g, ' ');
