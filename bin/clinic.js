@@ -61,7 +61,7 @@ function answerHelp(args, installation) {
 }
 
 /**
- * Whether help is to be narrower than the cached 80 columns (src/cli/run.ts, helpWidthOf): a terminal narrower than
+ * Whether help is to be narrower than the cached 80 columns (src/cli/io.ts, readerWidth): a terminal narrower than
  * that on stdout; in a pipe, COLUMNS, else the terminal stderr is on (stderr's stream is made only then).
  */
 function helpNarrower() {

@@ -22,7 +22,7 @@ import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
 import type { GlobalOptions } from './globals.js';
-import { DEFAULT_WIDTH, IO, type Streams } from './io.js';
+import { DEFAULT_WIDTH, IO, type Streams, widthAsked } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
 import { decideFormat, knownFormat, type OutputRequest, refusedFormat } from './output/format.js';
 import type { OutputSpec } from './output/render.js';
@@ -87,12 +87,6 @@ export interface HttpOptions {
    * client of its own (not shared with the rest of the run).
    */
   signal?: AbortSignal;
-}
-
-/** COLUMNS as a width, when it is one (a whole number of 20 to 1000 cells). */
-function widthAsked(columns: string | undefined): number | undefined {
-  const width = columns ? Number(columns) : Number.NaN; // no regular expression: this runs at every start
-  return Number.isInteger(width) && width >= 20 && width <= 1000 ? width : undefined;
 }
 
 export function createContext(deps: ContextDeps, globals: GlobalOptions): Context {

@@ -47,6 +47,28 @@ const NO_PROGRESS: Progress = { update() {}, stop() {} };
 /** The width assumed where no terminal says its own: a file, a pipe with no terminal behind it. */
 export const DEFAULT_WIDTH = 120;
 
+/** COLUMNS as a width, when it is one (a whole number of 20 to 1000 cells). */
+export function widthAsked(columns: string | undefined): number | undefined {
+  const width = columns ? Number(columns) : Number.NaN; // no regular expression: this runs at every start
+  return Number.isInteger(width) && width >= 20 && width <= 1000 ? width : undefined;
+}
+
+/**
+ * The width of the terminal a person reads the output on: stdout's; when stdout goes into a pipe or a file, `asked`
+ * (COLUMNS) when it is set, else stderr's, which a person reads the pipe on; undefined where none tells one. Each
+ * stream is made when first touched: stdout's only when it is a terminal, stderr's only when stdout is not.
+ */
+export function readerWidth(
+  streams: Pick<Streams, 'stdout' | 'stderr'>,
+  stdoutIsTTY: boolean,
+  asked: number | undefined,
+): number | undefined {
+  const width = (stream: { isTTY?: boolean; columns?: number }) =>
+    stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
+  if (stdoutIsTTY) return width(streams.stdout) ?? asked;
+  return asked ?? width(streams.stderr);
+}
+
 /** What data written to the terminal a spinner is on needs of it: to be cleared first, or to stop for good. */
 interface SpinnerOnScreen {
   clear(): void;
@@ -98,12 +120,7 @@ export class IO implements Sink {
    * list -o table | less`); 120 where none tells one (a pty made without a size).
    */
   get columns(): number {
-    const width = (stream: { isTTY?: boolean; columns?: number }) =>
-      stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
-    // Each stream is made when first touched: stdout's only when it is a terminal, stderr's only when stdout is not.
-    const asked = this.options.columns;
-    if (this.stdoutIsTTY) return width(this.streams.stdout) ?? asked ?? DEFAULT_WIDTH;
-    return asked ?? width(this.streams.stderr) ?? DEFAULT_WIDTH;
+    return readerWidth(this.streams, this.stdoutIsTTY, this.options.columns) ?? DEFAULT_WIDTH;
   }
 
   /** Data goes to `collector` from now on instead of stdout; undefined: to stdout again. */

@@ -11,7 +11,7 @@ import { ApiError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
 import { formatAsTyped, isJsonFormat } from './output/format.js';
 import type { JqOutput } from './output/jq.js';
-import type { Streams } from './io.js';
+import { readerWidth, widthAsked } from './io.js';
 
 /** The declared commands: their top-level names, and each one's declaration loaded on demand. */
 export interface CommandCatalog {
@@ -97,7 +97,9 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
       },
       write: (text) => streams.stdout.write(text),
       writeErr: (text) => streams.stderr.write(text),
-      helpWidth: () => Math.min(helpWidthOf(streams, deps.env.COLUMNS), 80),
+      // At most 80; in a pipe, the terminal the piped text ends up on (bin/clinic.js serves 80 from its cache).
+      helpWidth: () =>
+        Math.min(readerWidth(streams, streams.stdout.isTTY === true, widthAsked(deps.env.COLUMNS)) ?? 80, 80),
     },
     argv,
   );
@@ -127,21 +129,4 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
   } finally {
     await ctx?.close();
   }
-}
-
-/**
- * The width help is fitted to, at most 80: the terminal's where stdout is one; in a pipe (`clinic … --help | head`),
- * COLUMNS, else the terminal stderr is on (the one the piped text ends up on), as tables do; else 80. bin/clinic.js
- * serves the 80-column help from its cache, and this path only when that is narrower.
- */
-export function helpWidthOf(
-  streams: Pick<Streams, 'stdout' | 'stderr'>,
-  columns: string | undefined,
-): number {
-  const width = (stream: { isTTY?: boolean; columns?: number }) =>
-    stream.isTTY === true && (stream.columns ?? 0) > 0 ? stream.columns : undefined;
-  if (streams.stdout.isTTY === true) return width(streams.stdout) ?? 80;
-  const asked = Number(columns);
-  if (Number.isInteger(asked) && asked >= 20 && asked <= 1000) return asked;
-  return width(streams.stderr) ?? 80;
 }

@@ -34,7 +34,7 @@ export class IdSet {
   private readonly batch = new Set<number>();
   private readonly others = new Set<string | number>();
   /** Long string ids, by their digest (a separate set: a short id that happens to read as a digest is not one). */
-  private readonly digests = new Set<string>();
+  private readonly digests = new Set<string | number>();
   private distinct = 0;
   /** True once an id could not be remembered because a bound (MAX_OTHER_IDS, MAX_RUNS) was reached. */
   overflowed = false;
@@ -55,7 +55,10 @@ export class IdSet {
   }
 
   has(id: string | number): boolean {
-    if (!Number.isSafeInteger(id)) return this.otherSet(id).has(this.otherKey(id));
+    if (!Number.isSafeInteger(id)) {
+      const { set, key } = this.kept(id);
+      return set.has(key);
+    }
     const n = id as number;
     const at = this.runAtOrBefore(n);
     return (at >= 0 && n <= this.ends[at]!) || this.batch.has(n);
@@ -82,8 +85,7 @@ export class IdSet {
   }
 
   private addOther(id: string | number): boolean {
-    const set = this.otherSet(id);
-    const key = this.otherKey(id);
+    const { set, key } = this.kept(id);
     if (set.has(key)) return false;
     if (this.others.size + this.digests.size >= this.maxOtherIds) {
       this.overflowed = true;
@@ -94,15 +96,11 @@ export class IdSet {
     return true;
   }
 
-  private otherSet(id: string | number): Set<string | number> {
-    return typeof id === 'string' && id.length > MAX_KEPT_ID_LENGTH ? this.digests : this.others;
-  }
-
-  /** The id as its set keeps it: a long string by its SHA-256 (base64), anything else as it is. */
-  private otherKey(id: string | number): string | number {
+  /** Where a non-integer id is kept, and as what: a long string by its SHA-256 (base64), anything else as it is. */
+  private kept(id: string | number): { set: Set<string | number>; key: string | number } {
     return typeof id === 'string' && id.length > MAX_KEPT_ID_LENGTH
-      ? crypto().createHash('sha256').update(id).digest('base64')
-      : id;
+      ? { set: this.digests, key: crypto().createHash('sha256').update(id).digest('base64') }
+      : { set: this.others, key: id };
   }
 
   /** Index of the last run starting at or before `n`, or -1. */
