@@ -60,7 +60,7 @@ export function alternate(candidates, runs, env) {
   return { medians, ratios, times, perRound };
 }
 
-/** Runs the CLI to completion: counts its stdout lines, measures wall time and peak RSS. */
+/** Runs the CLI to completion: counts its stdout lines, measures wall time, peak RSS, CPU and minor page faults. */
 export function runCli(args, env, nodeArgs = []) {
   return runNode([...nodeArgs, BIN, ...args], env);
 }
@@ -84,8 +84,8 @@ export function runNode(args, env) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      const [rssKiB, cpuUs, mainMs] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
-      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, mainCpuMs: mainMs, stderr });
+      const [rssKiB, cpuUs, mainMs, faults] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
+      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, mainCpuMs: mainMs, faults, stderr });
     });
   });
 }

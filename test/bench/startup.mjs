@@ -7,7 +7,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { alternate, BIN, cleanEnv, median, sandboxProcess, signIn, spread, tempDir } from './common.mjs';
+import {
+  alternate,
+  BIN,
+  cleanEnv,
+  median,
+  runNode,
+  sandboxProcess,
+  signIn,
+  spread,
+  tempDir,
+} from './common.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -34,6 +44,28 @@ function scriptCommand() {
 }
 
 /** A run of `command` (no quotes inside) on script(1)'s terminal, 100 columns wide, its typescript thrown away; its exit code is script's (-e), so a failed run fails the bench. */
+/**
+ * What a page of memory (4 KiB) costs a process the first time it touches it, in µs: a fresh buffer of 16 MiB written
+ * a byte a page, less the same writes again, over its pages; the median of 5 processes. (On a virtual machine whose
+ * memory its host hands out on first touch it is many times a bare machine's.)
+ */
+function freshPageMicros() {
+  const script = `const pages = 4096, b = Buffer.allocUnsafeSlow(pages * 4096);
+const touch = (v) => { const t = process.hrtime.bigint(); for (let i = 0; i < b.length; i += 4096) b[i] = v; return Number(process.hrtime.bigint() - t); };
+const first = touch(1), again = touch(2); process.stdout.write(String((first - again) / pages / 1000));`;
+  const runs = Array.from({ length: 5 }, () =>
+    Number(execFileSync(process.execPath, ['-e', script], { env: cleanEnv(tempDir('clinic-bench-page-')) })),
+  );
+  return median(runs);
+}
+
+/** The median minor page faults (pages first touched) of 5 runs of Node with `args`, counted as it exits. */
+async function pagesTouched(args, env) {
+  const faults = [];
+  for (let i = 0; i < 5; i++) faults.push((await runNode(args, env)).faults);
+  return median(faults);
+}
+
 const onTerminal = (command) => ({
   file: 'script',
   args: ['-qefc', `stty cols 100 rows 40 2>/dev/null; exec ${command}`, '/dev/null'],
@@ -75,6 +107,13 @@ export async function startupBench(runs) {
       runs,
       env,
     );
+    // Memory first touched: node -e 0, the floor and the warm command, each with the same preload counting its faults.
+    const pages = {
+      baseline: await pagesTouched(['-e', '0'], env),
+      floor: await pagesTouched([join(ROOT, 'test/bench/startup-floor.cjs')], env),
+      real: await pagesTouched(real, env),
+    };
+    const pageUs = freshPageMicros();
     /** An info row of a run on script(1)'s terminal, against `node -e 0` on one, round by round. */
     const terminalRow = (figure, name) => {
       const ratios = times[name].map((ms, round) => ms / times.terminalBaseline[round]);
@@ -125,6 +164,14 @@ export async function startupBench(runs) {
         extra: `${ratios.coldOther.toFixed(2)}× node -e 0`,
       },
       row('the same from the single executable (release/; no Node installed needed)', 'executable', 1.5),
+      {
+        figure:
+          'memory the warm command touches first (minor page faults, over node -e 0), and what a first-touched page costs here',
+        value: `clinic: +${pages.real - pages.baseline} pages; the floor: +${pages.floor - pages.baseline} pages`,
+        baseline: `node -e 0: ${pages.baseline} pages; a first-touched page: ${pageUs.toFixed(1)} µs`,
+        info: true,
+        extra: `≈ ${(((pages.real - pages.floor) * pageUs) / 1000).toFixed(1)} ms of clinic's ${(median(times.real) - median(times.floor)).toFixed(1)} ms over the floor`,
+      },
       ...(script
         ? [
             terminalRow('clinic customers list on a terminal (a table: script(1)), warm', 'terminalList'),
