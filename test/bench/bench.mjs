@@ -44,6 +44,12 @@ const NOTES = `## How it is measured
   \`customers get 1\` (a record view), with local times and the zone said, run on the pseudo-terminal of util-linux's
   script(1) (100 columns), against \`node -e 0\` run the same way in the same rounds (script and its shell cost both
   sides some 15 ms). Info rows: the issue's targets are the JSON command's.
+  The memory row counts the pages (4 KiB) each process touched for the first time, its minor page faults as
+  \`process.resourceUsage()\` reports them at exit (the same CommonJS preload as the export rows, on every side), for
+  \`node -e 0\`, the floor and the warm command, the median of 5 runs each; beside them what one such page costs on
+  this machine: a fresh 16 MiB buffer written a byte a page, less the same writes again, over its pages (median of
+  5 processes). On a virtual machine whose host hands out memory on first touch that cost is many times a bare
+  machine's, and every page a run touches beyond \`node -e 0\`'s weighs on its ratio.
 - **Exports**: a separate sandbox process with 100,000 customers per tenant, rate limit off (no X-RateLimit headers,
   so automatic concurrency is not cut by a budget). The baseline, the floor, is test/bench/floor.mjs: a minimal
   sequential client in its own Node process (node:http, keep-alive, per_page 100, JSON.parse of each page, one
