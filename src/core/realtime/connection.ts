@@ -14,8 +14,11 @@ interface NodeRuntime {
   getWebSocketAPI(): WebSocketClass;
 }
 type MessageHandler = (message: { data: unknown }) => void;
+type CloseEvent = { code?: number; reason?: string; wasClean?: boolean };
+type CloseHandler = (event: CloseEvent) => void;
 const guarded = new WeakSet<object>();
 const messageHandlers = new WeakMap<object, MessageHandler>();
+const closeHandlers = new WeakMap<object, CloseHandler>();
 
 /**
  * pusher-js opens its WebSocket (faye-websocket) with no options, so one message may be 64 MiB, all buffered. Its
@@ -23,7 +26,9 @@ const messageHandlers = new WeakMap<object, MessageHandler>();
  * maxLength, past which faye closes the connection (1009, "too large") instead of reading on; pusher-js reconnects.
  * The class also drops the frames pusher-js would throw on (see frame-guard) before it decodes them: it takes
  * messages through the standard `onmessage`, which is wrapped as it is set. Were that hook ever bypassed, frames
- * would reach pusher-js unfiltered, as before.
+ * would reach pusher-js unfiltered, as before. Its `onclose` is wrapped too: a close code of 4200-4299 ("reconnect at
+ * once") reaches pusher-js as 4100 ("reconnect after a second"): a server closing every connection so would otherwise
+ * have it reconnect, and ask the API to authorize the channel, hundreds of times a second.
  */
 function guardWebSocket(Pusher: typeof PusherNS.default): void {
   const runtime = (Pusher as unknown as { Runtime: NodeRuntime }).Runtime;
@@ -40,6 +45,13 @@ function guardWebSocket(Pusher: typeof PusherNS.default): void {
       if (handler) messageHandlers.set(this, takingOnly(handler));
       else messageHandlers.delete(this);
     }
+    get onclose(): CloseHandler | null {
+      return closeHandlers.get(this) ?? null;
+    }
+    set onclose(handler: CloseHandler | null | undefined) {
+      if (handler) closeHandlers.set(this, (event) => handler(reconnectingAfterAPause(event)));
+      else closeHandlers.delete(this);
+    }
   }
   runtime.getWebSocketAPI = () => GuardedWebSocket;
   guarded.add(runtime);
@@ -51,6 +63,13 @@ const takingOnly =
   (message) => {
     if (pusherCanTake(message.data)) handler(message);
   };
+
+/** A close event whose code asks for a reconnect at once (4200-4299), as one asking for it after a pause (4100). */
+function reconnectingAfterAPause(event: CloseEvent): CloseEvent {
+  const { code } = event;
+  if (code === undefined || code < 4200 || code > 4299) return event;
+  return { code: 4100, reason: event.reason, wasClean: event.wasClean };
+}
 
 export interface RealtimeSettings {
   key: string;

@@ -10,6 +10,7 @@ import { paginate } from '../paginate.js';
 import { type ChatConnection, connectChat, type RealtimeSettings } from './connection.js';
 import { type ChatEventKind, type ChatLog, conversationOf, isChatLog, type TailEvent } from './events.js';
 import { ExactlyOnce, type ExactlyOnceLimits } from './exactly-once.js';
+import { Spacing } from './spacing.js';
 import { channelAuthorizer, chatChannel } from './target.js';
 
 export interface TailOptions {
@@ -81,6 +82,13 @@ const TICK_MS = 1_000;
 function passing(error: unknown): boolean {
   if (error instanceof ApiError) return error.status >= 500 || error.status === 429 || error.status === 408;
   return error instanceof UnreachableError || error instanceof RateLimitedError;
+}
+
+/** An authorization that waited its turn and was given up: a newer connection asked for its own meanwhile. */
+class Superseded extends Error {
+  constructor() {
+    super('a newer connection is authorized instead');
+  }
 }
 
 /** The realtime server as the profile names it, for messages. */
@@ -230,6 +238,34 @@ export function runChatTail(options: TailOptions): Promise<void> {
   /** The last passing failure to authorize the channel, told if the tail gives up. */
   let lastRefusal: unknown;
   let resubscribing: ReturnType<typeof setTimeout> | undefined;
+  // A server that drops the connection again and again, or says the channel is subscribed again and again, would
+  // have the tail authorize and fill at its pace: both are spaced out (spacing.ts).
+  const authorizations = new Spacing(clock);
+  const reconnectFills = new Spacing(clock);
+  let reconnectFill: ReturnType<typeof setTimeout> | undefined;
+  /** The authorization waiting its turn, if any: a newer one (for a newer connection) takes its place. */
+  let waitingAuthorization: AbortController | undefined;
+  const authorize = channelAuthorizer(client, options.authEndpoint, options.tenant);
+  async function authorizeSpaced(socketId: string, channel: string): Promise<string> {
+    waitingAuthorization?.abort(new Superseded());
+    const wait = authorizations.next();
+    if (wait > 0) {
+      const turn = (waitingAuthorization = new AbortController());
+      await clock.sleep(wait, AbortSignal.any([fillSignal, turn.signal]));
+      if (waitingAuthorization === turn) waitingAuthorization = undefined;
+    }
+    return authorize(socketId, channel);
+  }
+  /** The fill after a reconnect, spaced out: one that waits its turn fills every gap when it comes. */
+  function fillAfterReconnect() {
+    if (reconnectFill !== undefined) return;
+    const wait = reconnectFills.next();
+    if (wait === 0) return fill('after a reconnect');
+    reconnectFill = setTimeout(() => {
+      reconnectFill = undefined;
+      fill('after a reconnect');
+    }, wait);
+  }
 
   /**
    * The messages after `afterId`, every page. A list that does not say where its pages end (no meta.last_page, no
@@ -277,6 +313,7 @@ export function runChatTail(options: TailOptions): Promise<void> {
     clearTimeout(timeout);
     clearTimeout(fillRetry);
     clearTimeout(resubscribing);
+    clearTimeout(reconnectFill);
     options.signal.removeEventListener('abort', onAbort);
     connection?.disconnect();
     ending = true;
@@ -334,8 +371,10 @@ export function runChatTail(options: TailOptions): Promise<void> {
     options.signal.addEventListener('abort', onAbort);
     status(`connecting to the realtime server for ${channelName}`);
     connection = (options.connect ?? connectChat)(options.realtime, channelName, options.kinds, {
-      authorize: channelAuthorizer(client, options.authEndpoint, options.tenant),
+      authorize: authorizeSpaced,
       refused: (error) => {
+        // An authorization given up for a newer connection's: not a refusal.
+        if (error instanceof Superseded) return;
         // The API could not sign for now (unreachable, 5xx): asked again, as a connection lost is, until
         // --reconnect-timeout. A refusal (401 after a refresh, 403) ends the tail with its exit code.
         if (!passing(error)) return fail(error);
@@ -373,13 +412,15 @@ export function runChatTail(options: TailOptions): Promise<void> {
         if (current === 'disconnected' && settle) fail(new NetworkError('disconnected'));
       },
       subscribed: () => {
+        // Said again on the same connection: nothing can have been missed since it was said first.
+        if (subscribedNow) return;
         clearTimeout(resubscribing); // subscribed meanwhile (pusher-js's own retry after a reconnect): nothing to redo
         subscribedNow = true;
         downSince = undefined;
         lastRefusal = undefined;
         subscriptions++;
         status(subscriptions === 1 ? `connected; listening on ${channelName}` : 'reconnected');
-        if (subscriptions > 1) fill('after a reconnect');
+        if (subscriptions > 1) fillAfterReconnect();
         else if (options.since !== undefined) fill('start');
         else if (starts.size > 0) fill('from the checkpoint');
       },

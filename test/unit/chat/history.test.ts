@@ -25,6 +25,8 @@ it('marks the --since fill as history, and neither live messages nor a later gap
   tail.handlers()?.event('created', chatMessage(6));
   await until(() => printed.length === 4, 'the live message');
   api.publish(8); // 7 and 8 arrive while the connection is down
+  tail.handlers()?.state('connecting', 'connected');
+  tail.handlers()?.state('connected', 'connecting');
   tail.handlers()?.subscribed();
   await until(() => printed.length === 6, 'the gap fill');
   controller.abort();
