@@ -85,7 +85,16 @@ export function runNode(args, env) {
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       const [rssKiB, cpuUs, mainMs, faults] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
-      resolve({ code, lines, ms, rssMiB: rssKiB / 1024, cpuMs: cpuUs / 1000, mainCpuMs: mainMs, faults, stderr });
+      resolve({
+        code,
+        lines,
+        ms,
+        rssMiB: rssKiB / 1024,
+        cpuMs: cpuUs / 1000,
+        mainCpuMs: mainMs,
+        faults,
+        stderr,
+      });
     });
   });
 }

@@ -10,5 +10,8 @@ if (file)
   process.on('exit', () => {
     const usage = process.resourceUsage();
     const main = processCpuMs(process.pid, process.pid) ?? '-';
-    writeFileSync(file, `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime} ${main} ${usage.minorPageFault}`);
+    writeFileSync(
+      file,
+      `${usage.maxRSS} ${usage.userCPUTime + usage.systemCPUTime} ${main} ${usage.minorPageFault}`,
+    );
   });

@@ -47,7 +47,7 @@ export function parse({ options }: CommandInput<typeof TAIL_OPTIONS>): TailComma
   };
 }
 
-type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped' | 'seen'>;
+type TailRun = Omit<TailOptions, 'print' | 'resume' | 'dropped' | 'seen' | 'resumedLower'>;
 
 /** NDJSON, or a human line each on a terminal; whole events (no --fields). */
 const TAIL_OUTPUT = { formats: ['ndjson', 'table'], fields: false } as const;
@@ -100,6 +100,9 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
     const seen = checkpoint && ((conversation: number, id: number) => checkpoint.seen(conversation, id));
     // A conversation that can no longer be read leaves the checkpoint: a restart does not ask for it again.
     const forgotten = checkpoint && ((conversation: number) => checkpoint.forget(conversation));
+    // A conversation whose server's ids went below its checkpoint goes on from there, in the file too.
+    const resumedLower =
+      checkpoint && ((conversation: number, after: number) => checkpoint.resumeAfter(conversation, after));
     /** The tail, each event delivered by `deliver` between the checkpoint's two steps, until stopped. */
     const runWith = (
       deliver: (event: TailEvent, ending: AbortSignal) => Promise<void>,
@@ -112,6 +115,7 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
           resume,
           seen,
           forgotten,
+          resumedLower,
           ...extra,
           print: async (event, ending) => {
             await known(event);

@@ -134,6 +134,17 @@ export class Checkpoint {
     this.schedule();
   }
 
+  /**
+   * The conversation resumes from `messageId` now, lower than the id it held (the server's ids went back, or the id it
+   * held was never one of the server's: one false id must not silence a conversation for good). Written soon.
+   */
+  resumeAfter(conversationId: number, messageId: number): void {
+    if (!this.after.has(conversationId)) return;
+    this.after.delete(conversationId);
+    this.after.set(conversationId, messageId);
+    this.schedule();
+  }
+
   /** A conversation that can no longer be read (erased, taken away): a restart no longer fills it. */
   forget(conversationId: number): void {
     if (!this.after.delete(conversationId)) return;

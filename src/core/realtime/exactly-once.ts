@@ -35,6 +35,10 @@ interface Conversation {
   missed?: number;
   /** A REST fill of this conversation is wanted. */
   due: boolean;
+  /** Where the tail started it (`startAfter`: a checkpoint, --since): a new message at or below it is the server's ids gone back. */
+  resumedAfter?: number;
+  /** How many times it was started again lower (wentBack): a fill that began before does not raise `settled`. */
+  restarts?: number;
 }
 
 export interface ExactlyOnceOptions {
@@ -48,6 +52,12 @@ export interface ExactlyOnceOptions {
    */
   unreadable?: (error: unknown, conversationId: number) => boolean;
   forgotten?: (conversationId: number, error: unknown) => void;
+  /**
+   * A new message came at or below where a conversation was started (startAfter): the server's ids went back (a
+   * database restored) or the start was never one of its messages (a checkpoint a server lied to). The conversation
+   * goes on from just before that message, which is printed; what came before it while the tail was away may be lost.
+   */
+  wentBack?: (conversationId: number, messageId: number, resumedAfter: number) => void;
   limits?: Partial<ExactlyOnceLimits>;
 }
 
@@ -61,6 +71,7 @@ export class ExactlyOnce {
   private readonly fillDue?: () => void;
   private readonly unreadable?: (error: unknown, conversationId: number) => boolean;
   private readonly forgotten?: (conversationId: number, error: unknown) => void;
+  private readonly wentBack?: (conversationId: number, messageId: number, resumedAfter: number) => void;
 
   constructor(
     private readonly deliver: Deliver,
@@ -72,6 +83,7 @@ export class ExactlyOnce {
     this.fillDue = opts.fillDue;
     this.unreadable = opts.unreadable;
     this.forgotten = opts.forgotten;
+    this.wentBack = opts.wentBack;
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
   }
 
@@ -80,6 +92,7 @@ export class ExactlyOnce {
     const conversation = this.touch(conversationId);
     conversation.floor = Math.max(conversation.floor, messageId);
     conversation.settled = messageId;
+    conversation.resumedAfter = messageId;
     conversation.due = true;
   }
 
@@ -108,6 +121,9 @@ export class ExactlyOnce {
   /** A live ChatLogCreated: held while a fill runs (let go past the limit), else printed unless already printed. */
   async live(log: unknown): Promise<void> {
     if (!isChatLog(log) || !this.isWanted(log.conversation_id)) return;
+    const started = this.state.get(log.conversation_id);
+    if (started?.resumedAfter !== undefined && log.id <= started.resumedAfter)
+      this.startAgainAt(started, log);
     if (this.filling) {
       if (this.held.length < this.limits.held) this.held.push(log);
       else this.letGo(log);
@@ -157,6 +173,16 @@ export class ExactlyOnce {
     return filled;
   }
 
+  /** A conversation's start was above the server's new message `log`: it goes on from just before it (wentBack). */
+  private startAgainAt(conversation: Conversation, log: ChatLog): void {
+    const resumedAfter = conversation.resumedAfter as number;
+    conversation.resumedAfter = undefined;
+    conversation.floor = Math.min(conversation.floor, log.id - 1);
+    conversation.settled = log.id - 1;
+    conversation.restarts = (conversation.restarts ?? 0) + 1;
+    this.wentBack?.(log.conversation_id, log.id, resumedAfter);
+  }
+
   private nextDue(): number | undefined {
     for (const [id, conversation] of this.state) if (conversation.due) return id;
     return undefined;
@@ -164,6 +190,7 @@ export class ExactlyOnce {
 
   private async fillOne(conversationId: number, fetchAfter: FetchAfter): Promise<number> {
     const conversation = this.state.get(conversationId) as Conversation;
+    const restarts = conversation.restarts;
     conversation.due = false;
     const missed = conversation.missed;
     conversation.missed = undefined; // what is let go from now on needs another round
@@ -197,7 +224,8 @@ export class ExactlyOnce {
     }
     const current = this.state.get(conversationId);
     if (current) {
-      current.settled = Math.max(current.settled ?? newest, newest);
+      // Started again lower meanwhile (startAgainAt): where this fill began no longer holds.
+      if (current.restarts === restarts) current.settled = Math.max(current.settled ?? newest, newest);
       this.trim(current);
     }
     return filled;

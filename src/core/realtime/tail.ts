@@ -30,6 +30,11 @@ export interface TailOptions {
   seen?(conversationId: number, messageId: number): void;
   /** Told of a conversation that can no longer be read (404, 403): no longer followed, the checkpoint may drop it. */
   forgotten?(conversationId: number): void;
+  /**
+   * Told of a conversation whose server sent a new message at or below where the tail resumed it (`resume`, --since):
+   * it goes on from `afterId` (just before that message); the checkpoint must go back there too.
+   */
+  resumedLower?(conversationId: number, afterId: number): void;
   timeoutMs?: number;
   /** How long the connection may stay down before the tail gives up (exit 1). */
   reconnectTimeoutMs: number;
@@ -138,6 +143,14 @@ export function runChatTail(options: TailOptions): Promise<void> {
         `conversation ${id} can no longer be read (${(error as Error).message}): it is no longer followed`,
       );
       options.forgotten?.(id);
+    },
+    wentBack: (id, messageId, resumedAfter) => {
+      lost(
+        `conversation ${id} resumed after message ${resumedAfter}, but the server sent message ${messageId}: its ids ` +
+          `went back, or the start was not one of its messages; following it from ${messageId} on (what came before ` +
+          'that while the tail was away may have been missed)',
+      );
+      options.resumedLower?.(id, messageId - 1);
     },
     limits: options.limits,
   });

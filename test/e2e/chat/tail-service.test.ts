@@ -372,6 +372,29 @@ describe('chat tail --checkpoint', () => {
     expect((await positions(checkpoint)).has(999_999)).toBe(false);
   }, 30_000);
 
+  it('a checkpoint above the server for a conversation (one false id) does not silence it: the next message is printed and said, and the file goes back', async () => {
+    const checkpoint = join(dir.path, 'ahead.checkpoint');
+    const first = tail(['--checkpoint', checkpoint, '-o', 'ndjson']);
+    await connected(first);
+    first.child.kill('SIGINT');
+    await first.exit;
+    // As a run told a false id (2^53 - 1) by its server left it: far above any message the sandbox has.
+    const conversation = conversations()[0];
+    const file = JSON.parse(await readFile(checkpoint, 'utf8'));
+    file.conversations.push({ id: conversation, after: Number.MAX_SAFE_INTEGER });
+    await writeFile(checkpoint, JSON.stringify(file));
+    const second = tail(['--checkpoint', checkpoint, '-o', 'ndjson']);
+    await connected(second);
+    const live = post('heard despite the checkpoint', 0);
+    await second.waitFor(() => printedIds(second).includes(live), 'the new message');
+    second.child.kill('SIGINT');
+    expect(await second.exit).toBe(130);
+    expect((await positions(checkpoint)).get(conversation)).toBe(live);
+    expect(second.stderr()).toContain(
+      `conversation ${conversation} resumed after message ${Number.MAX_SAFE_INTEGER}, but the server sent message ${live}`,
+    );
+  }, 30_000);
+
   it("another tenant's checkpoint is refused before anything connects: exit 2", async () => {
     const checkpoint = join(dir.path, 'tenant-1.checkpoint');
     const first = tail(['--checkpoint', checkpoint, '--timeout', '5', '-o', 'ndjson']);

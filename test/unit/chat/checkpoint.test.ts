@@ -66,6 +66,21 @@ describe('Checkpoint', () => {
     expect(checkpoint.positions().get(1)).toBe(10);
   });
 
+  it('goes back to a lower id when the tail says so (the server never had the one it held), and on from there', async () => {
+    const path = fileIn();
+    const checkpoint = Checkpoint.open(path, OWNER);
+    checkpoint.delivered(7, 2 ** 53 - 1);
+    checkpoint.delivered(8, 20);
+    checkpoint.resumeAfter(7, 50);
+    checkpoint.delivered(7, 51);
+    checkpoint.resumeAfter(9, 1); // not held: nothing to move
+    await checkpoint.flush();
+    expect([...Checkpoint.open(path, OWNER).positions()]).toEqual([
+      [8, 20],
+      [7, 51],
+    ]);
+  });
+
   it('whatever the deliveries, the file always parses and ends equal to the highest id per conversation', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -22,6 +22,36 @@ function rest(logs: ChatLog[]) {
 }
 
 describe('ExactlyOnce', () => {
+  it('a new message below where a conversation was started, arriving while its fill runs: printed, said once, and the next fill starts just before it', async () => {
+    const printed: [number, string][] = [];
+    const wentBack: [number, number, number][] = [];
+    const once = new ExactlyOnce(async (l, source) => void printed.push([l.id, source]), {
+      wentBack: (conversation, id, after) => wentBack.push([conversation, id, after]),
+    });
+    once.startAfter(1, 1_000);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const asked: number[] = [];
+    const filling = once.fill(async function* (_conversation, after) {
+      asked.push(after);
+      await gate; // the server's answer comes after the live message: nothing after 1,000
+      yield* [];
+    });
+    await once.live(log(51));
+    await once.live(log(51));
+    release();
+    await filling;
+    await once.live(log(52));
+    await once.fill(rest([log(50), log(51), log(52), log(53)]).fetchAfter);
+    expect(printed).toEqual([
+      [51, 'realtime'],
+      [52, 'realtime'],
+      [53, 'rest'],
+    ]);
+    expect(wentBack).toEqual([[1, 51, 1_000]]);
+    expect(asked).toEqual([1_000]);
+  });
+
   it.each([
     { why: 'dropping repeats and older ids', arriving: [1, 2, 2, 1, 3], printed: [1, 2, 3] },
     { why: 'the late 9 printed too', arriving: [10, 9, 11, 9, 10], printed: [10, 9, 11] },

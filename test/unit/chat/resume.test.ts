@@ -29,6 +29,44 @@ describe('chat tail resumed from a checkpoint', () => {
     expect(tail.status).toContain('filled 3 missed messages (from the checkpoint)');
   });
 
+  it.each([
+    ['a false id it was told once (2^53 - 1)', 2 ** 53 - 1],
+    ['ids that went back (a database restored)', 400],
+  ])(
+    'a checkpoint above the server (%s): its next new message is printed and said, and the conversation goes on',
+    async (_, position) => {
+      const printed: TailEvent[] = [];
+      const lower: [number, number][] = [];
+      const tail = startFakeTail({
+        resume: new Map([[CONVERSATION, position]]),
+        print: async (e) => void printed.push(e),
+        resumedLower: (conversation, after) => lower.push([conversation, after]),
+      });
+      tail.api.publish(50); // the server's newest is far below the checkpoint: the fill from it finds nothing
+      await tail.subscribed();
+      await until(() => tail.api.afters.length === 1, 'the fill from the checkpoint');
+      tail.send(51);
+      tail.send(51); // a repeat is still printed once
+      tail.send(52);
+      await until(() => printed.length === 2, 'the new messages');
+      tail.api.publish(53); // missed while the connection was down
+      tail.handlers()!.state('connecting', 'connected');
+      tail.handlers()!.state('connected', 'connecting');
+      tail.handlers()!.subscribed();
+      await until(() => printed.length === 3, 'the gap after a reconnect');
+      tail.stop();
+      await tail.done;
+      expect(ids(printed)).toEqual([51, 52, 53]);
+      expect(tail.api.afters).toEqual([position, 50]); // from just before 51, not from the checkpoint
+      expect(lower).toEqual([[CONVERSATION, 50]]);
+      expect(tail.lost).toEqual([
+        `conversation ${CONVERSATION} resumed after message ${position}, but the server sent message 51: its ids went ` +
+          'back, or the start was not one of its messages; following it from 51 on (what came before that while ' +
+          'the tail was away may have been missed)',
+      ]);
+    },
+  );
+
   it('tells of each live message as it arrives, before its delivery: the checkpoint learns the conversation', async () => {
     const seen: [number, number][] = [];
     const tail = startFakeTail({
