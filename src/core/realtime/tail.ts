@@ -74,6 +74,8 @@ interface FillWork {
   kind: 'fill';
   why: string;
   quiet: boolean;
+  /** How long it waits its turn first (spacing.ts): what arrives meanwhile waits behind it, in order. */
+  waitMs: number;
 }
 
 /** Answers without pagination asked again in one fill at most: a server whose list never ends cannot hold it for ever. */
@@ -204,6 +206,8 @@ export function runChatTail(options: TailOptions): Promise<void> {
   async function perform(work: Work) {
     if (work.kind === 'created') return once.live(work.data);
     if (work.kind === 'event') return options.print(work.event, ended.signal);
+    // Its turn waited for while it is still the queued fill: a fill asked for meanwhile joins it.
+    if (work.waitMs > 0 && !ending) await clock.sleep(work.waitMs, fillSignal).catch(() => undefined);
     if (queuedFill === work) queuedFill = undefined;
     if (ending) return; // the tail is over: what the queue holds is printed, no new request is made
     const history = historyDue;
@@ -215,12 +219,12 @@ export function runChatTail(options: TailOptions): Promise<void> {
       status(history ? `printed ${messages} (--since)` : `filled ${messages} (${work.why})`);
   }
   /** One fill waits in the queue at most: a later request joins it (and makes it speak, unless quiet too). */
-  function requestFill(why: string, quiet: boolean) {
+  function requestFill(why: string, quiet: boolean, waitMs = 0) {
     if (queuedFill) {
       if (queuedFill.quiet && !quiet) Object.assign(queuedFill, { why, quiet });
       return;
     }
-    queuedFill = { kind: 'fill', why, quiet };
+    queuedFill = { kind: 'fill', why, quiet, waitMs };
     push(queuedFill);
   }
   /**
@@ -255,29 +259,29 @@ export function runChatTail(options: TailOptions): Promise<void> {
   // have the tail authorize and fill at its pace: both are spaced out (spacing.ts).
   const authorizations = new Spacing(clock);
   const reconnectFills = new Spacing(clock);
-  let reconnectFill: ReturnType<typeof setTimeout> | undefined;
-  /** The authorization waiting its turn, if any: a newer one (for a newer connection) takes its place. */
-  let waitingAuthorization: AbortController | undefined;
+  /**
+   * The newest authorization asked for (pusher-js asks one per connection): an older one, waiting its turn or in
+   * flight, is given up (Superseded). Its signature is for a connection gone: pusher-js would send it on the new one,
+   * which the server refuses for good (4009).
+   */
+  let newestAuthorization: AbortController | undefined;
   const authorize = channelAuthorizer(client, options.authEndpoint, options.tenant);
   async function authorizeSpaced(socketId: string, channel: string): Promise<string> {
-    waitingAuthorization?.abort(new Superseded());
-    const wait = authorizations.next();
-    if (wait > 0) {
-      const turn = (waitingAuthorization = new AbortController());
-      await clock.sleep(wait, AbortSignal.any([fillSignal, turn.signal]));
-      if (waitingAuthorization === turn) waitingAuthorization = undefined;
-    }
-    return authorize(socketId, channel);
+    newestAuthorization?.abort(new Superseded());
+    const turn = (newestAuthorization = new AbortController());
+    await clock.sleep(authorizations.next(), AbortSignal.any([fillSignal, turn.signal]));
+    const auth = await authorize(socketId, channel).catch((error: unknown) => {
+      throw turn.signal.aborted ? new Superseded() : error;
+    });
+    if (turn.signal.aborted) throw new Superseded();
+    return auth;
   }
-  /** The fill after a reconnect, spaced out: one that waits its turn fills every gap when it comes. */
+  /**
+   * The fill after a reconnect, spaced out: it waits its turn in the queue, the live messages arriving meanwhile
+   * behind it (each conversation stays in order); a reconnect while one is queued joins it.
+   */
   function fillAfterReconnect() {
-    if (reconnectFill !== undefined) return;
-    const wait = reconnectFills.next();
-    if (wait === 0) return fill('after a reconnect');
-    reconnectFill = setTimeout(() => {
-      reconnectFill = undefined;
-      fill('after a reconnect');
-    }, wait);
+    fill('after a reconnect', queuedFill ? 0 : reconnectFills.next());
   }
 
   /**
@@ -313,9 +317,9 @@ export function runChatTail(options: TailOptions): Promise<void> {
     }
   };
   /** Every conversation seen or named (after a reconnect, a wake, or at the start with --since). */
-  const fill = (why: string) => {
+  const fill = (why: string, waitMs = 0) => {
     once.markAllDue();
-    requestFill(why, why === 'start');
+    requestFill(why, why === 'start', waitMs);
   };
 
   function finish(error?: unknown) {
@@ -326,7 +330,6 @@ export function runChatTail(options: TailOptions): Promise<void> {
     clearTimeout(timeout);
     clearTimeout(fillRetry);
     clearTimeout(resubscribing);
-    clearTimeout(reconnectFill);
     options.signal.removeEventListener('abort', onAbort);
     connection?.disconnect();
     ending = true;
