@@ -83,10 +83,10 @@ function run(installation) {
     // A run still busy after a second of Ctrl-C is ended then (exit 130), as Ctrl-C must stop any command within a
     // second; after SIGTERM, sent by a supervisor that waits (systemd 90 s, docker 10 s), it has a few seconds (a
     // checkpoint's last write on a busy disk). A second signal leaves at once.
-    if (interrupt.signal.aborted) process.exit(130);
+    if (interrupt.signal.aborted) return endInterrupted(signal);
     // An AbortError as any abort gives, naming the signal.
     interrupt.abort(Object.assign(new DOMException('This operation was aborted', 'AbortError'), { signal }));
-    setTimeout(() => process.exit(130), signal === 'SIGTERM' ? SIGTERM_GRACE_MS : 1000).unref();
+    setTimeout(() => endInterrupted(signal), signal === 'SIGTERM' ? SIGTERM_GRACE_MS : 1000).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -141,19 +141,42 @@ function run(installation) {
     );
     process.exit(1);
   });
-  bundle.main(argv, { streams, env: process.env, signal: interrupt.signal }).then((code) => {
+  // Ctrl-C typed at a question: a key read in raw mode, no signal (the run's own end then raises it, endInterrupted).
+  let ctrlCTyped = false;
+  const deps = { streams, env: process.env, signal: interrupt.signal, ctrlCTyped: () => (ctrlCTyped = true) };
+  bundle.main(argv, deps).then((code) => {
     settled = true;
     const leave = (error) => {
       if (error && error.code !== 'EPIPE') cannotWrite(error);
       // The cache is written once the output is out. A failed run (a usage error, an unreachable server) ran too
       // little of its command to be worth keeping.
       if (code === 0) bundle.saveCache();
-      process.exit(code);
+      if (code === 130 && ctrlCTyped) endInterrupted('SIGINT', { group: true });
+      else if (code === 130 && interrupt.signal.reason?.signal === 'SIGINT') endInterrupted('SIGINT');
+      else process.exit(code);
     };
     // Leave once stdout has drained, so piped output is never cut short (what went straight to fd 1 is out).
     if (stdout) stdout.write('', leave);
     else leave();
   });
+}
+
+/**
+ * Ends a run a signal stopped. After Ctrl-C (SIGINT), by SIGINT itself, as a process Ctrl-C stops ends: a shell running
+ * clinic in a loop or a script stops there too, where it goes on past a child that merely exits (130 included),
+ * taking it to have handled the signal. The shell still reads 130. Ctrl-C typed at a question (`group`) was a key read
+ * in raw mode, which no one else heard: SIGINT goes to the whole process group, as the terminal sends it (the
+ * question's reader is in the terminal's foreground group), so the shell running the loop hears it too. Exit 130
+ * where a signal cannot be raised (Windows) or does not end the process.
+ */
+function endInterrupted(signal, { group = false } = {}) {
+  if (signal === 'SIGINT' && process.platform !== 'win32') {
+    process.removeAllListeners('SIGINT'); // SIGINT's default action again: the end of the process
+    process.kill(group ? 0 : process.pid, 'SIGINT');
+    setTimeout(() => process.exit(130), 200);
+    return;
+  }
+  process.exit(130);
 }
 
 /** How long a run SIGTERM stopped may take to end on its own before it is ended (exit 130): under docker's 10 s. */

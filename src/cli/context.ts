@@ -41,6 +41,11 @@ export interface ContextDeps {
   prompter?: Prompter;
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal;
+  /**
+   * Told when Ctrl-C was typed at a question (read as a key in raw mode, so no SIGINT reached anyone): bin then ends
+   * the run as the terminal would have, by SIGINT to its process group, so a shell loop running it stops too.
+   */
+  ctrlCTyped?: () => void;
 }
 
 export interface Context {
@@ -226,7 +231,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       open: async (url) => (await import('../core/auth/oauth/browser.js')).systemBrowser(deps.env).open(url),
       canOpen: () => browserCanOpen(deps.env),
     },
-    prompter: deps.prompter ?? terminalPrompter(deps.streams, signal),
+    prompter: deps.prompter ?? terminalPrompter(deps.streams, signal, deps.ctrlCTyped),
     config: () => {
       config ??= loadConfig(deps.env, (line) => io.err(line));
       return config;

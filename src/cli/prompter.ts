@@ -21,6 +21,7 @@ export async function answered<T>(
   question: Promise<T>,
   interrupt?: AbortSignal,
   input?: Pick<Readable, 'on' | 'off' | 'isPaused' | 'resume'> & { isRaw?: boolean },
+  ctrlCTyped?: () => void,
 ): Promise<T> {
   let stopWatching = () => {};
   const inputEnded = new Promise<never>((_, reject) => {
@@ -40,8 +41,11 @@ export async function answered<T>(
   try {
     return await Promise.race([question, inputEnded]);
   } catch (error) {
-    // Ctrl-C at the question: what it asked about was not done (the prompt comes before any change).
-    if ((error as Error).name === 'ExitPromptError' || interrupt?.aborted)
+    // Ctrl-C at the question: what it asked about was not done (the prompt comes before any change). Typed as a key
+    // (no signal had ended it), it is told: the run then ends as a Ctrl-C the terminal turned into SIGINT would.
+    const typed = (error as Error).name === 'ExitPromptError' && !interrupt?.aborted;
+    if (typed) ctrlCTyped?.();
+    if (typed || interrupt?.aborted)
       throw new CancelledError('interrupted at the question: nothing was changed');
     throw error;
   } finally {
@@ -49,8 +53,8 @@ export async function answered<T>(
   }
 }
 
-/** `signal`: the run's Ctrl-C, which also ends a question being asked. */
-export function terminalPrompter(streams: Streams, signal?: AbortSignal): Prompter {
+/** `signal`: the run's Ctrl-C, which also ends a question being asked; `ctrlCTyped`: told of Ctrl-C typed at one. */
+export function terminalPrompter(streams: Streams, signal?: AbortSignal, ctrlCTyped?: () => void): Prompter {
   // stdin is touched only when a question is asked: opening it costs every start-up milliseconds.
   const context = () => {
     // Asked after an interruption, inquirer would leave the terminal in raw mode: not asked at all.
@@ -60,7 +64,7 @@ export function terminalPrompter(streams: Streams, signal?: AbortSignal): Prompt
   // Ended by Ctrl-D, a question is left on its line: the error that follows starts a line of its own.
   const ask = async <T>(question: Promise<T>): Promise<T> => {
     try {
-      return await answered(question, signal, streams.stdin);
+      return await answered(question, signal, streams.stdin, ctrlCTyped);
     } catch (error) {
       if (error instanceof DeclinedError) streams.stderr.write('\n');
       throw error;

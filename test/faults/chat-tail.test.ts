@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { BIN, baseEnv, configureRealtime, startWorld, type TestWorld } from '../helpers/cli.js';
+import { BIN, baseEnv, configureRealtime, exitStatus, startWorld, type TestWorld } from '../helpers/cli.js';
 import { customerMessages } from '../helpers/customer-messages.js';
 import { FAULT_SEED, REST_FAULTS, replayHint } from './fault-seed.js';
 
@@ -37,7 +37,7 @@ it('a minute of WebSocket drops at 50 messages/s: every message printed once, in
     printed.push({ id: data.id, conversation: data.conversation_id, source });
   });
   let exited = false;
-  const exit = new Promise((resolve) => child.once('exit', resolve)).finally(() => (exited = true));
+  const exit = exitStatus(child).finally(() => (exited = true));
   const until = async (done: () => boolean, what: string, ms: number) => {
     for (const deadline = Date.now() + ms; !done(); await sleep(50)) {
       if (exited) throw new Error(replayHint(`chat tail ended before ${what}; stderr: ${stderr}`));

@@ -1,6 +1,7 @@
 // End-to-end helpers: a sandbox on port 0 and `bin/clinic.js` spawned as a user runs it, in a temporary config dir.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
@@ -63,8 +64,21 @@ export function collectOutput(child: ChildProcess): Promise<CliResult> {
     child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.stderr?.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code, signal) => resolve({ code: shellStatus(code, signal), stdout, stderr }));
   });
+}
+
+/**
+ * A process's end as a shell reads it (`$?`): its exit code, or 128 + the signal that ended it (Ctrl-C's SIGINT: 130,
+ * as clinic ends on it by that signal, so that a shell's loop stops too).
+ */
+export function shellStatus(code: number | null, signal: NodeJS.Signals | null): number | null {
+  return code ?? (signal ? 128 + constants.signals[signal] : null);
+}
+
+/** A spawned process's end as a shell reads it (shellStatus), once it has exited. */
+export function exitStatus(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(shellStatus(code, signal))));
 }
 
 /** How many customers of the world's tenant carry each email, among those a search for `tag` finds. */

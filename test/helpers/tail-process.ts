@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { BIN, baseEnv, type TestWorld } from './cli.js';
+import { BIN, baseEnv, shellStatus, type TestWorld } from './cli.js';
 
 export interface Tail {
   child: ChildProcess;
@@ -22,7 +22,9 @@ export function spawnTail(configDir: string, args: string[], env: Record<string,
   let stderr = '';
   createInterface({ input: child.stdout! }).on('line', (line) => lines.push(line));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(shellStatus(code, signal))),
+  );
   return {
     child,
     lines,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, CREATE_CUSTOMER, lines, type TestWorld } from '../../helpers/cli.js';
+import { baseEnv, BIN, CREATE_CUSTOMER, lines, shellStatus, type TestWorld } from '../../helpers/cli.js';
 // @ts-expect-error a plain ES module shared with the BROWSER stand-in
 import { signIn } from '../../helpers/fetch-browser.mjs';
 import { aheadClock } from '../../helpers/sandbox-clock.js';
@@ -39,7 +39,7 @@ async function loginWithoutBrowser(world: TestWorld) {
     child.once('close', () => reject(new Error(`login ended early: ${stderr}`)));
   });
   const done = new Promise<{ code: number | null; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stderr })),
+    child.once('close', (code, signal) => resolve({ code: shellStatus(code, signal), stderr })),
   );
   return { child, address, done };
 }

@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { expect, it } from 'vitest';
-import { BIN, baseEnv, customersOnServer, lines, startWorld } from '../../helpers/cli.js';
+import { BIN, baseEnv, customersOnServer, exitStatus, lines, startWorld } from '../../helpers/cli.js';
 import { useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => startWorld({ erasureStepSeconds: 0, latencyMs: 100 }));
@@ -30,7 +30,7 @@ it('Ctrl-C with records in flight: each answered and journaled, none unknown; --
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const rows: { line: number; status: string }[] = [];
-  const ended = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const ended = exitStatus(child);
   for await (const line of createInterface({ input: child.stdout })) {
     rows.push(JSON.parse(line));
     // Four records in flight, each 100 ms from its answer.

@@ -5,7 +5,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, customersOnServer, lines, startWorld } from '../../helpers/cli.js';
+import { BIN, baseEnv, customersOnServer, exitStatus, lines, startWorld } from '../../helpers/cli.js';
 import { useWorld } from '../../helpers/world.js';
 
 const world = useWorld(() => startWorld({ erasureStepSeconds: 0, rateWindowSeconds: 2 }));
@@ -37,7 +37,7 @@ async function slowRun(name: string, total: number) {
     [BIN, '--profile', 'sandbox', 'customers', 'create', '--from', file(name), '--concurrency', '1'],
     { env: baseEnv(world.configDir) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const exited = exitStatus(child);
   let told = '';
   child.stderr.on('data', (chunk: Buffer) => (told += chunk));
   return { child, exited, told: () => told };

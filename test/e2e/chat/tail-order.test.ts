@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, tempDir } from '../../helpers/cli.js';
+import { BIN, baseEnv, exitStatus, tempDir } from '../../helpers/cli.js';
 import { CREATED, type FakeRealtime, startFakeRealtime } from '../../helpers/fake-realtime.js';
 
 const CONVERSATION = 5;
@@ -46,7 +46,7 @@ async function tail(args: string[]): Promise<Tail> {
         return [event.data.id, event.source];
       }),
     stderr: () => stderr,
-    exit: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+    exit: exitStatus(child),
     async waitFor(predicate, what) {
       const deadline = Date.now() + 15_000;
       while (!predicate()) {

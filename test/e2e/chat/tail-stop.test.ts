@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv } from '../../helpers/cli.js';
+import { BIN, baseEnv, exitStatus } from '../../helpers/cli.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import {
   checkpointPositions,
@@ -153,7 +153,7 @@ describe('chat tail stopped with SIGTERM (systemctl stop)', () => {
       );
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const exited = exitStatus(child);
       for (let i = 0; i < 200 && !/rate-limit window/.test(stderr); i++)
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(stderr).toMatch(/rate-limit window/);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CREATE_CUSTOMER, lines, startWorld, tempDir } from '../../helpers/cli.js';
+import { CREATE_CUSTOMER, exitStatus, lines, startWorld, tempDir } from '../../helpers/cli.js';
 import { clinicSending, useWorld } from '../../helpers/world.js';
 
 const RECORDER = fileURLToPath(new URL('../../helpers/record-imports.mjs', import.meta.url));
@@ -326,7 +326,7 @@ describe('output on failure', () => {
         stdout += chunk;
         if (stdout.includes('"id"')) child.kill('SIGINT');
       });
-      const code = await new Promise((resolve) => child.on('close', resolve));
+      const code = await exitStatus(child);
       expect(code).toBe(130);
       const records = JSON.parse(stdout);
       expect(records.length).toBeGreaterThanOrEqual(5);

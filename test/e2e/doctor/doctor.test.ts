@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, type CliResult, lines, runCli, tempDir } from '../../helpers/cli.js';
+import { baseEnv, BIN, type CliResult, lines, runCli, shellStatus, tempDir } from '../../helpers/cli.js';
 import {
   FAKE_ACCOUNT,
   type FakeApi,
@@ -656,7 +656,7 @@ function start(command: string[], args: string[], env: Record<string, string | u
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const result = new Promise<CliResult>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
+    child.on('close', (code, signal) => resolve({ code: shellStatus(code, signal), stdout, stderr })),
   );
   return { child, result };
 }

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, baseEnv, runCli } from '../../helpers/cli.js';
+import { BIN, baseEnv, exitStatus, runCli } from '../../helpers/cli.js';
 import { type FakeApi, type FakeRequest, startFakeApi } from '../../helpers/fake-api.js';
 import { realtimeWorld, useWorld } from '../../helpers/world.js';
 
@@ -301,7 +301,7 @@ describe('chat tail with hostile payloads (sandbox realtime)', () => {
 
   it('a live message whose body is {"toString":1,…} prints as one safe line', async () => {
     const t = tail(['--timeout', '30']);
-    const exit = new Promise<number | null>((resolve) => t.child.once('exit', resolve));
+    const exit = exitStatus(t.child);
     await until(() => t.stderr().includes('connected'), 'the subscription', t.stderr);
     postHostile();
     await until(() => t.lines.some((line) => line.includes('toString')), 'the hostile event', t.stderr);
@@ -323,7 +323,7 @@ describe('chat tail with hostile payloads (sandbox realtime)', () => {
       '--timeout',
       '3',
     ]);
-    const code = await new Promise<number | null>((resolve) => t.child.once('exit', resolve));
+    const code = await exitStatus(t.child);
     noCrash(t.stderr());
     expect(code).toBe(0);
     const line = t.lines.find((l) => l.includes('(history)') && l.includes('toString'));

@@ -3,7 +3,7 @@
 // within seconds, or on Ctrl-C with exit 130.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, lines, runCli } from '../../helpers/cli.js';
+import { BIN, baseEnv, lines, runCli, shellStatus } from '../../helpers/cli.js';
 import { type RestHandler, useFakeRealtime } from '../../helpers/fake-realtime.js';
 
 const realtime = useFakeRealtime('clinic-hostile-pages-');
@@ -108,7 +108,11 @@ function tail(args: string[]): Tail {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    exit: new Promise((resolve) => child.once('exit', (code) => resolve({ code, ms: Date.now() - started }))),
+    exit: new Promise((resolve) =>
+      child.once('exit', (code, signal) =>
+        resolve({ code: shellStatus(code, signal), ms: Date.now() - started }),
+      ),
+    ),
   };
 }
 

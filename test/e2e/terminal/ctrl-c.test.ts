@@ -4,8 +4,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { customersOnServer, lines } from '../../helpers/cli.js';
-import { plain } from '../../helpers/pty.js';
+import { BIN, baseEnv, customersOnServer, lines } from '../../helpers/cli.js';
+import { onPty, plain } from '../../helpers/pty.js';
 import { usePtyClinic, type WatchedPty } from '../../helpers/pty-modes.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
@@ -81,6 +81,37 @@ describe('Ctrl-C on a terminal', () => {
       else expect([row.status, count <= 1]).toEqual(['unknown', true]);
     }
   }, 60_000);
+
+  /** `clinic ARGS` three times in a shell's loop on a pty, each run announced, and the end of the loop. */
+  const inALoop = (args: string[]) => {
+    const clinic = [process.execPath, BIN, '--profile', 'sandbox', ...args];
+    const loop = 'for i in 1 2 3; do echo "run $i"; "$@"; done; echo "the loop ended"';
+    return onPty(['bash', '-c', loop, 'bash', ...clinic], { cols: 250, env: baseEnv(world.configDir) });
+  };
+
+  it.each([
+    ['chat tail', ['chat', 'tail'], 'listening on'],
+    [
+      'a wait for the rate limit',
+      ['customers', 'list', '--all', '--per-page', '5'],
+      /fetched \d+ of \d+ customers/,
+    ],
+    // Read as a key (raw mode): no SIGINT reached the shell; clinic sends it to its process group, as the terminal would.
+    ['a question', ['erasure', 'create', '--customer', '1'], 'Type 1 to confirm'],
+  ])(
+    'in a shell loop, stops %s and the loop with it: no next run (clinic ends by SIGINT, as a program Ctrl-C stops)',
+    async (_what, args, shown) => {
+      world.sandbox.setRateLimit(5);
+      const t = inALoop(args as string[]);
+      await t.waitFor(shown as string | RegExp);
+      t.type('\x03');
+      const { code, output } = await t.exited;
+      expect(plain(output)).toContain('run 1');
+      expect(plain(output)).not.toContain('run 2');
+      expect(plain(output)).not.toContain('the loop ended');
+      expect(code).toBe(130);
+    },
+  );
 
   it('ends a question at the prompt: nothing sent, exit 130, the terminal given back', async () => {
     world.newRequests();

@@ -4,7 +4,7 @@
 // startCli with a stand-in for the bundle: a run that ends a set time after its abort.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../../helpers/cli.js';
+import { BIN, shellStatus } from '../../helpers/cli.js';
 
 /** The stand-in run: says it started and which signal aborted it, and ends `afterAbortMs` later (never: -1), exit 0. */
 const SCRIPT = `
@@ -43,7 +43,9 @@ function stopped(signals: NodeJS.Signals[], afterAbortMs: number) {
     }
   });
   return new Promise<{ code: number | null; stderr: string; ms: number }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, stderr, ms: Date.now() - started })),
+    child.on('exit', (code, signal) =>
+      resolve({ code: shellStatus(code, signal), stderr, ms: Date.now() - started }),
+    ),
   );
 }
 
