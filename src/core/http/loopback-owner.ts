@@ -79,6 +79,41 @@ export async function loopbackListenerUids(
   return tablesRead === 0 ? undefined : uids;
 }
 
+/**
+ * The uid of the process at the far end of a connection this process accepted on 127.0.0.1 (`remote`: the
+ * connection's remote address and port, `localPort` its own): the line of /proc/net/tcp whose local end is that
+ * remote one, and whose remote end is this listener, is the connecting socket's, with its owner's uid. Undefined off
+ * Linux, off IPv4 loopback, or where the table cannot be read or holds no such line. Read whole and at once: the
+ * connecting socket's line can be anywhere in it.
+ */
+export function connectingUid(
+  remote: { address?: string; port?: number },
+  localPort: number,
+  read: () => string | undefined = () => readWholeTable('/proc/net/tcp'),
+): number | undefined {
+  if (process.platform !== 'linux' || remote.port === undefined) return undefined;
+  const address = remote.address?.startsWith('::ffff:') ? remote.address.slice(7) : remote.address;
+  if (address === undefined || !/^127\.\d+\.\d+\.\d+$/.test(address)) return undefined;
+  const end = (ip: string, port: number) =>
+    `${word(ip.split('.').map(Number))}:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const from = end(address, remote.port);
+  const to = end('127.0.0.1', localPort);
+  for (const line of (read() ?? '').split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    if (fields.length >= 8 && fields[1] === from && fields[2] === to) return Number(fields[7]);
+  }
+  return undefined;
+}
+
+/** A /proc/net table read whole; undefined where it cannot be. */
+function readWholeTable(file: string): string | undefined {
+  try {
+    return fs().readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const ANY4 = '00000000';
 const ANY6 = '0'.repeat(32);

@@ -1,4 +1,6 @@
 // The loopback redirect listener: 127.0.0.1 only, exactly one valid callback, state checked, then closed.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkCallback, startLoopback } from '../../../src/core/auth/oauth/loopback.js';
 import { AuthError } from '../../../src/core/errors.js';
@@ -117,6 +119,32 @@ describe('the one-time start address', () => {
     await expect(listener.callback).rejects.toThrow(/opened twice/);
     await listener.close();
   });
+
+  it.skipIf(process.getuid?.() !== 0 || process.platform !== 'linux')(
+    "another user's process reading it off the browser's command line is answered 403: no state, no code challenge, and the callback it forges is not taken; the user's browser then signs in",
+    async () => {
+      const listener = await startLoopback(0, 'the-state');
+      listener.setAuthorizationUrl('https://auth.example/oauth/authorize?state=the-state&code_challenge=x');
+      const callback = `${listener.redirectUri}?code=theirs&state=the-state`;
+      // As `nobody`, a user of the machine that is neither this one nor root.
+      const script = `(async () => {
+        const start = await fetch(process.argv[1], { redirect: 'manual' });
+        const forged = await fetch(process.argv[2]);
+        console.log(JSON.stringify([start.status, start.headers.get('location'), forged.status]));
+      })()`;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['-e', script, listener.startUrl, callback],
+        { uid: 65534, gid: 65534, encoding: 'utf8' },
+      );
+      expect(JSON.parse(stdout)).toEqual([403, null, 403]);
+      const ours = await fetch(listener.startUrl, { redirect: 'manual' });
+      expect(ours.status).toBe(302);
+      void fetch(`${listener.redirectUri}?code=ours&state=the-state`);
+      expect((await listener.callback).searchParams.get('code')).toBe('ours');
+      await listener.finish({ ok: true, message: 'ok' });
+    },
+  );
 
   it('another path under /start is not the start address', async () => {
     const listener = await startLoopback(0, 's');

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loopbackListenerUids, requireOwnConnection } from '../../../src/core/http/loopback-owner.js';
+import {
+  connectingUid,
+  loopbackListenerUids,
+  requireOwnConnection,
+} from '../../../src/core/http/loopback-owner.js';
 import { NodeTransport } from '../../../src/core/http/transport.js';
 import { UsageError } from '../../../src/core/errors.js';
 import { runInProcess } from '../../helpers/in-process.js';
@@ -377,4 +381,32 @@ describe('which listeners a loopback address reaches (tables as /proc/net writes
       expect(await loopbackListenerUids('127.0.0.1', ours.port)).toEqual([process.getuid!()]);
     },
   );
+});
+
+describe('whose process connected to a listener of this one on 127.0.0.1 (connectingUid)', () => {
+  // The connecting socket's own line: its local end 127.0.0.1:0xC350 (50000), its remote end the listener's, 8080.
+  const HEAD = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid';
+  const line = (local: string, remote: string, uid: number) =>
+    `   7: ${local} ${remote} 01 00000000:00000000 00:00000000 00000000 ${uid} 0 1 1`;
+  const table = [
+    HEAD,
+    line('0100007F:1F90', '00000000:0000', 0), // the listener
+    line('0100007F:1F90', '0100007F:C350', 0), // the listener's end of the connection
+    line('0100007F:C350', '0100007F:1F90', 65534), // the connecting socket: its owner
+  ].join('\n');
+
+  it.skipIf(process.platform !== 'linux')(
+    "is the owner of the line whose local end is the connection's far one",
+    () => {
+      expect(connectingUid({ address: '127.0.0.1', port: 50000 }, 8080, () => table)).toBe(65534);
+      expect(connectingUid({ address: '::ffff:127.0.0.1', port: 50000 }, 8080, () => table)).toBe(65534);
+    },
+  );
+
+  it('is untold where there is no such line, no table, or no loopback address', () => {
+    expect(connectingUid({ address: '127.0.0.1', port: 50001 }, 8080, () => table)).toBeUndefined();
+    expect(connectingUid({ address: '127.0.0.1', port: 50000 }, 8080, () => undefined)).toBeUndefined();
+    expect(connectingUid({ address: '10.0.0.1', port: 50000 }, 8080, () => table)).toBeUndefined();
+    expect(connectingUid({ address: undefined, port: undefined }, 8080, () => table)).toBeUndefined();
+  });
 });

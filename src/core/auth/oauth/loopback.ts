@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { AuthError } from '../../errors.js';
+import { connectingUid } from '../../http/loopback-owner.js';
 
 export const CALLBACK_PATH = '/callback';
 
@@ -61,6 +62,15 @@ export function checkCallback(url: URL, redirectUri: string, expectedState: stri
   return url;
 }
 
+/** Whether a request comes from a process of this user's, or root's (Linux; elsewhere, or untold, it is let be). */
+function fromThisUser(req: IncomingMessage): boolean {
+  const mine = process.getuid?.();
+  const { remoteAddress: address, remotePort: port, localPort } = req.socket;
+  if (mine === undefined || localPort === undefined) return true;
+  const uid = connectingUid({ address, port }, localPort);
+  return uid === undefined || uid === mine || uid === 0;
+}
+
 export async function startLoopback(port: number, expectedState: string): Promise<LoopbackListener> {
   let accepted: ServerResponse | undefined;
   const startPath = `/start/${randomBytes(24).toString('hex')}`;
@@ -73,8 +83,12 @@ export async function startLoopback(port: number, expectedState: string): Promis
   callback.catch(() => undefined);
 
   // Any local process can reach this port: whatever it sends is answered, and only a GET of /callback with this
-  // sign-in's state can settle (or fail) the sign-in.
+  // sign-in's state can settle (or fail) the sign-in. Another user's process is answered nothing more: the start
+  // address stands on the browser's command line, which every user can read (/proc/PID/cmdline); opened first by
+  // another user, it would give them the state and code challenge to sign this user in to an account of theirs.
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (!fromThisUser(req))
+      return answer(res, 403, false, "Only the signing-in user's programs are answered here.");
     const target = req.url ?? '/';
     if (!target.startsWith('/') || target.startsWith('//')) return answer(res, 400, false, 'Bad request.');
     const url = new URL(target, redirectUri);
