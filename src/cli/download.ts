@@ -156,16 +156,29 @@ export function answerSink(ctx: Context, whole: (text: string) => void, deadline
       if (type === '' || /\bjson\b/i.test(type) || /^\s*text\//i.test(type)) {
         return whole(await readWithin(body, deadlineMs));
       }
+      const shown = sanitize(type.split(';')[0]!.trim());
+      // The server does not decide whether the user's filter runs: a body --jq cannot read is refused, unread.
+      if (ctx.globals.jq !== undefined)
+        throw new NetworkError(
+          `the answer is ${shown}, not JSON: --jq cannot filter it; nothing was written`,
+        );
       if (ctx.io.stdoutIsTTY)
         throw new NetworkError(
-          `the answer is ${sanitize(type.split(';')[0]!.trim())}, not text: it is not written to a terminal; ` +
+          `the answer is ${shown}, not text: it is not written to a terminal; ` +
             'redirect stdout to a file (clinic api PATH > FILE)',
         );
+      let size = 0;
       await pipeline(
         body,
         new Transform({
           transform(chunk: Buffer, _encoding, done) {
             written = true;
+            // As large as a PDF may be, and no larger: an answer that never ends does not fill the disk.
+            size += chunk.length;
+            if (size > MAX_PDF_BYTES)
+              return done(
+                new NetworkError(`the answer is larger than ${MAX_PDF_BYTES / 2 ** 20} MiB: refused`),
+              );
             done(null, chunk);
           },
         }),

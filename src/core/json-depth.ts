@@ -14,3 +14,24 @@ export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean
 
 /** How an input too deep is refused: `<what> nests arrays and objects more than 512 levels deep`. */
 export const TOO_DEEP = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
+
+/**
+ * Whether JSON text (one value, or several: NDJSON) nests arrays and objects deeper than `limit`, told from the text
+ * without parsing it: brackets counted outside strings.
+ */
+export function textNestsDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}

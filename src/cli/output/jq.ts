@@ -8,6 +8,7 @@ import type { Jq } from 'jq-wasm';
 import { FilterError, UsageError } from '../../core/errors.js';
 import type { CommandDef } from '../command.js';
 import type { IO } from '../io.js';
+import { TOO_DEEP, textNestsDeeperThan } from '../../core/json-depth.js';
 
 /** What a run of the program gave: what it prints, jq's own messages (debug, stderr), and its error if it failed. */
 export interface JqResult {
@@ -97,6 +98,11 @@ export class JqOutput {
     this.finished = true;
     this.io.collectData(undefined);
     if (this.collected === '') return;
+    // jq (WebAssembly) runs out of its stack some 800 levels down: a server's value is refused as any input too deep is.
+    if (textNestsDeeperThan(this.collected)) {
+      this.collected = '';
+      throw new FilterError(`--jq: the output ${TOO_DEEP}: not filtered`);
+    }
     const result = this.program.run(this.collected);
     this.collected = '';
     for (const message of result.messages) this.io.err(message);

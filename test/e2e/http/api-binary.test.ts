@@ -17,6 +17,25 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url?.endsWith('/pdf'))
       return void res.writeHead(200, { 'content-type': 'application/pdf' }).end(PDF);
+    if (req.url?.endsWith('/json-labelled-binary'))
+      return void res
+        .writeHead(200, { 'content-type': 'application/octet-stream' })
+        .end('{"data":{"email":"x@y"}}');
+    if (req.url?.endsWith('/deep'))
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`${'['.repeat(800)}${']'.repeat(800)}`);
+    if (req.url?.endsWith('/endless')) {
+      // A binary answer that never ends, as fast as the pipe takes it.
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      const more = () => {
+        while (res.write(chunk));
+      };
+      res.on('drain', more);
+      req.socket.on('close', () => res.off('drain', more));
+      return more();
+    }
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('plain\u001b[2J text');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -24,20 +43,30 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-async function api(path: string): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+async function api(
+  path: string,
+  ...extra: string[]
+): Promise<{ code: number | null; stdout: Buffer; stderr: string; bytes: number }> {
   const env = {
     ...baseEnv(await tempConfigDir()),
     CLINIC_BASE_URL: baseUrl,
     CLINIC_TOKEN: 'tok',
     CLINIC_TENANT: '1',
   };
-  const child = spawn(process.execPath, [BIN, 'api', path], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'api', path, ...extra], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+  let bytes = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes <= 1024 * 1024) out.push(chunk); // counted, not kept: an endless answer is measured, not held
+  });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout: Buffer.concat(out), stderr };
+  return { code, stdout: Buffer.concat(out), stderr, bytes };
 }
 
 describe('clinic api and an answer that is not text', () => {
@@ -45,6 +74,31 @@ describe('clinic api and an answer that is not text', () => {
     const result = await api('/v1/ai-reports/1/pdf');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.equals(PDF)).toBe(true);
+  });
+
+  it('with --jq, an answer that is not JSON is refused unread (exit 1): the server does not decide whether the filter runs', async () => {
+    const result = await api('/v1/json-labelled-binary', '--jq', '.data.email');
+    expect(result.code).toBe(1);
+    expect(result.stdout.length).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'error: the answer is application/octet-stream, not JSON: --jq cannot filter it; nothing was written',
+    );
+  });
+
+  it('an answer that never ends stops at 256 MiB (exit 1), said so', async () => {
+    const result = await api('/v1/endless');
+    expect(result.code).toBe(1);
+    expect(result.bytes).toBeLessThanOrEqual(256 * 1024 * 1024);
+    expect(result.stderr).toContain('the answer is larger than 256 MiB: refused');
+  }, 60_000);
+
+  it('JSON nested 800 deep through --jq: refused in one line (jq ran out of its stack), exit 1', async () => {
+    const result = await api('/v1/deep', '--jq', '.');
+    expect(result.code).toBe(1);
+    expect(result.stdout.length).toBe(0);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'error: --jq: the output nests arrays and objects more than 512 levels deep: not filtered',
+    );
   });
 
   it('a PDF to a terminal: refused (exit 1), nothing written', async () => {

@@ -1,7 +1,7 @@
 // A slow or endless answer never hangs the CLI: a deadline for the whole exchange, a cap on JSON bodies, and no
 // waiting for a Retry-After of days.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { NodeTransport } from '../../../src/core/http/transport.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/core/errors.js';
@@ -40,6 +40,42 @@ describe('deadlines and caps', () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toContain('no complete answer within 0.7s');
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a download whose server answers '102 Processing' for ever, never a head, fails at the request deadline", async () => {
+    // Each interim answer is something on the wire: a wait that only silence ends never ends.
+    const sockets: Socket[] = [];
+    const raw = createNetServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+      const timer = setInterval(() => socket.write('HTTP/1.1 102 Processing\r\n\r\n'), 100);
+      socket.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new HttpClient({
+        baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/api`,
+        userAgent: 't',
+        transport: new NodeTransport(),
+        clock: fakeClock(),
+        maxRetries: 0,
+        timeoutMs: 700,
+      });
+      const started = Date.now();
+      const sink = {
+        what: 'AI report 1',
+        take: async () => undefined,
+        canStartOver: () => true,
+        leftOver: () => '',
+      };
+      const error = await client.download({ method: 'GET', path: '/v1/account' }, sink).catch((e) => e);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toContain('no complete answer within 0.7s');
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => raw.close(resolve));
+    }
   });
 
   it('a JSON answer over the cap is refused, not read whole', async () => {

@@ -60,17 +60,24 @@ export async function exchange(
   options: ExchangeOptions,
 ): Promise<Exchanged> {
   const { deadlineMs, signals = [] } = options;
-  // A body handed back unread to be read by the caller (a download) is under no deadline of ours; with `'any'` the
+  // A body handed back unread to be read by the caller (a download) is under no deadline of ours, only its head is
+  // (a server answering `102 Processing` for ever sends something all the time, and no head); with `'any'` the
   // caller reads none, so the deadline covers all there is: the answer's head. A streamed body listens for as long
   // as it is read.
   if (options.stream === true || deadlineMs === undefined) {
-    const linked = anySignal(signals);
+    const head = deadlineMs === undefined ? undefined : new AbortController();
+    const late = head && setTimeout(() => head.abort(new DeadlineError(deadlineMs!)), deadlineMs);
+    const linked = anySignal([...signals, head?.signal]);
     let handedBack = false;
     try {
       const answer = await within(transport, request, options, { signal: linked.signal });
       handedBack = answer.text === undefined;
       return answer;
+    } catch (error) {
+      if (head?.signal.aborted && !signals.some((signal) => signal?.aborted)) throw head.signal.reason;
+      throw error;
     } finally {
+      clearTimeout(late);
       if (!handedBack) linked.release();
     }
   }
