@@ -242,8 +242,20 @@ function csvProblem(error: { code: string; message: string }): string {
   return error.message.replace(/ (on|at) line \d+/, '');
 }
 
-/** The column names, each given once: a repeated one would silently lose all but one of its values. */
+/**
+ * The column names, each given once: a repeated one would silently lose all but one of its values. A header of one
+ * column holding `;` or a tab is another separator's file (Excel writes `;` where the decimal mark is a comma): read
+ * with commas, every row would be one field and sent so, each refused by the server (422) at the rate limit's pace.
+ */
 function checkedHeader(columns: string[], name: string, line: number): string[] {
+  const separator = columns.length === 1 ? [';', '\t'].find((char) => columns[0]!.includes(char)) : undefined;
+  if (separator !== undefined)
+    throw new BulkInputError(
+      name,
+      line,
+      `the header is one column, ${JSON.stringify(columns[0])}: its fields are separated by ` +
+        `${separator === ';' ? 'semicolons' : 'tabs'}, not commas; save the file as CSV with commas`,
+    );
   const seen = new Set<string>();
   for (const column of columns) {
     if (seen.has(column))

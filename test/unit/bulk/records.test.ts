@@ -132,6 +132,28 @@ describe('CSV columns', () => {
     expect(await refusal(['\uFEFFa,"a"\n1,2\n'], 'csv')).toBe('f:1: the column "a" is given twice');
   });
 
+  it.each([
+    [
+      'semicolons (Excel where the decimal mark is a comma)',
+      'first_name;last_name;email\nAda;L;a@x\n',
+      'semicolons',
+      'first_name;last_name;email',
+    ],
+    ['tabs', 'customer_id\trequest_reason\n3\tasked\n', 'tabs', 'customer_id\trequest_reason'],
+  ])(
+    'a file separated by %s is refused at its header, before anything is sent',
+    async (_, text, by, header) => {
+      expect(await refusal([text], 'csv')).toBe(
+        `f:1: the header is one column, ${JSON.stringify(header)}: its fields are separated by ${by}, not commas; save the file as CSV with commas`,
+      );
+    },
+  );
+
+  it('a one-column file whose name holds neither is read as it is', async () => {
+    const [row] = await collect(['customer_id\n3\n'], 'csv');
+    expect(JSON.stringify(row?.record)).toBe('{"customer_id":"3"}');
+  });
+
   it('distinct columns that differ only in case are distinct names', async () => {
     const [row] = await collect(['a,A\n1,2\n'], 'csv');
     expect(JSON.stringify(row?.record)).toBe('{"a":"1","A":"2"}');
