@@ -62,12 +62,13 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
     if (error.nextStep) lines.push(`next step: ${clipped(error.nextStep)}`);
     if (error.status === 429 || error.status === 503) {
       const seconds = error.retryAfterSeconds;
+      // Said after the retries are over (or off): what the server asked, not a retry to come.
       const wait =
         seconds === undefined
-          ? 'retry later'
+          ? 'gave up; try again later'
           : seconds > MAX_RETRY_AFTER_S
             ? `the server asks to come back in ${seconds}s${instantText(Date.now() + seconds * 1000)}; not waiting that long`
-            : `retry after ${seconds}s`;
+            : `gave up; the server asked to wait ${seconds}s before the next request`;
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
     if (error.detail) lines.push(error.detail);

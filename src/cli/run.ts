@@ -123,6 +123,9 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     }
     const debug = globals?.debug ?? false;
     const signIn = await signInFacts(ctx, error);
+    // A terminal echoes Ctrl-C as ^C where the cursor is: the error starts a line of its own, not after it.
+    if ((deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT' && streams.stderr.isTTY)
+      streams.stderr.write('\n');
     for (const line of errorLines(error, { json: false, debug, signIn })) streams.stderr.write(`${line}\n`);
     if (wantsJson) streams.stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);

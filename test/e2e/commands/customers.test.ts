@@ -240,7 +240,9 @@ describe('server errors become exit codes', () => {
       await world.clinic(['customers', 'get', '1']);
       const { code, stderr } = await world.clinic(['customers', 'get', '1', '--max-retries', '0']);
       expect(code).toBe(9);
-      expect(stderr).toMatch(/^rate limited: retry after \d+s$/m);
+      expect(stderr).toMatch(
+        /^rate limited: gave up; the server asked to wait \d+s before the next request$/m,
+      );
     } finally {
       world.sandbox.setRateLimit(0);
     }

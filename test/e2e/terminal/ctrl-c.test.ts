@@ -124,11 +124,12 @@ describe('Ctrl-C on a terminal', () => {
     await expectTerminalRestored(t);
   });
 
-  it('ends chat tail: exit 130', async () => {
+  it('ends chat tail: exit 130, the error on a line of its own (not after the ^C the terminal echoed)', async () => {
     const t = startOnPty(['chat', 'tail']);
     await t.waitFor('listening on');
     await expectSignalsOn(t);
     expect(await interrupt(t), plain(t.output)).toBe(130);
+    expect(plain(t.output)).toMatch(/^error: interrupted$/m);
     await expectTerminalRestored(t);
   });
 

@@ -184,7 +184,9 @@ describe('parseApiError: status alone', () => {
     const error = parseApiError(429, body({ message: 'Too Many Attempts.' }), 12);
     expect(error.retryAfterSeconds).toBe(12);
     expect(toExitCode(error)).toBe(9);
-    expect(lines(error)).toContain('rate limited: retry after 12s');
+    expect(lines(error)).toContain(
+      'rate limited: gave up; the server asked to wait 12s before the next request',
+    );
   });
 
   it('a Retry-After no date can hold is said without its date, never a crash', () => {
@@ -200,10 +202,10 @@ describe('parseApiError: status alone', () => {
     expect(lines(near).at(-1)).toMatch(/come back in 7200s, at 20\d\d-.*Z; not waiting that long$/);
   });
 
-  it('503 exits 9 and says to retry later when there is no Retry-After', () => {
+  it('503 exits 9 and says to try again later when there is no Retry-After', () => {
     const error = parseApiError(503, body({ message: 'Down for maintenance' }));
     expect(toExitCode(error)).toBe(9);
-    expect(lines(error)).toContain('unavailable: retry later');
+    expect(lines(error)).toContain('unavailable: gave up; try again later');
   });
 
   it('500 exits 1', () => {
