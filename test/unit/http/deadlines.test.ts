@@ -24,17 +24,20 @@ async function tricklingServer(): Promise<string> {
   return `http://127.0.0.1:${(server!.address() as AddressInfo).port}/api`;
 }
 
+/** A client over node:http to `baseUrl`, no retries, a request deadline of 0.7 s. */
+const realClient = (baseUrl: string) =>
+  new HttpClient({
+    baseUrl,
+    userAgent: 't',
+    transport: new NodeTransport(),
+    clock: fakeClock(),
+    maxRetries: 0,
+    timeoutMs: 700,
+  });
+
 describe('deadlines and caps', () => {
   it('a body that trickles for ever fails at the request deadline', async () => {
-    const baseUrl = await tricklingServer();
-    const client = new HttpClient({
-      baseUrl,
-      userAgent: 't',
-      transport: new NodeTransport(),
-      clock: fakeClock(),
-      maxRetries: 0,
-      timeoutMs: 700,
-    });
+    const client = realClient(await tricklingServer());
     const started = Date.now();
     const error = await client.request({ method: 'GET', path: '/v1/account' }).catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
@@ -53,14 +56,7 @@ describe('deadlines and caps', () => {
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     try {
-      const client = new HttpClient({
-        baseUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/api`,
-        userAgent: 't',
-        transport: new NodeTransport(),
-        clock: fakeClock(),
-        maxRetries: 0,
-        timeoutMs: 700,
-      });
+      const client = realClient(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/api`);
       const started = Date.now();
       const sink = {
         what: 'AI report 1',
