@@ -91,7 +91,7 @@ function passing(error: unknown): boolean {
   return error instanceof UnreachableError || error instanceof RateLimitedError;
 }
 
-/** An authorization that waited its turn and was given up: a newer connection asked for its own meanwhile. */
+/** An authorization given up, waiting its turn or in flight: a newer connection asked for its own meanwhile. */
 class Superseded extends Error {
   constructor() {
     super('a newer connection is authorized instead');
