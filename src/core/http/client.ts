@@ -331,6 +331,7 @@ export class HttpClient {
       const pause = await this.pacer.slot();
       if (pause <= 0) return;
       onSent?.(); // not going at once: whoever waits for it to leave need not
+      // The budget believes no window longer than this (rate-budget.ts); a pacer that asks for more is not obeyed.
       if (pause > MAX_RETRY_AFTER_S * 1000) {
         const at = new Date(this.options.clock.now() + pause).toISOString();
         throw new RateLimitedError(

@@ -1,6 +1,7 @@
 // The rate-limit budget as pure steps over a small state: what an answer's X-RateLimit-* headers teach, and whether
 // the next request may go now or after how long. Kept in memory by one process (LocalPacer) or in a file shared by
 // every process of a profile (SharedPacer), since the API counts requests per user, not per process.
+import { MAX_RETRY_AFTER_S } from '../limits.js';
 
 export interface BudgetState {
   /** Requests the server still allows in the current window, minus those sent since it said so. */
@@ -22,10 +23,14 @@ type Headers = Record<string, string | undefined>;
 const RESET_MARGIN_MS = 50;
 const SKEW_WORTH_CORRECTING_MS = 1500;
 /**
- * The API's window is a minute. A reset further ahead than this, or a Date header further off, is not believed (a
- * broken or hostile header must not park every clinic process of the profile for a year).
+ * The API's window is a minute. A reset further ahead than a Retry-After the CLI would wait for (MAX_RETRY_AFTER_S)
+ * is not believed: one broken or hostile answer must not park every clinic process of the profile (the shared budget
+ * holds it) for longer than any 429 could. Where the server does count longer windows, its 429s say so, and a
+ * Retry-After that long ends the run (exit 9) saying when to come back.
  */
-const MAX_WINDOW_MS = 60 * 60 * 1000;
+const MAX_WINDOW_MS = MAX_RETRY_AFTER_S * 1000;
+/** A Date header further off than this is a broken clock, not one to correct ours by. */
+const MAX_SKEW_MS = 60 * 60 * 1000;
 /** While a fresh window's budget is spent before any answer said when it ends: look again this soon. */
 const UNKNOWN_RESET_POLL_MS = 200;
 /**
@@ -64,7 +69,7 @@ export function learn(stored: BudgetState, headers: Headers, now: number): Budge
   const serverNow = headers.date ? Date.parse(headers.date) : Number.NaN;
   const measured = Number.isNaN(serverNow) ? 0 : now - serverNow;
   const skew =
-    Math.abs(measured) > SKEW_WORTH_CORRECTING_MS && Math.abs(measured) <= MAX_WINDOW_MS ? measured : 0;
+    Math.abs(measured) > SKEW_WORTH_CORRECTING_MS && Math.abs(measured) <= MAX_SKEW_MS ? measured : 0;
   const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
   if (!Number.isFinite(resetAtMs) || resetAtMs - now > MAX_WINDOW_MS)
     return limit === state.limit ? state : { ...state, limit };

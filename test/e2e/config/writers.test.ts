@@ -95,14 +95,33 @@ describe('the rate-limit budget across servers', () => {
 
   let a: FakeApi;
   let b: FakeApi;
+  let far: FakeApi;
   beforeAll(async () => {
     a = await startFakeApi({ answer: pages((page) => 2 - page, 100) }); // spent: 0 left for 100 s
     b = await startFakeApi({ answer: pages(() => 50, 60) });
+    far = await startFakeApi({ answer: pages(() => 0, 1800) }); // "spent for half an hour", on every answer
   });
   afterAll(async () => {
     await a.close();
     await b.close();
+    await far.close();
   });
+
+  it('an answer saying the budget is spent for half an hour parks neither this run nor the next', async () => {
+    const dir = await far.configDir();
+    const list = () =>
+      run(process.execPath, [BIN, 'customers', 'list', '--all', '--per-page', '1', '-o', 'ndjson'], {
+        env: { ...baseEnv(dir), CLINIC_TOKEN: 'token' } as NodeJS.ProcessEnv,
+        timeout: 40_000,
+      });
+    const started = Date.now();
+    for (const { stdout, stderr } of [await list(), await list()]) {
+      expect(stdout.trim().split('\n')).toHaveLength(2);
+      expect(stderr).not.toContain('waiting');
+    }
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(far.requests.filter((r) => r.path.startsWith('/api/v1/customers'))).toHaveLength(4);
+  }, 120_000);
 
   it('a window spent on server A does not hold the profile back on server B (--base-url)', async () => {
     const dir = await a.configDir();

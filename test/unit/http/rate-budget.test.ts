@@ -61,6 +61,23 @@ describe('headers beyond belief', () => {
     expect(state.resetAtMs).toBe(T0 + 30_000 + 50); // no "correction" by a year
   });
 
+  it('a reset further ahead than a Retry-After the CLI waits for (120 s) teaches no window; one within it does', () => {
+    // The API's window is a minute: an answer saying the budget is spent for half an hour parks nothing.
+    const inHalfAnHour = T0 / 1000 + 1800;
+    expect(learn({}, headers(0, inHalfAnHour), T0)).toEqual({ limit: 10 });
+    expect(takeSlot(learn({}, headers(0, inHalfAnHour), T0), T0).wait).toBe(0);
+    expect(takeSlot(learn({}, headers(0, T0 / 1000 + 121), T0), T0).wait).toBe(0);
+    // A window in force is not ended by such an answer either: what it counts still holds.
+    const counted = learn({}, headers(3, T0 / 1000 + 30), T0);
+    expect(learn(counted, headers(0, inHalfAnHour), T0)).toEqual(counted);
+    // Up to 120 s ahead the wait is believed.
+    expect(takeSlot(learn({}, headers(0, T0 / 1000 + 119), T0), T0).wait).toBe(119_050);
+    // A server clock an hour behind ours, with a reset a minute ahead by its clock, is a minute ahead by ours.
+    const date = new Date(T0 - 3_600_000).toUTCString();
+    const behind = learn({}, { ...headers(0, (T0 - 3_600_000) / 1000 + 60), date }, T0);
+    expect(takeSlot(behind, T0).wait).toBe(60_050);
+  });
+
   it('a stored window beyond belief (another version, a bad answer) is dropped, and junk is ignored', () => {
     const stored = { limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 };
     expect(takeSlot(stored, T0)).toEqual({ state: { limit: 60 }, wait: 0 });
@@ -163,9 +180,12 @@ describe('SharedPacer', () => {
     expect(await poller.slot()).toBeGreaterThan(59_000);
   });
 
-  it('a file poisoned with a window a year long does not park the profile', async () => {
+  it.each([
+    ['a year', 365 * 86_400_000],
+    ['an hour', 3_600_000],
+  ])('a file poisoned with a window %s long does not park the profile', async (_, ms) => {
     const file = join(tmp.path, 'poisoned.json');
-    await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + 365 * 86_400_000 }));
+    await writeFile(file, JSON.stringify({ limit: 60, remaining: 0, resetAtMs: T0 + ms }));
     const pacer = new SharedPacer(file, fakeClock(T0));
     await sendOne(pacer, 59);
     expect(await pacer.slot()).toBe(0);
