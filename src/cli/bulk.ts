@@ -6,12 +6,14 @@ import {
   type CheckedInput,
   checkInput,
   earlierRun,
+  openJournal,
   plannedRequests,
-  prepareJournal,
+  recordsToSend,
   runBulk,
   sendsAgain,
 } from '../core/bulk/run.js';
 import { inFlightLimit } from '../core/bulk/in-flight.js';
+import type { JournalContents } from '../core/bulk/journal.js';
 import { type BulkFormat, formatOf } from '../core/bulk/records.js';
 import { openSource } from '../core/bulk/source.js';
 import type { BulkSchema } from '../core/bulk/schemas.js';
@@ -102,11 +104,21 @@ export async function runBulkCommand(
     const input = await checkInput({ schema, source, format, amend });
     const journalPath = bulk.journal ?? `${bulk.from}.journal`;
     if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input, bulk, journalPath);
-    if (question) await confirmByTyping(ctx, question(input.records), String(input.records));
-    // One run per journal at a time: a second one is refused rather than interleaved.
+    // One run per journal at a time: a second one is refused rather than interleaved (one waiting at the question
+    // included).
     const busy = () =>
       new UsageError(`${journalPath} is in use by another clinic run; wait for it to finish`);
-    await withRunLock(journalPath, busy, () => send(ctx, input, bulk, journalPath));
+    await withRunLock(journalPath, busy, async () => {
+      // Whatever would refuse the run does so before the question: the journal's verdict (an earlier run without
+      // --resume, another file's journal, another target), and a missing sign-in.
+      const target = await targetOf(ctx);
+      const previous = await earlierRun(journalPath, input, bulk.mode, target);
+      if (question) await (await ctx.session()).accessToken();
+      // What is asked for is what this run sends: after --resume, the records still to go.
+      const toSend = recordsToSend(input, previous, bulk.retryUnknown);
+      if (question && toSend > 0) await confirmByTyping(ctx, question(toSend), String(toSend));
+      await send(ctx, input, bulk, journalPath, { target, previous });
+    });
   } finally {
     await source.close();
   }
@@ -120,6 +132,7 @@ async function send(
   input: CheckedInput,
   bulk: BulkRequest,
   journalPath: string,
+  decided: { target: BulkTarget; previous: JournalContents | undefined },
 ): Promise<void> {
   // Ctrl-C sends no further record and gives those in flight a moment to be answered (the run must end within the
   // second bin allows it): a record the server answered meanwhile is known, not one to check by hand.
@@ -129,7 +142,13 @@ async function send(
   if (interrupted.aborted) abandon.abort(interrupted.reason);
   else interrupted.addEventListener('abort', abandonLater, { once: true });
   const client = await ctx.http({ signal: abandon.signal });
-  const { journal, previous } = await prepareJournal(journalPath, input, bulk.mode, await targetOf(ctx));
+  const { journal, previous } = await openJournal(
+    journalPath,
+    input,
+    bulk.mode,
+    decided.target,
+    decided.previous,
+  );
   // A result line per record as it is sent: NDJSON unless the user chose a format.
   const spec = await ctx.output({ otherwise: 'ndjson', declared: RESULT_FIELDS });
   const writer = createListWriter(ctx.io, spec, [

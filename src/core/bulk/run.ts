@@ -209,7 +209,17 @@ export async function prepareJournal(
   mode: JournalMode,
   target: BulkTarget,
 ): Promise<{ journal: Journal; previous?: JournalContents }> {
-  const previous = await earlierRun(path, input, mode, target);
+  return openJournal(path, input, mode, target, await earlierRun(path, input, mode, target));
+}
+
+/** Opens the journal `earlierRun` decided on (`previous`, the earlier run's; else a new one). */
+export async function openJournal(
+  path: string,
+  input: CheckedInput,
+  mode: JournalMode,
+  target: BulkTarget,
+  previous: JournalContents | undefined,
+): Promise<{ journal: Journal; previous?: JournalContents }> {
   if (previous) return { journal: await Journal.reopen(path, previous.validBytes), previous };
   const header = {
     journal: 'clinic-bulk' as const,
@@ -320,6 +330,17 @@ function rowOf(line: number, state: Outcome): ResultRow {
 }
 
 /** Whether a run over `previous` sends `line` again: never sent, or not processed (and possibly sent, when asked). */
+/** How many of the input's records a run over `previous` (none: a new run) would send. */
+export function recordsToSend(
+  input: CheckedInput,
+  previous: JournalContents | undefined,
+  retryUnknown: boolean,
+): number {
+  let kept = 0;
+  for (const line of previous?.lines.keys() ?? []) if (!sendsAgain(previous, line, retryUnknown)) kept++;
+  return Math.max(input.records - kept, 0);
+}
+
 export function sendsAgain(
   previous: JournalContents | undefined,
   line: number,

@@ -1,6 +1,11 @@
 // Confirmations on a real terminal, answered as a person does: "no" or another id typed back sends nothing and exits
 // 2; `erasure create` shows who the customer is before asking; --no-input says it is what refuses.
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkInput, prepareJournal } from '../../../src/core/bulk/run.js';
+import { BULK_SCHEMAS } from '../../../src/core/bulk/schemas.js';
+import { openSource } from '../../../src/core/bulk/source.js';
 import { plain } from '../../helpers/pty.js';
 import { usePtyClinic } from '../../helpers/pty-modes.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
@@ -79,6 +84,76 @@ describe('erasure create --customer on a terminal', () => {
     expect(plain(output).trim()).toBe(
       'error: erasure create needs a confirmation and --no-input forbids the prompt: pass --yes',
     );
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('erasure create --from on a terminal: every check that can refuse comes before the question', () => {
+  const files = useTempDir('clinic-prompts-bulk-');
+  /** A file of erasure records for customers `ids`. */
+  async function records(name: string, ids: number[]) {
+    const path = join(files.path, name);
+    await writeFile(path, ids.map((id) => JSON.stringify({ customer_id: id })).join('\n') + '\n');
+    return path;
+  }
+
+  /**
+   * The journal an earlier run over `path` left after it had sent `done` of its lines (each created), as the CLI's
+   * own journal writes it, for the world's profile.
+   */
+  async function journalOf(path: string, done: number[]) {
+    const source = await openSource(path, () => process.stdin, new AbortController().signal);
+    try {
+      const schema = BULK_SCHEMAS.erasure;
+      const input = await checkInput({ schema, source, format: 'ndjson', amend: (r) => r });
+      const target = { baseUrl: world.sandbox.info.base_url, tenant: '1' };
+      const { journal } = await prepareJournal(`${path}.journal`, input, 'new', target);
+      await journal.sending(...done);
+      for (const line of done) journal.outcome(line, { state: 'ok', id: 1000 + line });
+      await journal.close();
+    } finally {
+      await source.close();
+    }
+  }
+
+  it('an earlier run without --resume is refused before the question (was: after the number was typed)', async () => {
+    const path = await records('again.ndjson', [31, 32, 33]);
+    await journalOf(path, [1]);
+    world.newRequests();
+    const { code, output } = await onTerminal(['erasure', 'create', '--from', path]).exited;
+    expect(code, plain(output)).toBe(2);
+    expect(plain(output)).toContain('holds an earlier run over this input: pass --resume');
+    expect(plain(output)).not.toContain('to confirm');
+    expect(sent()).toEqual([]);
+  });
+
+  it('--resume asks for the records still to send, and sends those alone', async () => {
+    const path = await records('resume.ndjson', [34, 35, 36, 37]);
+    await journalOf(path, [1, 3]);
+    world.newRequests();
+    const t = onTerminal(['erasure', 'create', '--from', path, '--resume']);
+    await t.waitFor('Type 2 to confirm');
+    expect(plain(t.output)).toContain('This requests the erasure of the data of 2 customers, for good.');
+    t.type('2\r');
+    const { code, output } = await t.exited;
+    expect(code, plain(output)).toBe(0);
+    expect(sent()).toEqual(['POST /api/v1/data-erasure-requests', 'POST /api/v1/data-erasure-requests']);
+  });
+
+  it('not signed in: exit 3 before the question, nothing sent', async () => {
+    const path = await records('signed-out.ndjson', [38]);
+    world.newRequests();
+    // The world's profile, without its sign-in.
+    const signedOut = join(files.path, 'signed-out-config');
+    await mkdir(signedOut, { mode: 0o700 });
+    await copyFile(join(world.configDir, 'config.json'), join(signedOut, 'config.json'));
+    const t = startOnPty(['erasure', 'create', '--from', path], {
+      cols: 250,
+      env: { CLINIC_CONFIG_DIR: signedOut },
+    });
+    const { code, output } = await t.exited;
+    expect(code, plain(output)).toBe(3);
+    expect(plain(output)).not.toContain('to confirm');
     expect(sent()).toEqual([]);
   });
 });
