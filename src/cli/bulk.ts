@@ -1,6 +1,7 @@
 // Runs a bulk command (`--from FILE`) for the user: checks, confirmation, journal lock, results on stdout,
 // progress and a summary on stderr, and the exit code of the whole.
 import {
+  BadRecordsError,
   type BulkCounts,
   type BulkTarget,
   type CheckedInput,
@@ -101,7 +102,11 @@ export async function runBulkCommand(
       throw new UsageError(
         `--from ${bulk.from} is not a regular file (a pipe, FIFO or device): give --journal FILE, so that the run can be resumed`,
       );
-    const input = await checkInput({ schema, source, format, amend });
+    const input = await checkInput({ schema, source, format, amend }).catch((error: unknown) => {
+      // Each bad record named on a line of its own (the detail of the failure: --quiet keeps it), then the error.
+      if (error instanceof BadRecordsError) for (const line of error.listed) ctx.io.alert(line);
+      throw error;
+    });
     const journalPath = bulk.journal ?? `${bulk.from}.journal`;
     if (ctx.globals.dryRun) return await showBulkDryRun(ctx, input, bulk, journalPath);
     // One run per journal at a time: a second one is refused rather than interleaved (one waiting at the question

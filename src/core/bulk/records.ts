@@ -1,5 +1,5 @@
 // Records of a bulk input (NDJSON or CSV, in UTF-8), streamed with the line each starts on; a bad one stops the
-// read with the file and line. Constant memory whatever the input's size: no line or record may be longer than
+// read with the file and line, or is told and skipped (BadRecordListener). Constant memory whatever the input's size: no line or record may be longer than
 // MAX_RECORD_BYTES.
 import { Readable, pipeline } from 'node:stream';
 import { UsageError } from '../errors.js';
@@ -23,10 +23,28 @@ export interface InputRecord {
 
 /** A refused input: names the file and, where there is one, the line. */
 export class BulkInputError extends UsageError {
-  constructor(file: string, line: number | undefined, problem: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly problem: string,
+  ) {
     super(`${file}${line === undefined ? '' : `:${line}`}: ${problem}`);
   }
 }
+
+/**
+ * Told of each record that is bad on its own (not JSON, not an object, a CSV row of the wrong length), which the read
+ * then skips. Without one, the first bad record ends the read. Whatever else is wrong with an input (not UTF-8, a
+ * line too long, a quote never closed, a bad header) ends it either way: what follows cannot be read with certainty.
+ */
+export type BadRecordListener = (line: number, problem: string) => void;
+
+/** The first bad record's refusal, or, told to `listener`, the record skipped. */
+const badRecord =
+  (name: string, listener: BadRecordListener | undefined) => (line: number, problem: string) => {
+    if (!listener) throw new BulkInputError(name, line, problem);
+    listener(line, problem);
+  };
 
 /** The format from `--format`, else the file's extension. */
 export function formatOf(file: string, format: BulkFormat | undefined): BulkFormat {
@@ -158,7 +176,9 @@ async function* linesOf(
 async function* ndjsonRecords(
   input: AsyncIterable<Buffer | string>,
   name: string,
+  onBad?: BadRecordListener,
 ): AsyncGenerator<InputRecord> {
+  const bad = badRecord(name, onBad);
   for await (const { line, text: raw } of linesOf(input, name)) {
     // A byte order mark before the first record is dropped, as CSV's is.
     const text = line === 1 && raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
@@ -167,15 +187,21 @@ async function* ndjsonRecords(
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new BulkInputError(name, line, `not valid JSON (${(error as Error).message})`);
+      bad(line, `not valid JSON (${(error as Error).message})`);
+      continue;
     }
-    if (!isObject(value)) throw new BulkInputError(name, line, 'the record is not a JSON object');
-    if (nestsDeeperThan(value)) throw new BulkInputError(name, line, `the record ${TOO_DEEP}`);
-    yield { line, record: plainData(value) as Record<string, unknown> };
+    if (!isObject(value)) bad(line, 'the record is not a JSON object');
+    else if (nestsDeeperThan(value)) bad(line, `the record ${TOO_DEEP}`);
+    else yield { line, record: plainData(value) as Record<string, unknown> };
   }
 }
 
-async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string): AsyncGenerator<InputRecord> {
+async function* csvRecords(
+  input: AsyncIterable<Buffer | string>,
+  name: string,
+  onBad?: BadRecordListener,
+): AsyncGenerator<InputRecord> {
+  const bad = badRecord(name, onBad);
   // csv-parse's info.lines is where a record ends, but it counts a CRLF inside a quoted field as two lines:
   // undo that drift, then step back over the record's own line breaks to the line it starts on. Worked out as
   // csv-parse reads each record (on_record), ahead of this loop, so that an error knows where the last record ended.
@@ -200,6 +226,8 @@ async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string):
       skip_empty_lines: true,
       bom: true,
       relax_quotes: false,
+      // A row of the wrong length is told below, as a bad record, and the rows after it still read.
+      relax_column_count: true,
       max_record_size: MAX_RECORD_BYTES,
       // Rows as arrays: the records are built below, with no prototype, from a header checked for repeated names.
       on_record: located as unknown as CsvOptions['on_record'], // returns { line, record }, not a row
@@ -208,6 +236,11 @@ async function* csvRecords(input: AsyncIterable<Buffer | string>, name: string):
   );
   try {
     for await (const { line, record } of parser as AsyncIterable<{ line: number; record: string[] }>) {
+      const columns = (header as string[]).length;
+      if (record.length !== columns) {
+        bad(line, `the row has ${record.length} fields where the header has ${columns}`);
+        continue;
+      }
       const built: Record<string, unknown> = Object.create(null);
       (header as string[]).forEach((column, index) => (built[column] = record[index]));
       yield { line, record: built };
@@ -270,7 +303,8 @@ export function readRecords(
   input: AsyncIterable<Buffer | string>,
   format: BulkFormat,
   name: string,
+  onBadRecord?: BadRecordListener,
 ): AsyncGenerator<InputRecord> {
   const text = utf8Only(input, name);
-  return format === 'csv' ? csvRecords(text, name) : ndjsonRecords(text, name);
+  return format === 'csv' ? csvRecords(text, name, onBadRecord) : ndjsonRecords(text, name, onBadRecord);
 }

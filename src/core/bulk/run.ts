@@ -79,16 +79,65 @@ export async function checkInput(input: BulkInput): Promise<CheckedInput> {
     }
   }
   let records = 0;
+  // Every bad record is found in the one pass (the first few named), not one per run.
+  const bad = new BadRecords(source.name);
   // From the first pass on: V8 would otherwise grow its young generation while it parses a large file (core/memory.ts).
   const tidy = collectEvery(1000);
-  for await (const { line, record } of readRecords(hashed(), input.format, source.name)) {
-    tidy();
-    const checked = checkRecord(input.schema, input.amend(record));
-    if ('problem' in checked) throw new BulkInputError(source.name, line, checked.problem);
-    records++;
+  try {
+    for await (const { line, record } of readRecords(hashed(), input.format, source.name, bad.add)) {
+      tidy();
+      const checked = checkRecord(input.schema, input.amend(record));
+      if ('problem' in checked) bad.add(line, checked.problem);
+      else records++;
+    }
+  } catch (error) {
+    // What ends the read (a quote never closed…) comes after the records already found bad.
+    if (error instanceof BulkInputError && error.line !== undefined && bad.count > 0) {
+      bad.add(error.line, error.problem);
+      throw bad.error();
+    }
+    throw error;
   }
+  if (bad.count > 0) throw bad.error();
   if (records === 0) throw new BulkInputError(source.name, undefined, 'no records: the file is empty');
   return { ...input, name: source.name, records, size, sha256: hash.digest('hex'), blocks: blocks.end() };
+}
+
+/** How many bad records of an input are named, at most; the rest are counted. */
+export const BAD_RECORDS_NAMED = 10;
+
+/** The bad records of an input as it is checked: the first BAD_RECORDS_NAMED, and how many in all. */
+class BadRecords {
+  private readonly named: { line: number; problem: string }[] = [];
+  count = 0;
+
+  constructor(private readonly file: string) {}
+
+  add = (line: number, problem: string): void => {
+    if (++this.count <= BAD_RECORDS_NAMED) this.named.push({ line, problem });
+  };
+
+  error(): BulkInputError {
+    const [first] = this.named;
+    return this.count === 1
+      ? new BulkInputError(this.file, first!.line, first!.problem)
+      : new BadRecordsError(this.file, this.named, this.count);
+  }
+}
+
+/**
+ * More than one bad record: each named one is a line of its own (`listed`, FILE:LINE: problem), the error itself says
+ * how many there are.
+ */
+export class BadRecordsError extends BulkInputError {
+  readonly listed: string[];
+
+  constructor(file: string, named: readonly { line: number; problem: string }[], count: number) {
+    const lines = named.map(({ line }) => line).join(', ');
+    const more = count > named.length ? `, and ${count - named.length} more` : '';
+    super(file, undefined, `${count} bad records (lines ${lines}${more}); nothing was sent`);
+    this.listed = named.map(({ line, problem }) => `${file}:${line}: ${problem}`);
+  }
 }
 
 /** The SHA-256 of each BLOCK_BYTES of a stream (the last block may be shorter). */

@@ -111,6 +111,41 @@ describe('a whole file', () => {
     },
   );
 
+  it('every bad record is named at once, a line each, the first ten and a count of the rest; exit 2, nothing sent', async () => {
+    // A 2,000-row export with a bad row in every ten, as a spreadsheet gives one: fixed in one go, not a run per row.
+    const rows = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 1 ? `Only${i}` : i % 3 === 2 ? `A${i},B,extra` : `A${i},B${i}`,
+    );
+    await writeFile(file('many.csv'), `first_name,last_name\n${rows.join('\n')}\n`);
+    world.newRequests();
+    for (const quiet of [[], ['--quiet']]) {
+      const result = await world.clinic(['customers', 'create', '--from', file('many.csv'), ...quiet]);
+      expect(result.code).toBe(2);
+      const told = lines(result.stderr);
+      expect(told).toHaveLength(11);
+      expect(told[0]).toBe(`${file('many.csv')}:3: the row has 1 fields where the header has 2`);
+      expect(told[1]).toBe(`${file('many.csv')}:4: the row has 3 fields where the header has 2`);
+      expect(told[10]).toBe(
+        `error: ${file('many.csv')}: 20 bad records (lines 3, 4, 6, 7, 9, 10, 12, 13, 15, 16, and 10 more); nothing was sent`,
+      );
+    }
+    // Bad on their own (JSON, an object, a field) and in the file's order, whichever check finds each.
+    await writeFile(
+      file('mixed.ndjson'),
+      `${JSON.stringify(patient(1))}\n{"first_name":"NoLast"\n[1]\n${JSON.stringify({ first_name: 'X' })}\n`,
+    );
+    const mixed = await world.clinic(['leads', 'notes', 'add', '--from', file('mixed.ndjson')]);
+    expect(mixed.code).toBe(2);
+    expect(lines(mixed.stderr).map((line) => line.replace(file('mixed.ndjson'), 'F'))).toEqual([
+      'F:1: missing required field lead_id',
+      expect.stringMatching(/^F:2: not valid JSON/),
+      'F:3: the record is not a JSON object',
+      'F:4: missing required field lead_id',
+      'error: F: 4 bad records (lines 1, 2, 3, 4); nothing was sent',
+    ]);
+    expect(posts()).toEqual([]);
+  });
+
   it('a missing required field (leads notes: content) is refused with its line; a missing file too', async () => {
     await writeFile(file('g.csv'), 'lead_id,content\n33,hello\n33,\n');
     const result = await world.clinic(['leads', 'notes', 'add', '--from', file('g.csv')]);
