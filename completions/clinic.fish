@@ -355,5 +355,5 @@ complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l chatter -x -
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l access-token-ttl -x -d 'lifetime of OAuth access tokens (default 15 days)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l refresh-token-ttl -x -d 'lifetime of OAuth refresh tokens (default 30 days)'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l erasure-step -x -d 'seconds between two steps of a live data-erasure request (default 30; 0 = frozen)'
-complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l write-profile -x -d 'profile to point at the sandbox'
+complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l write-profile -x -d 'profile to point at the sandbox; one that points at another sandbox still running is left alone'
 complete -c clinic -n '__clinic_at_any \'clinic sandbox start\'' -l no-write-profile -d 'leave the config file alone'

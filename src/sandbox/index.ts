@@ -1,5 +1,6 @@
 // Public entry of the local sandbox: starts a seeded, in-memory imitation of the Clinic API (REST, OpenID provider,
 // Pusher-protocol realtime) on one port of 127.0.0.1.
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { API_PREFIX, createApiHandler } from './api/api-handler.js';
 import { broadcastingAuthRoute } from './api/broadcasting-auth.js';
@@ -11,6 +12,7 @@ import type { ChatLogRecord } from './data/chat-types.js';
 import type { SandboxFixtures } from './data/fixtures.js';
 import { buildSeedStore, DEFAULT_ERASURE_STEP_SECONDS } from './data/seed.js';
 import { createDispatcher, createUpgradeDispatcher, type Mount, type RequestLogEntry } from './dispatcher.js';
+import { IDENTITY_PATH, identityHandler, SANDBOX_SERVICE } from './identity.js';
 import { mountOAuthServer } from './oauth/oauth-mount.js';
 import type { OAuthCounters } from './oauth/oauth-server.js';
 import { OAUTH_ROUTES } from './oauth/routes.js';
@@ -95,6 +97,8 @@ export interface SandboxInfo {
 export interface RunningSandbox {
   info: SandboxInfo;
   port: number;
+  /** This start's own id, served at /.well-known/clinic-sandbox (identity.ts). */
+  instance: string;
   /** A new personal access token (other users, roles, scopes, or already expired). */
   issueToken(opts: IssueTokenOptions): string;
   /** Every request received, in order. */
@@ -210,8 +214,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     routes: [...API_ROUTES, broadcastingAuthRoute(channelAuthority)],
     jwtAccess: oauth.jwtAccess,
   });
+  const instance = randomUUID();
   mounts.push(
     { prefix: API_PREFIX, handle: api },
+    // Before /.well-known, which is the OpenID provider's: this answer must not wait for it to load.
+    {
+      prefix: IDENTITY_PATH,
+      handle: identityHandler({ service: SANDBOX_SERVICE, instance, base_url: baseUrl }),
+    },
     // The token exchange carries no token: counted per IP address (mounts are matched in order).
     { prefix: OAUTH_ROUTES.token, handle: limitedPerIp(limiter, oauth.handleProvider) },
     { prefix: '/oauth', handle: oauth.handleProvider },
@@ -237,6 +247,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     info,
     port: listening.port,
+    instance,
     issueToken: (opts) => tokens.issue(opts),
     requests,
     setFaults: (spec) => {

@@ -30,7 +30,13 @@ export const START_OPTIONS = [
     'seconds between two steps of a live data-erasure request (default 30; 0 = frozen)',
     { min: 0, max: 86_400 },
   ),
-  { ...option.text('--write-profile <name>', 'profile to point at the sandbox'), defaultValue: 'sandbox' },
+  {
+    ...option.text(
+      '--write-profile <name>',
+      'profile to point at the sandbox; one that points at another sandbox still running is left alone',
+    ),
+    defaultValue: 'sandbox',
+  },
   option.flag('--no-write-profile', 'leave the config file alone'),
 ] as const;
 
@@ -43,13 +49,15 @@ const start = defineCommand({
     'pagination, validation and rate limits, and realtime chat events (Pusher protocol on /app/{key}, channel\n' +
     'private-chat-log.{tenant}, authorized at {base_url}/broadcasting/auth). Prints one JSON line when ready\n' +
     '({"base_url","auth_url","client_id","realtime","tenants","token"}; token = a personal access token with\n' +
-    'all scopes) and points a profile at it. Data-erasure requests created through the API move one status\n' +
+    'all scopes) and points a profile at it (--write-profile; but a profile that points at another sandbox\n' +
+    'still running is left alone, with a note). Data-erasure requests created through the API move one status\n' +
     'every --erasure-step seconds. Stops cleanly on Ctrl-C or SIGTERM. Fixtures: docs/sandbox.md.',
   options: START_OPTIONS,
   examples: [
     'clinic sandbox start',
     'clinic sandbox start --port 8080 --records 500 --rate-limit 0',
     'clinic sandbox start --faults 5xx=0.1,reset=0.05 --write-profile flaky',
+    'clinic sandbox start --write-profile sandbox-2    # beside a sandbox still running',
     'clinic sandbox start --erasure-step 1 --no-write-profile',
     'clinic sandbox start --chatter 0.5 --faults ws-drop=0.05',
     'clinic sandbox start --records 5000 --latency 40 --rate-limit 0',

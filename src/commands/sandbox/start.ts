@@ -4,8 +4,9 @@ import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { parseWholeNumber } from '../../cli/parse-args.js';
 import { showRecord } from '../../cli/present.js';
-import { checkProfileName, setPath } from '../../core/config/config-file.js';
+import { checkProfileName } from '../../core/config/config-file.js';
 import { parseChatterRate } from './chatter-rate.js';
+import { claimProfile, leftAloneNote, type ProfileClaim } from './profile-claim.js';
 import type { START_OPTIONS } from './index.js';
 
 /** The handshake line scripts wait for: one JSON object (-o json or ndjson alike). */
@@ -90,6 +91,7 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
   });
   const { info } = sandbox;
   try {
+    let claim: ProfileClaim | undefined;
     if (options.writeProfile) {
       const values: Record<string, string | undefined> = {
         base_url: info.base_url,
@@ -102,12 +104,11 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
         'realtime.tls': String(info.realtime.tls),
         'realtime.auth_endpoint': info.realtime.auth_endpoint,
       };
-      await ctx.editProfile((profile) => {
-        for (const [key, value] of Object.entries(values)) setPath(profile, key, value);
-      }, options.writeProfile);
+      claim = await claimProfile(ctx, options.writeProfile, { instance: sandbox.instance, values });
     }
     await showRecord(ctx, info, READY_LINE);
-    const where = options.writeProfile ? `; profile '${options.writeProfile}' points at it` : '';
+    if (claim?.written === false) ctx.io.err(leftAloneNote(claim, info.base_url));
+    const where = claim?.written ? `; profile '${claim.profile}' points at it` : '';
     ctx.io.err(`sandbox ready at ${info.base_url}${where}. Ctrl-C to stop.`);
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
