@@ -38,6 +38,7 @@ export type { FaultKind, FaultSpec } from './traffic/faults.js';
 export type { RateWindow } from './traffic/rate-limit.js';
 export type { SandboxClock } from './clock.js';
 export { parseFaultSpec } from './traffic/faults.js';
+export { IDENTITY_PATH, SANDBOX_SERVICE } from './identity.js';
 export type { OAuthCounters } from './oauth/oauth-server.js';
 export { API_SCOPES, OIDC_SCOPES, SANDBOX_SCOPES } from './oauth/scopes.js';
 

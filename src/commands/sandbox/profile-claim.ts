@@ -35,7 +35,8 @@ export async function sandboxAt(
     return undefined;
   }
   if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) return undefined;
-  const { IDENTITY_PATH, SANDBOX_SERVICE } = await import('../../sandbox/identity.js');
+  // The sandbox's one entry (what the single executable bundles; loaded already by the start that asks).
+  const { IDENTITY_PATH, SANDBOX_SERVICE } = await import('../../sandbox/index.js');
   const { exchange } = await import('../../core/http/transport/exchange.js');
   try {
     const answer = await exchange(
