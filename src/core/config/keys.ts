@@ -69,13 +69,18 @@ const tokenUrl: ValueKind<string> = {
   read: (_key, text) => text,
 };
 
-function positiveInteger(key: string, text: string): string {
-  if (!isPositiveInteger(text)) throw new UsageError(`${key} must be a positive whole number, got '${text}'`);
-  return text;
-}
-
-/** A positive whole number kept as text (an id). */
-const positiveId: ValueKind<string> = { check: positiveInteger, read: (_key, text) => text };
+/** A tenant's id; a slug or name given instead is pointed to `tenants use`, which looks one up. */
+const tenantId: ValueKind<string> = {
+  check(key, text) {
+    if (isPositiveInteger(text)) return text;
+    const slug = /^[a-z0-9][a-z0-9-]{0,62}$/i.test(text) ? text : 'SLUG';
+    throw new UsageError(
+      `${key} must be a positive whole number (a tenant's id), got '${text}': \`clinic tenants use ${slug}\` ` +
+        "saves a tenant by its slug, and `clinic tenants list` shows each one's id",
+    );
+  },
+  read: (_key, text) => text,
+};
 /** A TCP port, 1 to 65535. */
 const port: ValueKind<number> = {
   check(key, text) {
@@ -151,7 +156,7 @@ const DECLARED: { readonly [K in SettingKey]: Declared<SettingValues[K]> } = {
     description: 'scopes asked for at login (default "openid *")',
     kind: plain,
   },
-  tenant: { env: 'CLINIC_TENANT', description: 'default tenant id sent as X-Tenant', kind: positiveId },
+  tenant: { env: 'CLINIC_TENANT', description: 'default tenant id sent as X-Tenant', kind: tenantId },
   output: {
     env: 'CLINIC_OUTPUT',
     description: 'default output format',

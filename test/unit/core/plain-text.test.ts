@@ -92,7 +92,11 @@ describe('as the regular expressions they replace', () => {
         expect(outcome(() => parseId(value))).toEqual(outcome(() => oldId(value)));
         const taken = /^[1-9]\d*$/.test(value);
         expect(outcome(() => checkValue('tenant', value))).toEqual(
-          taken ? value : `throws: tenant must be a positive whole number, got '${value}'`,
+          taken
+            ? value
+            : `throws: tenant must be a positive whole number (a tenant's id), got '${value}': ` +
+                `\`clinic tenants use ${/^[a-z0-9][a-z0-9-]{0,62}$/i.test(value) ? value : 'SLUG'}\` saves a ` +
+                "tenant by its slug, and `clinic tenants list` shows each one's id",
         );
       }),
       RUNS,
