@@ -42,9 +42,10 @@ export const refresh: CommandRun = async (_input, ctx) => {
   const session = await ctx.session();
   if (session.envToken) throw new UsageError('CLINIC_TOKEN is used as is and never refreshed');
   const credentials = await session.forceRefresh();
-  ctx.io.err(
-    `refreshed profile ${session.profile}; the access token expires ${credentials.expires_at ?? 'never'}`,
-  );
+  const expiry = credentials.expires_at
+    ? `expires ${credentials.expires_at}`
+    : 'has no stated expiry: it is used until the API refuses it, then refreshed';
+  ctx.io.err(`refreshed profile ${session.profile}; the access token ${expiry}`);
 };
 
 export const token: CommandRun = async (_input, ctx) => {

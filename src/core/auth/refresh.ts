@@ -3,13 +3,14 @@
 import type { Configuration } from 'openid-client';
 import type { Clock } from '../clock.js';
 import type { Settings } from '../config/settings.js';
-import { AuthError, NetworkError, UsageError } from '../errors.js';
+import { AuthError } from '../errors.js';
 import { withLock } from '../lock.js';
 import type { CredentialStore, StoredCredentials } from './credential-store.js';
 import { registerSecret } from '../redact.js';
 import { adoptLegacy, requireAuthOrigin } from './binding.js';
 import { expiresSoon } from './expiry.js';
-import { refusalWithin, requireEndpointsAt } from './oauth/authorization-server.js';
+import { refreshFailure } from './refresh-failure.js';
+import { requireEndpointsAt } from './oauth/authorization-server.js';
 import { toStoredCredentials } from './oauth/token-response.js';
 
 export interface RefreshDeps {
@@ -46,27 +47,17 @@ export async function refreshCredentials(
     // Before the sign-in server is even looked up: CLINIC_AUTH_URL or an edited auth_url must not collect it.
     requireAuthOrigin(current, deps.settings, deps.loginHint);
     const client = await import('openid-client');
-    let tokens;
+    let next: StoredCredentials;
     try {
       const server = await deps.server();
       // Where the refresh token goes: the origin the sign-in is bound to (discovery may name any address).
       requireEndpointsAt(server, current.origins?.auth_url ?? '');
-      tokens = await client.refreshTokenGrant(server, current.refresh_token);
+      const tokens = await client.refreshTokenGrant(server, current.refresh_token);
+      next = toStoredCredentials(tokens, deps.clock.now(), current);
     } catch (caught) {
-      const error = refusalWithin(caught);
-      const code = (error as { error?: string }).error;
-      if (code) {
-        throw new AuthError(
-          `the sign-in of profile ${deps.profile} has expired or was revoked (${code})`,
-          deps.loginHint,
-        );
-      }
-      if (error instanceof AuthError || error instanceof NetworkError || error instanceof UsageError)
-        throw error;
-      // Unreachable server: a network failure (exit 1), not a reason to log in again.
-      throw new NetworkError(`could not refresh the sign-in: ${(error as Error).message}`);
+      // Refused or no usable token: exit 3, sign in again; unreachable, timed out or 5xx: exit 1 (refresh-failure.ts).
+      throw refreshFailure(caught, deps.profile, deps.loginHint);
     }
-    const next = toStoredCredentials(tokens, deps.clock.now(), current);
     await deps.store.set(deps.profile, next);
     return next;
   });

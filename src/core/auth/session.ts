@@ -48,6 +48,8 @@ export class Session implements TokenSource {
   private cached?: StoredCredentials;
   /** The sign-in last found bound to the base_url in use. */
   private checked?: StoredCredentials;
+  /** The refresh under way: requests that find the token expiring, or answered 401, meanwhile wait for it. */
+  private refreshing?: Promise<StoredCredentials>;
   /** CLINIC_TOKEN, used as is: never refreshed, never stored, bound to nothing (its user chose the address). */
   readonly envToken: string | undefined;
 
@@ -104,7 +106,8 @@ export class Session implements TokenSource {
 
   async accessToken(): Promise<string> {
     if (this.envToken) return this.envToken;
-    let credentials = await this.stored();
+    // A refresh under way (a 401 for a request alongside): its token, not the one it replaces.
+    let credentials = this.refreshing ? await this.refreshing : await this.stored();
     if (!credentials)
       throw new AuthError(`not logged in (profile ${this.profile})`, notLoggedInHint(this.settings.profile));
     if (this.checked !== credentials) {
@@ -128,6 +131,8 @@ export class Session implements TokenSource {
     if (this.envToken || !this.refresher) return false;
     const credentials = await this.stored();
     if (!credentials?.refresh_token) return false;
+    // Sent before a refresh that has since given a new token (requests in flight together): that one is tried.
+    if (credentials.access_token !== rejectedToken && !this.refreshing) return true;
     const seen =
       credentials.access_token === rejectedToken
         ? credentials
@@ -149,9 +154,14 @@ export class Session implements TokenSource {
     return this.refresh(credentials, true);
   }
 
-  private async refresh(seen: StoredCredentials, force: boolean): Promise<StoredCredentials> {
-    this.cached = await (this.refresher as Refresher)(seen, force);
-    registerSecret(this.cached.access_token, this.cached.refresh_token);
-    return this.cached;
+  /** One refresh at a time: a request that needs one while another is under way takes its outcome, failure too. */
+  private refresh(seen: StoredCredentials, force: boolean): Promise<StoredCredentials> {
+    this.refreshing ??= (this.refresher as Refresher)(seen, force)
+      .then((fresh) => {
+        registerSecret(fresh.access_token, fresh.refresh_token);
+        return (this.cached = fresh);
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
   }
 }

@@ -3,9 +3,10 @@
 // line and its documented exit, the process stays small (its peak RSS, VmHWM, read from /proc while it runs), and
 // an endless body is hung up on after a bounded number of bytes.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -75,9 +76,14 @@ function answer(path: string, query: URLSearchParams, res: ServerResponse): void
     back.search = new URLSearchParams({ code: 'the-code', state: query.get('state') ?? '' }).toString();
     return void res.writeHead(302, { location: back.href }).end();
   }
-  // expires_in 1: the stored sign-in has expired by the time `doctor` looks at it.
   if (endpoint === 'token')
-    return json({ access_token: 'at', token_type: 'Bearer', expires_in: 1, refresh_token: 'rt', scope: 'a' });
+    return json({
+      access_token: 'at',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      refresh_token: 'rt',
+      scope: 'a',
+    });
   if (endpoint === 'revoke') return void res.writeHead(200).end();
   res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found."}');
 }
@@ -231,7 +237,11 @@ describe('a discovery document that never ends (a byte every 200 ms)', () => {
 
   it('doctor ends by its deadline, saying the refresh could not get the document', async () => {
     await signIn();
-    await new Promise((resolve) => setTimeout(resolve, 1100)); // the token (expires_in 1) has expired
+    // The token has expired by the time `doctor` looks at it.
+    const file = join(configDir, 'credentials.json');
+    const all = JSON.parse(await readFile(file, 'utf8'));
+    all.p.expires_at = new Date(Date.now() - 1000).toISOString();
+    await writeFile(file, JSON.stringify(all), { mode: 0o600 });
     modes.discovery = 'trickle';
     const result = await clinic(['--request-timeout', '3', 'doctor', '-o', 'json']);
     expect(result.ms).toBeLessThan(20_000);

@@ -330,8 +330,21 @@ describe('clinic doctor with a browser sign-in whose access token expired', () =
 
   const credentials = () => join(oauth.configDir, 'credentials.json');
 
-  it('refreshes it, says so as a warning, and the account check passes', async () => {
+  /**
+   * Waits out the sandbox's 2 s lifetime, and records an expiry that has passed: the CLI records none for a lifetime
+   * under a minute (it uses such a token until it is refused), so this stands for a sign-in an hour old.
+   */
+  async function expire(change: (signIn: Record<string, unknown>) => void = () => undefined) {
     await new Promise((resolve) => setTimeout(resolve, 2500));
+    const all = JSON.parse(await readFile(credentials(), 'utf8'));
+    all.sandbox.obtained_at = new Date(Date.now() - 3_605_000).toISOString();
+    all.sandbox.expires_at = new Date(Date.now() - 5000).toISOString();
+    change(all.sandbox);
+    await writeFile(credentials(), JSON.stringify(all), { mode: 0o600 });
+  }
+
+  it('refreshes it, says so as a warning, and the account check passes', async () => {
+    await expire();
     const before = JSON.parse(await readFile(credentials(), 'utf8')).sandbox;
     expect(Date.parse(before.expires_at)).toBeLessThan(Date.now());
     const { code, stdout } = await oauth.clinic(['doctor', '-o', 'json']);
@@ -353,11 +366,7 @@ describe('clinic doctor with a browser sign-in whose access token expired', () =
   });
 
   it('when the refresh fails, the token check fails with the login fix', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    const file = credentials();
-    const all = JSON.parse(await readFile(file, 'utf8'));
-    all.sandbox.refresh_token = 'revoked-refresh-token';
-    await writeFile(file, JSON.stringify(all), { mode: 0o600 });
+    await expire((signIn) => (signIn.refresh_token = 'revoked-refresh-token'));
     const { code, stdout } = await oauth.clinic(['doctor', '-o', 'json']);
     expect(code).toBe(1);
     const c = check(report(stdout), 'token');

@@ -143,3 +143,72 @@ describe('the refresh margin', () => {
     expect(expiresSoon(shortLived(5_000), FAKE_START)).toBe(true);
   });
 });
+
+describe('one refresh at a time', () => {
+  /** A session whose refresher answers only when told: each refresh asked for, with a new token or a failure. */
+  function gated(credentials: StoredCredentials) {
+    const settings = new Settings(
+      { name: 'p', source: 'flag' },
+      { profiles: { p: { credential_store: 'file' } } },
+      {},
+    );
+    const store = {
+      kind: 'file' as const,
+      location: 'memory',
+      get: async () => credentials,
+      set: async () => undefined,
+      delete: async () => true,
+    };
+    const pending: ((failure?: Error) => void)[] = [];
+    const session = new Session(
+      settings,
+      {},
+      () => store,
+      fakeClock(),
+      (seen) => {
+        const n = pending.length + 1;
+        return new Promise((resolve, reject) =>
+          pending.push((failure) =>
+            failure
+              ? reject(failure)
+              : resolve({ ...seen, access_token: `fresh-${n}`, expires_at: undefined }),
+          ),
+        );
+      },
+    );
+    /** Lets the callers reach the refresher, then answers every refresh asked for. */
+    const settle = async (failure?: Error) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const answer of pending) answer(failure);
+    };
+    return { session, calls: () => pending.length, settle };
+  }
+
+  it('requests that find the token expired, or answered 401, together share one refresh', async () => {
+    const { session, calls, settle } = gated(oauth(-1));
+    const all = Promise.all([
+      session.accessToken(),
+      session.accessToken(),
+      session.renewAfterRejection('old'),
+    ]);
+    await settle();
+    expect(await all).toEqual(['fresh-1', 'fresh-1', true]);
+    expect(calls()).toBe(1);
+    // A 401 for a request sent with the token replaced meanwhile: the new one is tried, nothing refreshed.
+    expect(await session.renewAfterRejection('old')).toBe(true);
+    expect(await session.accessToken()).toBe('fresh-1');
+    expect(calls()).toBe(1);
+  });
+
+  it('a refused refresh fails each of them, asked of the server once', async () => {
+    const { session, calls, settle } = gated(oauth(3_600_000));
+    const refused = new AuthError('refused');
+    const all = [session.renewAfterRejection('old'), session.renewAfterRejection('old')];
+    await settle(refused);
+    expect(await Promise.allSettled(all)).toEqual([
+      { status: 'rejected', reason: refused },
+      { status: 'rejected', reason: refused },
+    ]);
+    expect(calls()).toBe(1);
+  });
+});

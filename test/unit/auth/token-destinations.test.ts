@@ -336,7 +336,7 @@ describe('a refresh, once its refresh token is sent', () => {
     expect(await stored(env)).toMatchObject({ access_token: 'at-2', user: 'ada <ada@x.test>' });
   });
 
-  it('an access token with a line break or a space is refused (exit 1), not stored to fail every request after', async () => {
+  it('an access token with a line break or a space is refused (exit 3: sign in again), not stored to fail every request after', async () => {
     const env = await signedIn();
     tokenAnswer = JSON.stringify({
       access_token: 'at-2\r\nX-Evil: 1',
@@ -344,7 +344,7 @@ describe('a refresh, once its refresh token is sent', () => {
       token_type: 'Bearer',
     });
     const result = await run(['auth', 'refresh'], env);
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(3);
     expect(result.stderr).toContain(
       'the sign-in server answered an access token with spaces or control characters',
     );
@@ -390,12 +390,13 @@ describe('a token answer with an unusable expires_in', () => {
   it('toStoredCredentials never throws on one', () => {
     for (const value of [1e20, Number.MAX_VALUE, Infinity, -5, Number.NaN, 'abc', undefined]) {
       const credentials = toStoredCredentials(
-        { access_token: 'a', refresh_token: 'r', expiresIn: () => value as number },
+        { access_token: 'a', refresh_token: 'r', expires_in: value as number },
         FAKE_START,
       );
       expect(credentials).toMatchObject({ access_token: 'a', refresh_token: 'r', expires_at: undefined });
     }
     expect(expiryAfter(FAKE_START, 60)).toBe(new Date(FAKE_START + 60_000).toISOString());
-    expect(expiryAfter(FAKE_START, 0)).toBe(new Date(FAKE_START).toISOString());
+    // Shorter than a minute: no expiry, so not counted as expiring on every request (used until answered 401).
+    for (const short of [0, 1, 59.9]) expect(expiryAfter(FAKE_START, short)).toBeUndefined();
   });
 });
