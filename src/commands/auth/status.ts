@@ -3,6 +3,7 @@
 import type { CommandRun } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import { ownField } from '../../cli/output/fields.js';
+import { HumanTimes } from '../../cli/output/time.js';
 import { showRecord } from '../../cli/present.js';
 import { getAccount } from '../../core/api/resources.js';
 import { notLoggedInHint } from '../../core/auth/session.js';
@@ -42,11 +43,29 @@ export const refresh: CommandRun = async (_input, ctx) => {
   const session = await ctx.session();
   if (session.envToken) throw new UsageError('CLINIC_TOKEN is used as is and never refreshed');
   const credentials = await session.forceRefresh();
-  const expiry = credentials.expires_at
-    ? `expires ${credentials.expires_at}`
+  const at = credentials.expires_at ? Date.parse(credentials.expires_at) : Number.NaN;
+  const expiry = Number.isFinite(at)
+    ? `expires ${whenAsPeopleRead(ctx, at)}`
     : 'has no stated expiry: it is used until the API refuses it, then refreshed';
   ctx.io.err(`refreshed profile ${session.profile}; the access token ${expiry}`);
 };
+
+/** `in 59 min (2026-11-29 13:41, times in Europe/Paris (UTC+01:00))`: an instant as the record views show one. */
+function whenAsPeopleRead(ctx: Context, ms: number): string {
+  const times = new HumanTimes(ctx.globals.utc, ctx.env.TZ);
+  times.shown(ms);
+  const minutes = Math.round((ms - ctx.clock.now()) / 60_000);
+  const hours = Math.round(minutes / 60);
+  const within =
+    minutes < 1
+      ? 'within a minute'
+      : minutes < 120
+        ? `in ${minutes} min`
+        : hours < 48
+          ? `in ${hours} h`
+          : `in ${Math.round(hours / 24)} days`;
+  return `${within} (${times.at(ms)}, ${times.zoneNote() ?? ''})`.replace(', )', ')');
+}
 
 export const token: CommandRun = async (_input, ctx) => {
   const session = await ctx.session();

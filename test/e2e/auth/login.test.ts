@@ -171,10 +171,14 @@ describe('refresh', () => {
     expect(world.sandbox.oauth.grants.refresh_token).toBe(before + 1);
   });
 
-  it('auth refresh rotates the pair', async () => {
+  it('auth refresh rotates the pair, and says when the new token expires as people read a time', async () => {
     const before = await credentialsOf(world);
-    const { code } = await world.clinic(['auth', 'refresh']);
+    const { code, stderr } = await world.clinic(['auth', 'refresh'], { env: { TZ: 'Asia/Kolkata' } });
     expect(code).toBe(0);
+    // Not an ISO instant, but in how long, at a local time, in which zone.
+    expect(stderr).toMatch(
+      /^refreshed profile sandbox; the access token expires in \d+ (min|h|days) \(\d{4}-\d\d-\d\d \d\d:\d\d, times in Asia\/(Kolkata|Calcutta) \(UTC\+05:30\)\)\n$/,
+    );
     const after = await credentialsOf(world);
     expect(after.access_token).not.toBe(before.access_token);
     expect(after.refresh_token).not.toBe(before.refresh_token);
