@@ -232,7 +232,7 @@ complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'erasure' -d 'data-erasure r
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'api' -d 'make any API request and print the body'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'doctor' -d 'check why this machine cannot talk to the API, one line per check with the fix'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'completion' -d 'print the shell completion script for bash, zsh or fish'
-complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'man' -d 'print the manual page (roff), for man or to install where man finds it'
+complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'man' -d 'show the manual page; into a pipe or a file, its source (roff) for man'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'sandbox' -d 'a local Clinic API to try everything on'
 complete -c clinic -n '__clinic_at \'clinic\' 0' -a 'help' -d 'show a command\'s help: clinic help erasure list'
 complete -c clinic -n '__clinic_at \'clinic auth\' 0' -a 'status' -d 'show the signed-in user, tenant, scopes, expiry and where the token is stored'

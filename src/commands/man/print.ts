@@ -1,11 +1,23 @@
 // `clinic man`: prints the manual page shipped in the package's man/ folder (generated from the command declarations
-// by `npm run completions`), so the single executable carries it too.
+// by `npm run completions`), so the single executable carries it too. On a terminal, formatted by the system's `man`;
+// into a pipe or a file, its source (roff), for `man -l -` or to install.
 import { verb } from '../../cli/command.js';
+import { CancelledError } from '../../core/errors.js';
 import { readShippedFile } from '../../core/shipped-file.js';
+import { formatWithMan } from './format.js';
 
 export const run = verb(
   () => undefined,
   async (_options: undefined, ctx) => {
-    await ctx.io.write(await readShippedFile('man/clinic.1', import.meta.url));
+    const page = await readShippedFile('man/clinic.1', import.meta.url);
+    if (ctx.io.stdoutIsTTY) {
+      const formatted = await formatWithMan(page, ctx.io.columns, ctx.signal);
+      if (formatted !== undefined) return ctx.io.write(formatted);
+      if (ctx.signal.aborted) throw new CancelledError('interrupted');
+      ctx.io.err(
+        'note: no `man` here to format the page: this is its source (roff); `clinic --help` and each command\'s --help say the same',
+      );
+    }
+    await ctx.io.write(page);
   },
 );
