@@ -7,6 +7,7 @@ import { sendAndShow } from '../../cli/present.js';
 import { checkAllowed, getErasureRequest } from '../../core/api/erasure.js';
 import { paths } from '../../core/api/resources.js';
 import { UsageError } from '../../core/errors.js';
+import { whoIs } from './customer-identity.js';
 import type { CANCEL_OPTIONS } from './index.js';
 
 type Action = 'resend' | 'cancel' | 'retry';
@@ -17,9 +18,9 @@ export interface ErasureActionOptions {
 }
 
 /** What the commands whose spec declares a confirmation ask, once the request's status is known. */
-const QUESTIONS: Partial<Record<Action, (id: number, status: string) => string>> = {
+const QUESTIONS: Partial<Record<Action, (id: number, status: string, who: string) => string>> = {
   cancel: (id, status) => `Withdraw erasure request ${id} (now ${status})?`,
-  retry: (id) => `Run erasure request ${id} again? It erases the patient's data for good.`,
+  retry: (id, _status, who) => `Run erasure request ${id} again? It erases the data of ${who}, for good.`,
 };
 
 export function parse(action: Action) {
@@ -38,7 +39,14 @@ export function act(action: Action) {
     const client = await ctx.http();
     const request = await getErasureRequest(client, options.id);
     checkAllowed(request, action);
-    if (question && !ctx.globals.dryRun) await confirmOrCancel(ctx, question(options.id, request.status));
+    if (question && !ctx.globals.dryRun && !ctx.globals.yes) {
+      // Whose data goes, as the server shows them, where the question erases it.
+      const who =
+        action === 'retry' && request.customer_id !== null
+          ? await whoIs(ctx, request.customer_id, { gone: true })
+          : 'the patient';
+      await confirmOrCancel(ctx, question(options.id, request.status, who));
+    }
     const body = action === 'cancel' ? { cancellation_reason: options.reason } : undefined;
     const post = { method: 'POST', path: paths.erasureAction(options.id, action), body };
     await sendAndShow(ctx, post, `erasure request ${options.id}`);

@@ -6,9 +6,8 @@ import type { Context } from '../../cli/context.js';
 import { sendAndShow } from '../../cli/present.js';
 import { createErasureRequest } from '../../core/api/erasure.js';
 import { BULK_SCHEMAS } from '../../core/bulk/schemas.js';
-import { getCustomer } from '../../core/api/customers.js';
-import { ApiError, UsageError } from '../../core/errors.js';
-import { customerIdentity } from './customer-identity.js';
+import { UsageError } from '../../core/errors.js';
+import { whoIs } from './customer-identity.js';
 import type { CREATE_OPTIONS } from './index.js';
 
 export type ErasureCreate =
@@ -43,21 +42,6 @@ export async function createErasure(options: ErasureCreate, ctx: Context, spec: 
   }
   const request = createErasureRequest({ customer_id: options.customerId, request_reason: options.reason });
   await sendAndShow(ctx, request, 'the new erasure request');
-}
-
-/**
- * The customer as the server shows them, read only when the question is asked (on a terminal: `verb` has refused
- * before any request where it cannot be). A customer who does not exist ends the command (exit 5), nothing sent.
- */
-async function whoIs(ctx: Context, id: number): Promise<string> {
-  try {
-    return `customer ${id} (${customerIdentity(await getCustomer(await ctx.http(), id))})`;
-  } catch (error) {
-    // Requesting an erasure may be allowed to a user who cannot read customers: asked all the same, saying so.
-    if (error instanceof ApiError && error.status === 403)
-      return `customer ${id} (who it is cannot be shown: reading customers is forbidden to you)`;
-    throw error;
-  }
 }
 
 export const run = verb(parse, createErasure);

@@ -1,7 +1,11 @@
-// Who a customer is, in a few words for `erasure create`'s question: as the server shows them, masked or not.
+// Who a customer is, in a few words for the erasure questions (`create`, `retry`): as the server shows them, masked
+// or not.
+import type { Context } from '../../cli/context.js';
 import { valueAt } from '../../cli/output/fields.js';
 import { recordMarks } from '../../cli/output/marks.js';
 import { joinText, textOf } from '../../cli/output/text.js';
+import { getCustomer } from '../../core/api/customers.js';
+import { ApiError } from '../../core/errors.js';
 
 /**
  * `Ada Lovelace, ada@example.com, +44 7700 900123, born 1815-12-10` and the record's marks (`masked`, `read-only:
@@ -17,4 +21,23 @@ export function customerIdentity(customer: unknown): string {
   ].filter((fact) => fact !== '');
   const marks = recordMarks(customer);
   return `${facts.join(', ')}${marks ? `; ${marks}` : ''}`;
+}
+
+/**
+ * `customer 5 (Ada Lovelace, …)`, read from the server only when a question is asked (on a terminal: `verb` has
+ * refused before any request where it cannot be). A customer the user may not read is asked about all the same,
+ * saying so; with `gone` (a request run again), one the server no longer has is too. Else a missing customer ends the
+ * command (exit 5), nothing sent.
+ */
+export async function whoIs(ctx: Context, id: number, { gone = false } = {}): Promise<string> {
+  try {
+    return `customer ${id} (${customerIdentity(await getCustomer(await ctx.http(), id))})`;
+  } catch (error) {
+    // Requesting an erasure may be allowed to a user who cannot read customers.
+    if (error instanceof ApiError && error.status === 403)
+      return `customer ${id} (who it is cannot be shown: reading customers is forbidden to you)`;
+    if (gone && error instanceof ApiError && (error.status === 404 || error.status === 410))
+      return `customer ${id} (the server no longer has this customer's record)`;
+    throw error;
+  }
 }

@@ -158,6 +158,28 @@ describe('erasure create --from on a terminal: every check that can refuse comes
   });
 });
 
+describe('erasure retry on a terminal', () => {
+  it('names whose data it erases, as the server shows them; "no" sends nothing', async () => {
+    const id = world.sandbox.fixtures.tenants[1]!.erasureRequests.failed;
+    const read = await world.clinic(['api', `/v1/data-erasure-requests/${id}`]);
+    const customerId = (JSON.parse(read.stdout) as { data: { customer_id: number } }).data.customer_id;
+    const { first_name, last_name } = await customer(customerId);
+    world.newRequests();
+    const t = onTerminal(['erasure', 'retry', String(id)]);
+    await t.waitFor(`Run erasure request ${id} again?`);
+    expect(plain(t.output)).toContain(
+      `Run erasure request ${id} again? It erases the data of customer ${customerId} (${first_name} ${last_name}, `,
+    );
+    t.type('n\r');
+    const { code, output } = await t.exited;
+    expect(code, plain(output)).toBe(2);
+    expect(sent()).toEqual([
+      `GET /api/v1/data-erasure-requests/${id}`,
+      `GET /api/v1/customers/${customerId}`,
+    ]);
+  });
+});
+
 describe('a yes/no confirmation on a terminal', () => {
   for (const { name, keys, says } of [
     {
