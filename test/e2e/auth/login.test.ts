@@ -345,6 +345,19 @@ describe('after logout', () => {
     expect((await world.clinic(['logout'])).code).toBe(0);
     expect((await world.clinic(['account'], { env: { CLINIC_TOKEN: token } })).code).toBe(3);
   });
+
+  it('the profile keeps its choice of where sign-ins go: the next login goes there too (was: dropped)', async () => {
+    await world.clinic(['config', 'set', 'credential_store', 'file']);
+    await browserLogin(world);
+    expect((await world.clinic(['logout'])).code).toBe(0);
+    const kept = await world.clinic(['config', 'get', 'credential_store']);
+    expect(kept.stdout).toBe('file\n');
+    // Signing in again without --insecure-storage, where no keychain answers: the file, as the profile says.
+    const noBus = { BROWSER: FETCH_BROWSER, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent', DISPLAY: '' };
+    const again = await world.clinic(['login'], { env: noBus });
+    expect(again.code, again.stderr).toBe(0);
+    expect((await credentialsOf(world)).access_token).toEqual(expect.any(String));
+  });
 });
 
 describe('a keychain profile with no Secret Service to reach', () => {
