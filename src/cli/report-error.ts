@@ -72,6 +72,7 @@ function rawErrorLines(error: unknown, options: ErrorReportOptions): string[] {
       lines.push(`${error.status === 429 ? 'rate limited' : 'unavailable'}: ${wait}`);
     }
     if (error.detail) lines.push(error.detail);
+    if (error.hint) lines.push(`hint: ${error.hint}`);
     const hint = refusalAdvice(error, options.signIn);
     if (hint) lines.push(hint.startsWith('run:') ? hint : `hint: ${hint}`);
   } else if (error instanceof AuthError && error.hint) {

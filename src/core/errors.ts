@@ -104,6 +104,8 @@ export class ApiError extends Error {
   readonly request?: { method: string; path: string };
   /** More for the reader, printed after the error line (e.g. `clinic api`'s copy of the body). */
   detail?: string;
+  /** The CLI's own advice for this answer, a line after the detail (`hint: …`). */
+  hint?: string;
 
   constructor(details: ApiErrorDetails) {
     super(details.message);

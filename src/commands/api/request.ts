@@ -178,8 +178,30 @@ export async function callApi(options: ApiOptions, ctx: Context): Promise<void> 
   } catch (error) {
     // The server's error body is for the reader, not for a pipe: on stderr, after the error line.
     if (error instanceof ApiError && error.bodyText) error.detail = errorBodyText(error.bodyText);
+    if (error instanceof ApiError && error.status === 404) {
+      error.hint = doubledBase(pathOnly, (await ctx.settings()).get('base_url'));
+    }
     throw error;
   }
+}
+
+/**
+ * A path that starts with what base_url already ends with (`/api/v1/customers` against `…/api`): asked for below it
+ * (`/api/api/v1/…`). Said after a 404, with the path meant.
+ */
+function doubledBase(path: string, baseUrl: string | undefined): string | undefined {
+  let basePath: string;
+  try {
+    basePath = new URL(baseUrl ?? '').pathname.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+  const asked = path.startsWith('/') ? path : `/${path}`;
+  if (basePath === '' || !asked.startsWith(`${basePath}/`)) return undefined;
+  return (
+    `base_url (${baseUrl}) ends with ${basePath} already, so this asked for ${basePath}${asked}: ` +
+    `try \`clinic api ${asked.slice(basePath.length)}\``
+  );
 }
 
 /** The body as the server sent it (pretty on a terminal): JSON, whatever -o json or -o ndjson says. */
