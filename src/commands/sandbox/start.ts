@@ -110,6 +110,12 @@ export async function startSandboxCommand(options: SandboxStartOptions, ctx: Con
     if (claim?.written === false) ctx.io.err(leftAloneNote(claim, info.base_url));
     const where = claim?.written ? `; profile '${claim.profile}' points at it` : '';
     ctx.io.err(`sandbox ready at ${info.base_url}${where}. Ctrl-C to stop.`);
+    // The next step, for whoever just started it (after the line scripts wait for).
+    if (claim?.written)
+      ctx.io.err(
+        `next, in another terminal: clinic --profile ${claim.profile} login (a browser sign-in as a sandbox user), ` +
+          `then e.g. clinic --profile ${claim.profile} customers list`,
+      );
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });

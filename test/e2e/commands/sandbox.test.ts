@@ -77,6 +77,11 @@ describe('clinic sandbox start', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stderr).toContain('sandbox stopped');
+    // After the ready line, the next step for whoever started it.
+    expect(lines(stderr)[1]).toBe(
+      'next, in another terminal: clinic --profile sandbox login (a browser sign-in as a sandbox user), then e.g. ' +
+        'clinic --profile sandbox customers list',
+    );
     await expect(fetch(`${ready.base_url}/v1/account`)).rejects.toThrow();
   });
 
