@@ -7,7 +7,7 @@ export default defineCommand({
   summary: 'show the manual page; into a pipe or a file, its source (roff) for man',
   description:
     "Show clinic's manual page, the one shipped in the package's man/ folder (npm and the .deb install it for\n" +
-    '`man clinic`). On a terminal it is formatted by the system\'s man to the terminal\'s width (without man, its\n' +
+    '`man clinic`). On a terminal (or with -o table) it is formatted by the system\'s man (without man, its\n' +
     'source is printed). Into a pipe or a file it is the source, useful where clinic came as the single executable:\n' +
     'read it with `clinic man | man -l -`, or install it: clinic man > ~/.local/share/man/man1/clinic.1',
   dryRun: 'read-only',
