@@ -180,7 +180,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       maxRetries: maxRetries ?? globals.maxRetries,
       timeoutMs: timeoutMs ?? globals.requestTimeoutMs,
       trace,
-      notice: (line) => io.err(line),
+      onWait: (wait) => io.showWait(wait),
     });
   }
 

@@ -4,6 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
 import { redactSecrets } from '../core/redact.js';
 import { sanitize, sanitizeLines } from './output/sanitize.js';
+import type { Wait, WaitWatcher } from '../core/http/client.js';
+import { Countdown, COUNTDOWN_FROM_MS, waitLine } from './countdown.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean };
@@ -69,10 +71,15 @@ export function readerWidth(
   return asked ?? width(streams.stderr);
 }
 
-/** What data written to the terminal a spinner is on needs of it: to be cleared first, or to stop for good. */
+/**
+ * What others on the terminal a spinner is on need of it: to be cleared first (data, a line), to stop for good (a
+ * part of a line of data), or to give its line to a countdown for a while.
+ */
 interface SpinnerOnScreen {
   clear(): void;
   stop(): void;
+  pause(): void;
+  resume(): void;
 }
 
 export class IO implements Sink {
@@ -80,6 +87,10 @@ export class IO implements Sink {
   private collector?: Sink;
   /** The spinner drawn on stderr, while there is one. */
   private spinner?: SpinnerOnScreen;
+  /** The countdown of a wait, while one goes on: it has the spinner's line meanwhile. */
+  private countdown?: Countdown;
+  /** Data on the terminal ends in the middle of a line: no countdown is drawn after it (it would erase it). */
+  private dataMidLine = false;
   /** A run asked to be told when stdout's reader goes (onOutputClosed): a write that fails for it is dropped. */
   private toldOfClose = false;
 
@@ -144,8 +155,11 @@ export class IO implements Sink {
   write(text: string): Promise<void> {
     if (text === '') return Promise.resolve();
     if (this.collector) return this.collector.write(text);
-    if (this.spinner && this.stdoutIsTTY) this.makeRoomForData(this.spinner, text);
-    if (this.streams.direct?.write(text)) return Promise.resolve();
+    if (this.stdoutIsTTY) this.makeRoomForData(text);
+    if (this.streams.direct?.write(text)) {
+      this.countdown?.draw();
+      return Promise.resolve();
+    }
     const { stdout } = this.streams;
     return new Promise((resolve, reject) => {
       const ok = stdout.write(text, (error) => {
@@ -155,6 +169,7 @@ export class IO implements Sink {
         if (this.toldOfClose && (gone === 'EPIPE' || gone === 'ERR_STREAM_DESTROYED')) resolve();
         else reject(error);
       });
+      this.countdown?.draw(); // below the data (a terminal's writes are done at once)
       if (ok) resolve();
       else stdout.once('drain', () => resolve());
     });
@@ -179,8 +194,47 @@ export class IO implements Sink {
    * detail of a failure) and what a person must read to go on (a sign-in address).
    */
   alert(line: string): void {
-    this.spinner?.clear(); // a line of its own, the spinner drawn again below it
+    // A line of its own, the spinner (on its next frame) or the countdown (now) drawn again below it.
+    if (this.countdown) this.countdown.erase();
+    else this.spinner?.clear();
     this.streams.stderr.write(`${sanitize(redactSecrets(line))}\n`);
+    this.countdown?.draw();
+  }
+
+  /**
+   * A wait of the HTTP client, told as a person or a script needs it. On a terminal that can redraw a line, a wait of
+   * 2 s or more is a countdown in place, the spinner's line lent to it meanwhile; elsewhere (and for shorter waits)
+   * one line as ever (a further wait for the same window is not told again). Nothing with --quiet.
+   */
+  showWait(wait: Wait): WaitWatcher | undefined {
+    if (this.quiet) return undefined;
+    if (wait.ms >= COUNTDOWN_FROM_MS && this.canRedraw && !(this.stdoutIsTTY && this.dataMidLine)) {
+      if (!this.countdown) {
+        this.spinner?.pause();
+        this.countdown = new Countdown(
+          this.streams.stderr,
+          () => {
+            this.countdown = undefined;
+            this.spinner?.resume();
+          },
+          () => this.stdoutIsTTY && this.dataMidLine,
+        );
+      }
+      return this.countdown.follow(wait);
+    }
+    if (wait.kind === 'retry' || !wait.again) this.err(waitLine(wait));
+    return undefined;
+  }
+
+  /**
+   * Whether stderr is a terminal whose line may be redrawn: one that reports a width (a pty made without a size sends
+   * ora into an endless redraw), not TERM=dumb, and not shared with a pipe's reader (`clinic … | jq`: jq prints on this
+   * terminal, and nothing here knows when: its lines would meet the ones redrawn).
+   */
+  private get canRedraw(): boolean {
+    const drawable = this.options.spinners !== false && (this.streams.stderr.columns ?? 0) > 0;
+    if (!this.stderrIsTTY || !drawable) return false;
+    return this.stdoutIsTTY || this.streams.direct?.isPipe !== true;
   }
 
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
@@ -190,23 +244,27 @@ export class IO implements Sink {
   }
 
   /**
-   * Data for the terminal a spinner is drawn on: the spinner's line is cleared first, or the two would share it (and
-   * a copied row would hold the spinner's text). Whole lines let it draw again below them on its next frame; a
-   * part of a line would be erased by that, so the spinner stops for good.
+   * Data for the terminal a spinner or a countdown is drawn on: its line is cleared first, or the two would share it
+   * (and a copied row would hold the spinner's text). Whole lines let it draw again below them (the countdown at once,
+   * the spinner on its next frame); a part of a line would be erased by that, so the spinner stops for good, and no
+   * countdown is drawn until a line of data ends.
    */
-  private makeRoomForData(spinner: SpinnerOnScreen, text: string): void {
-    if (text.endsWith('\n')) return spinner.clear();
-    spinner.stop();
+  private makeRoomForData(text: string): void {
+    const whole = text.endsWith('\n');
+    this.dataMidLine = !whole;
+    this.countdown?.erase();
+    if (!this.spinner) return;
+    if (whole) {
+      if (!this.countdown) this.spinner.clear(); // lent to the countdown: nothing of it on screen
+      return;
+    }
+    this.spinner.stop();
     this.spinner = undefined;
   }
 
   /** Starts a spinner on stderr when it is a terminal and --quiet is not given; otherwise nothing is shown. */
   async progress(text: string): Promise<Progress> {
-    // A terminal that reports no width (a pty made without a size) sends ora into an endless redraw.
-    const drawable = this.options.spinners !== false && (this.streams.stderr.columns ?? 0) > 0;
-    if (this.quiet || !this.stderrIsTTY || !drawable) return NO_PROGRESS;
-    // `clinic … | jq`: jq prints on this terminal, and nothing here knows when: its lines would meet the spinner's.
-    if (!this.stdoutIsTTY && this.streams.direct?.isPipe === true) return NO_PROGRESS;
+    if (this.quiet || !this.canRedraw) return NO_PROGRESS;
     const { default: ora } = await import('ora');
     // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({
@@ -217,15 +275,26 @@ export class IO implements Sink {
       // ora's default puts stdin in raw mode to swallow keys, which turns off the terminal's signals: Ctrl-C would
       // reach no one. Typed keys echo over the spinner instead; Ctrl-C stays SIGINT.
       discardStdin: false,
-    }).start();
-    const onScreen: SpinnerOnScreen = { clear: () => spinner.clear(), stop: () => spinner.stop() };
+    });
+    // While a countdown has the line, the spinner starts when it gives it back.
+    if (!this.countdown) spinner.start();
+    // One lent to a countdown is stopped already: stopped again, its clear would move the cursor off the countdown.
+    const halt = () => {
+      if (spinner.isSpinning) spinner.stop();
+    };
+    const onScreen: SpinnerOnScreen = {
+      clear: () => spinner.clear(),
+      stop: halt,
+      pause: halt,
+      resume: () => spinner.start(),
+    };
     this.spinner = onScreen;
     return {
       update: (next) => {
         spinner.text = next;
       },
       stop: () => {
-        spinner.stop();
+        halt();
         if (this.spinner === onScreen) this.spinner = undefined;
       },
     };

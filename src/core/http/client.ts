@@ -118,14 +118,31 @@ export interface HttpClientOptions {
   signal?: AbortSignal;
   /** Debug trace lines (already redacted). */
   trace?: (line: string) => void;
-  /** Human notices, such as waits before a retry. */
-  notice?: (line: string) => void;
+  /**
+   * Told of each wait before a request goes (again): for the CLI to show (a line, or a countdown on a terminal). A
+   * watcher it returns is told the time left as the wait passes, on this client's clock, and its end.
+   */
+  onWait?: (wait: Wait) => WaitWatcher | undefined;
   /**
    * What the token is called when it is refused (`CLINIC_TOKEN`; default: the sign-in's token). Before a token (or a
    * request's own Authorization) goes in clear text to a loopback origin, the process listening there must be this
    * user's (Linux; see loopback-owner.ts), else nothing is sent.
    */
   tokenName?: string;
+}
+
+/** A wait the client makes, as facts: how long and why; how it is shown is the CLI's affair. */
+export type Wait =
+  /** The rate-limit budget is spent until its window resets; `again`: a further wait of one request, told already. */
+  | { kind: 'window'; ms: number; again: boolean }
+  /** Before trying again after a failure (`reason`: `HTTP 503`, `connection reset`…): retry `retry` of `of`. */
+  | { kind: 'retry'; ms: number; reason: string; retry: number; of: number };
+
+/** Follows a wait as it passes: the time left at its start and at each whole second left, then its end. */
+export interface WaitWatcher {
+  left(ms: number): void;
+  /** Over, or stopped (Ctrl-C). */
+  end(): void;
 }
 
 /** What cancels a request: the client's signal (Ctrl-C) and the request's own. */
@@ -338,28 +355,41 @@ export class HttpClient {
           `the rate-limit window resets in ${Math.ceil(pause / 1000)}s, at ${at}; not waiting that long`,
         );
       }
-      if (!told && pause >= 1000)
-        this.options.notice?.(`waiting ${Math.ceil(pause / 1000)}s for the rate-limit window to reset`);
+      // A pause under a second (the budget looking again soon) is no wait a person notices: not told.
+      const watcher =
+        pause >= 1000 ? this.options.onWait?.({ kind: 'window', ms: pause, again: told }) : undefined;
       told ||= pause >= 1000;
-      await this.sleep(pause, signals);
+      await this.sleep(pause, signals, watcher);
     }
   }
 
   private async wait(ms: number, reason: string, attempt: number, signals: Signals): Promise<void> {
-    const seconds = Math.round(ms / 100) / 10;
-    this.options.notice?.(
-      `${reason}; retrying in ${seconds}s (retry ${attempt + 1} of ${this.options.maxRetries})`,
-    );
-    await this.sleep(ms, signals);
+    const { maxRetries, onWait } = this.options;
+    const watcher = onWait?.({ kind: 'retry', ms, reason, retry: attempt + 1, of: maxRetries });
+    await this.sleep(ms, signals, watcher);
   }
 
-  private async sleep(ms: number, signals: Signals): Promise<void> {
+  /**
+   * Sleeps on the client's clock. With a watcher, in steps that end on each whole second left (the first step takes
+   * the fraction), telling it the time left before each step: a countdown follows the very clock the wait is on.
+   */
+  private async sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
+    const { clock } = this.options;
     const linked = anySignal(signals);
     try {
-      await this.options.clock.sleep(ms, linked.signal);
+      if (!watcher) return await clock.sleep(ms, linked.signal);
+      const until = clock.now() + ms;
+      // Counted both ways: by the clock (a real one drifts), and by the steps slept (a clock that stands still).
+      for (let slept = 0, left = ms; left > 0; left = Math.min(ms - slept, until - clock.now())) {
+        watcher.left(left);
+        const step = left - (Math.ceil(left / 1000) - 1) * 1000;
+        await clock.sleep(step, linked.signal);
+        slept += step;
+      }
     } catch (error) {
       throw anyAborted(signals) ? new CancelledError('interrupted') : error;
     } finally {
+      watcher?.end();
       linked.release();
     }
   }

@@ -1,6 +1,7 @@
 // HttpClient retries with a fake clock: 429 after Retry-After, 5xx and resets only for idempotent methods.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/core/errors.js';
+import type { Wait } from '../../../src/core/http/client.js';
 import { FAKE_START } from '../../helpers/fake-clock.js';
 import { queueReplies, type Reply, testClient } from '../../helpers/mock-api.js';
 
@@ -226,13 +227,14 @@ describe('connection resets', () => {
   });
 });
 
-describe('notices', () => {
-  it('announces each retry wait', async () => {
-    const notices: string[] = [];
-    const t = testClient({ notice: (line) => notices.push(line) });
+describe('waits told', () => {
+  it('tells each retry wait as facts: how long, why, which retry', async () => {
+    const waits: Wait[] = [];
+    const t = testClient({ onWait: (wait) => void waits.push(wait) });
     queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [{ status: 503 }, ok]);
     await t.client.request({ method: 'GET', path: '/v1/customers' });
-    expect(notices).toEqual(['HTTP 503; retrying in 1s (retry 1 of 4)']);
+    expect(waits).toEqual([{ kind: 'retry', ms: 1000, reason: 'HTTP 503', retry: 1, of: 4 }]);
+    expect(t.clock.sleeps).toEqual([1000]); // no watcher asked for the time left: one sleep
   });
 });
 
