@@ -2,7 +2,7 @@
 import { ApiError, AuthError, CliError, UnreachableError } from '../core/errors.js';
 import { MAX_RETRY_AFTER_S } from '../core/limits.js';
 import { readOnlyMeaning, toExitCode } from '../core/exit-codes.js';
-import { redactSecrets, redactSecretsDeep } from '../core/redact.js';
+import { clipRedacted, redactSecrets, redactSecretsDeep } from '../core/redact.js';
 import { refusalAdvice, type SignInFacts } from '../core/auth/refusal-advice.js';
 import { jsonForTerminal, sanitize } from './output/sanitize.js';
 import { plural } from './output/text.js';
@@ -22,10 +22,7 @@ const MAX_SERVER_TEXT = 1000;
 /** Field lines shown at most (-o json keeps them all). */
 const MAX_FIELD_LINES = 50;
 
-const clipped = (text: string): string =>
-  text.length <= MAX_SERVER_TEXT
-    ? text
-    : `${text.slice(0, MAX_SERVER_TEXT)}… (${text.length - MAX_SERVER_TEXT} more characters)`;
+const clipped = (text: string): string => clipRedacted(text, MAX_SERVER_TEXT);
 
 /**
  * The error line: the server's sentence and the status, each said once. A body without a message already reads

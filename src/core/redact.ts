@@ -88,6 +88,15 @@ export function redactSecrets(text: string): string {
   return text.replace(secretPattern, REDACTED);
 }
 
+/**
+ * A server's text cut to `max` characters for a message, its secrets of this run hidden first: cut first, a secret
+ * the cut goes through would no longer be found whole, and most of it would show.
+ */
+export function clipRedacted(text: string, max: number): string {
+  const hidden = redactSecrets(text);
+  return hidden.length <= max ? hidden : `${hidden.slice(0, max)}… (${hidden.length - max} more characters)`;
+}
+
 /** A JSON-like value with every string in it (keys too) passed through redactSecrets. */
 export function redactSecretsDeep(value: unknown): unknown {
   if (secrets.size === 0) return value;

@@ -2,6 +2,7 @@
 // (no access_token, another token_type, not JSON): the sign-in is over, exit 3 with the way to sign in again. It could
 // not be reached, took too long or failed itself (5xx, 429): that may pass, and a new sign-in would not help (exit 1).
 import { AuthError, CliError, NetworkError } from '../errors.js';
+import { clipRedacted } from '../redact.js';
 import { refusalWithin } from './oauth/authorization-server.js';
 import { UnusableTokenError } from './oauth/token-response.js';
 
@@ -29,10 +30,8 @@ interface Failure {
   cause?: unknown;
 }
 
-const clip = (text: string) =>
-  text.length <= MAX_SERVER_TEXT
-    ? text
-    : `${text.slice(0, MAX_SERVER_TEXT)}… (${text.length - MAX_SERVER_TEXT} more)`;
+/** Secrets of this run hidden before the cut (a cut through one would leave most of it to show). */
+const clip = (text: string) => clipRedacted(text, MAX_SERVER_TEXT);
 const words = (value: unknown) => (typeof value === 'string' && value !== '' ? clip(value) : undefined);
 
 /** The HTTP status of the answer behind openid-client's error, when it had one. */

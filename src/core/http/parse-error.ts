@@ -43,7 +43,8 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 export function parseRetryAfter(header: string | undefined, nowMs: number): number | undefined {
-  if (header === undefined) return undefined;
+  // An empty (or blank) header says nothing: Number('') is 0, which would be a retry at once.
+  if (header === undefined || header.trim() === '') return undefined;
   const seconds = Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return seconds;
   const date = Date.parse(header);

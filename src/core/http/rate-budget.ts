@@ -23,10 +23,11 @@ type Headers = Record<string, string | undefined>;
 const RESET_MARGIN_MS = 50;
 const SKEW_WORTH_CORRECTING_MS = 1500;
 /**
- * The API's window is a minute. A reset further ahead than a Retry-After the CLI would wait for (MAX_RETRY_AFTER_S)
- * is not believed: one broken or hostile answer must not park every clinic process of the profile (the shared budget
- * holds it) for longer than any 429 could. Where the server does count longer windows, its 429s say so, and a
- * Retry-After that long ends the run (exit 9) saying when to come back.
+ * The API's window is a minute. A reset further ahead than a Retry-After the CLI would wait for (MAX_RETRY_AFTER_S) is
+ * taken to be that far ahead: what the answer says is left still holds (no burst of requests into 429s), but one broken
+ * or hostile answer parks every clinic process of the profile (the shared budget holds it) no longer than any 429
+ * could. Where the server does count longer windows, the next request after it gets a 429 whose Retry-After ends the
+ * run (exit 9), saying when to come back.
  */
 const MAX_WINDOW_MS = MAX_RETRY_AFTER_S * 1000;
 /** A Date header further off than this is a broken clock, not one to correct ours by. */
@@ -70,9 +71,9 @@ export function learn(stored: BudgetState, headers: Headers, now: number): Budge
   const measured = Number.isNaN(serverNow) ? 0 : now - serverNow;
   const skew =
     Math.abs(measured) > SKEW_WORTH_CORRECTING_MS && Math.abs(measured) <= MAX_SKEW_MS ? measured : 0;
-  const resetAtMs = reset * 1000 + skew + RESET_MARGIN_MS;
-  if (!Number.isFinite(resetAtMs) || resetAtMs - now > MAX_WINDOW_MS)
-    return limit === state.limit ? state : { ...state, limit };
+  const said = reset * 1000 + skew + RESET_MARGIN_MS;
+  if (!Number.isFinite(said)) return limit === state.limit ? state : { ...state, limit };
+  const resetAtMs = Math.min(said, now + MAX_WINDOW_MS);
   const known = state.resetAtMs;
   // An answer from a window already over (it was slow to come) teaches nothing.
   if (known !== undefined && resetAtMs < known - 1500) return state;

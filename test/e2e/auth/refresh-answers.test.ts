@@ -233,6 +233,22 @@ describe('a refresh the sign-in server refuses, or answers with no usable token:
     expect([unauthorized, tokenRequests]).toEqual([1, 1]);
   });
 
+  it.each([180, 990, 5000])(
+    'a description that echoes the refresh token at character %i: none of it shows, in text or in JSON',
+    async (at) => {
+      const secret = `refresh-SECRET-${'k'.repeat(48)}`;
+      await storeSignIn({ refresh_token: secret });
+      const description = `${'d'.repeat(at)}${secret} and more`;
+      tokenAnswer = () => ({ status: 400, body: { error: 'invalid_grant', error_description: description } });
+      for (const output of [[], ['-o', 'json']]) {
+        const result = await runCli(configDir, ['customers', 'list', '--all', ...output]);
+        expect(result.code).toBe(3);
+        expect(result.stderr + result.stdout).not.toContain('refresh-SEC');
+        expect(result.stderr + result.stdout).not.toContain('kkkkkkkk');
+      }
+    },
+  );
+
   it('with requests in flight together (--concurrency 4), still one refresh and one line', async () => {
     // Page 1 goes alone; its answer (pages 1-8) starts the rest together, each answered 401 for a token revoked.
     await storeSignIn({ expires_at: undefined, obtained_at: undefined });

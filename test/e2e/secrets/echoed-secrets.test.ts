@@ -182,6 +182,21 @@ describe('CLINIC_TOKEN echoed by error answers', () => {
     expect(seenTokens.every((token) => token === TOKEN)).toBe(true);
   });
 
+  it.each([400, 975, 1000])(
+    'the token at character %i of a long message, where the error line is cut: none of it shows',
+    async (at) => {
+      const message = `${'m'.repeat(at)}${TOKEN} and more`;
+      answer = (_req, res) =>
+        reply(res, 422, JSON.stringify({ success: false, message, error_code: 'VALIDATION_ERROR' }), []);
+      for (const [mode, flags] of MODES) {
+        const result = await clinic([...flags, 'customers', 'get', '1']);
+        expect(result.code, mode).toBe(7);
+        expectClean(result.stderr, [TOKEN], `${mode} at ${at}`);
+        expect(result.stderr, mode).not.toContain(TOKEN.slice(0, 12));
+      }
+    },
+  );
+
   it('retry notices and a JSON error object stay clean too', async () => {
     answer = (_req, res) => reply(res, 503, echoBody(503, [TOKEN]), [TOKEN]);
     const result = await runCli(

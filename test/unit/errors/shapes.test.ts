@@ -286,6 +286,10 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
     expect(parseRetryAfter(undefined, now)).toBeUndefined();
   });
+
+  it('an empty or blank header is unknown, not a retry at once (Number of it would be 0)', () => {
+    for (const blank of ['', ' ', '\t']) expect(parseRetryAfter(blank, now)).toBeUndefined();
+  });
 });
 
 describe('errorJson', () => {

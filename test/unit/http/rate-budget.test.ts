@@ -52,25 +52,26 @@ describe('takeSlot and learn', () => {
 });
 
 describe('headers beyond belief', () => {
-  it('a reset a year ahead, or a Date a year off, teaches no window', () => {
+  it('a reset a year ahead is taken as 120 s ahead; a Date a year off corrects nothing', () => {
     const inAYear = T0 / 1000 + 365 * 86_400;
-    expect(learn({}, headers(0, inAYear), T0)).toEqual({ limit: 10 });
-    expect(takeSlot(learn({}, headers(0, inAYear), T0), T0).wait).toBe(0);
+    expect(learn({}, headers(0, inAYear), T0)).toEqual({ limit: 10, remaining: 0, resetAtMs: T0 + 120_000 });
     const date = new Date(T0 - 365 * 86_400_000).toUTCString();
     const state = learn({}, { ...headers(5, T0 / 1000 + 30), date }, T0);
     expect(state.resetAtMs).toBe(T0 + 30_000 + 50); // no "correction" by a year
   });
 
-  it('a reset further ahead than a Retry-After the CLI waits for (120 s) teaches no window; one within it does', () => {
-    // The API's window is a minute: an answer saying the budget is spent for half an hour parks nothing.
+  it('a reset further ahead than a Retry-After the CLI waits for (120 s) is taken as 120 s ahead, its count kept', () => {
+    // The API's window is a minute: an answer saying the budget is spent for half an hour parks two minutes at most,
+    // and sends nothing meanwhile (a server that counts longer windows then says so with a 429).
     const inHalfAnHour = T0 / 1000 + 1800;
-    expect(learn({}, headers(0, inHalfAnHour), T0)).toEqual({ limit: 10 });
-    expect(takeSlot(learn({}, headers(0, inHalfAnHour), T0), T0).wait).toBe(0);
-    expect(takeSlot(learn({}, headers(0, T0 / 1000 + 121), T0), T0).wait).toBe(0);
-    // A window in force is not ended by such an answer either: what it counts still holds.
-    const counted = learn({}, headers(3, T0 / 1000 + 30), T0);
-    expect(learn(counted, headers(0, inHalfAnHour), T0)).toEqual(counted);
-    // Up to 120 s ahead the wait is believed.
+    expect(takeSlot(learn({}, headers(0, inHalfAnHour), T0), T0).wait).toBe(120_000);
+    expect(takeSlot(learn({}, headers(0, T0 / 1000 + 121), T0), T0).wait).toBe(120_000);
+    // What is left is still counted down: 2 go, the third waits.
+    let slot = takeSlot(learn({}, headers(2, inHalfAnHour), T0), T0);
+    slot = takeSlot(slot.state, T0);
+    expect(slot.wait).toBe(0);
+    expect(takeSlot(slot.state, T0).wait).toBe(120_000);
+    // Up to 120 s ahead the wait is as said.
     expect(takeSlot(learn({}, headers(0, T0 / 1000 + 119), T0), T0).wait).toBe(119_050);
     // A server clock an hour behind ours, with a reset a minute ahead by its clock, is a minute ahead by ours.
     const date = new Date(T0 - 3_600_000).toUTCString();
