@@ -59,6 +59,24 @@ export class UnreachableError extends NetworkError {
     message: string,
     /** What to look at, printed after the error line (`hint: …`). */
     readonly hint?: string,
+    /**
+     * Why, for a reader that tells a passing failure from a lasting one (doctor): the system's code (`ECONNRESET`,
+     * `ENOTFOUND`…), `CLINIC_DEADLINE`, or `CLINIC_CUT_OFF` for an answer that stopped midway.
+     */
+    readonly networkCode?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A server that answered with its own failure (5xx) or too many requests (429) where no ApiError is made (the
+ * sign-in server): what may pass, and signing in again would not help (exit 1).
+ */
+export class ServerFailureError extends NetworkError {
+  constructor(
+    message: string,
+    readonly status: number,
   ) {
     super(message);
   }

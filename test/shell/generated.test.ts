@@ -143,6 +143,7 @@ describe('generated completions and man page', () => {
       'HOME',
       'NODE_OPTIONS',
       'CLINIC_DEADLINE',
+      'CLINIC_CUT_OFF',
       'CLINIC_OAUTH_EXCHANGE',
       'CLINIC_UNASKED_UPGRADE',
     ]);

@@ -14,6 +14,9 @@ export default defineCommand({
     'rate-limit (headroom from the X-RateLimit headers) and realtime (connects and authorizes\n' +
     'private-chat-log.{tenant}). A check that depends on a failed one is skipped with the reason; each has a\n' +
     'time limit (HTTP: --request-timeout, at most 10 s) and no retries. Tokens are never printed.\n' +
+    'A failure that may pass (5xx, 429, 408, a reset, a timeout, an answer cut off) is said to be the\n' +
+    "server's, not the setup's, with no advice to change it: run doctor again (after Retry-After when sent);\n" +
+    'it fails its check (base-url, reached, only warns) and is marked "transient" in JSON.\n' +
     'On a terminal: a line per check (ok, warn, fail or skip, the detail, and for warn and fail the fix);\n' +
     'otherwise, or with -o json, one document {"ok":bool,"checks":[{"name","status","detail","fix",...}]};\n' +
     '-o csv: a row per check (name,status,detail,fix). --fields picks the fields of each check.\n' +

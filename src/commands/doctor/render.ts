@@ -55,9 +55,10 @@ export function humanLine(result: CheckResult, style: LineStyle): string {
 
 /** The machine-readable form of one check: name, status, detail, fix when there is one, then its facts. */
 export function checkRecord(result: CheckResult): Record<string, unknown> {
-  const { name, status, detail, fix, facts } = result;
+  const { name, status, detail, fix, transient, facts } = result;
   const record: Record<string, unknown> = { name, status, detail };
   if (fix !== undefined) record.fix = fix;
+  if (transient) record.transient = true;
   for (const [key, value] of Object.entries(facts ?? {})) if (!(key in record)) record[key] = value;
   return redactSecretsDeep(record) as Record<string, unknown>;
 }
@@ -84,12 +85,22 @@ export async function writeReport(sink: Sink, spec: OutputSpec, report: DoctorRe
   await writer.end();
 }
 
-/** `all 10 checks passed` / `2 of 10 checks failed: base-url, token` (with warnings counted). */
+/**
+ * `no check failed` / `2 of 10 checks failed: base-url, token` (with warnings counted); failures that may pass are
+ * told apart, so that a server's bad moment does not read as a broken setup.
+ */
 export function summary(report: Pick<DoctorReport, 'checks'>): string {
   const count = (status: CheckStatus) => report.checks.filter((c) => c.status === status);
   const failed = count('fail');
   const warned = count('warn').length;
   const warnings = warned ? ` (${warned} warning${warned === 1 ? '' : 's'})` : '';
   if (failed.length === 0) return `no check failed${warnings}`;
-  return `${failed.length} of ${report.checks.length} checks failed: ${failed.map((c) => c.name).join(', ')}${warnings}`;
+  const names = (checks: CheckResult[]) => checks.map((c) => c.name).join(', ');
+  const head = `${failed.length} of ${report.checks.length} checks failed`;
+  const passing = failed.filter((c) => c.transient);
+  if (passing.length === 0) return `${head}: ${names(failed)}${warnings}`;
+  const again = 'run doctor again in a moment';
+  if (passing.length === failed.length)
+    return `${head} for a moment, on the server's side: ${names(failed)}${warnings}; ${again}`;
+  return `${head}: ${names(failed)}${warnings}; ${names(passing)} only for a moment, on the server's side`;
 }

@@ -1,7 +1,7 @@
 // Why a refresh failed, as the user is told. The sign-in server refused it, or answered something that is no token
 // (no access_token, another token_type, not JSON): the sign-in is over, exit 3 with the way to sign in again. It could
 // not be reached, took too long or failed itself (5xx, 429): that may pass, and a new sign-in would not help (exit 1).
-import { AuthError, CliError, NetworkError } from '../errors.js';
+import { AuthError, CliError, NetworkError, ServerFailureError, UnreachableError } from '../errors.js';
 import { clipRedacted } from '../redact.js';
 import { refusalWithin } from './oauth/authorization-server.js';
 import { UnusableTokenError } from './oauth/token-response.js';
@@ -95,8 +95,9 @@ export function refreshFailure(caught: unknown, profile: string, loginHint: stri
   const status = statusOf(known);
   // The server's own trouble, or too many requests: trying again later may do, signing in again would not.
   if (status !== undefined && (status >= 500 || status === 429))
-    return new NetworkError(
+    return new ServerFailureError(
       `could not refresh the sign-in: the sign-in server answered HTTP ${status}; try again later`,
+      status,
     );
   // Never followed (as the API's): a refresh token goes nowhere else; most likely auth_url is not the server's.
   if (status !== undefined && status >= 300 && status < 400)
@@ -108,7 +109,9 @@ export function refreshFailure(caught: unknown, profile: string, loginHint: stri
   if (status !== undefined && status >= 400) return over(`refused it (HTTP ${status})`);
   if (typeof known.code === 'string' && UNUSABLE_ANSWER.has(known.code)) return over(unusable(known, status));
   // Unreachable, timed out, cut off (our fetch's failures inside openid-client's error), or anything else.
-  return new NetworkError(
-    `could not refresh the sign-in: ${(failure as Error | undefined)?.message ?? String(failure)}`,
-  );
+  const message = `could not refresh the sign-in: ${(failure as Error | undefined)?.message ?? String(failure)}`;
+  // Why it could not be reached goes with it: a reset may pass, a host that does not resolve will not.
+  const ours = known.cause;
+  if (ours instanceof UnreachableError) return new UnreachableError(message, ours.hint, ours.networkCode);
+  return new NetworkError(message);
 }

@@ -19,6 +19,7 @@ import {
   warn,
 } from './check.js';
 import { describeTenant, describeUser, readAccount } from './account-shape.js';
+import { describeApiError, passingFailure, passingResult } from './passing.js';
 import { isoTime, relative } from './duration.js';
 import { readRateHeaders } from './rate-headers.js';
 
@@ -33,16 +34,6 @@ function blocked(found: Findings): string | undefined {
   return found.settingsBroken ?? found.unreachable ?? (found.noToken && `no usable token (${found.noToken})`);
 }
 
-/**
- * `HTTP 500 SERVER_ERROR: the database is down`; the status once, also when the client's message already starts
- * with it (a body without a message gives `HTTP 500 server error`).
- */
-export function describeApiError(error: ApiError): string {
-  const head = `HTTP ${error.status}${error.code ? ` ${error.code}` : ''}`;
-  const rest = error.message.replace(new RegExp(`^HTTP ${error.status}\\b[:\\s]*`), '').trim();
-  return rest ? `${head}: ${rest}` : head;
-}
-
 /** What doctor knows of the sign-in, for the fix of a 401 or 403. */
 async function signInFacts(deps: DoctorDeps, found: Findings): Promise<SignInFacts> {
   const session = await deps.session();
@@ -53,22 +44,35 @@ async function signInFacts(deps: DoctorDeps, found: Findings): Promise<SignInFac
   };
 }
 
-/** An API failure as a check line with its fix. */
-function apiFailure(name: string, error: unknown, signIn: SignInFacts): CheckResult {
+/**
+ * An API failure as a check line with its fix. One that may pass (5xx, 429, a reset, a timeout, also a refresh the
+ * sign-in server failed) says so and sends nobody to their config or to sign in again.
+ */
+function apiFailure(
+  name: string,
+  request: string,
+  error: unknown,
+  signIn: SignInFacts,
+  baseUrl: string | undefined,
+): CheckResult {
   const login = signIn.loginCommand;
+  const passing = passingFailure(error);
+  if (passing) return passingResult(name, 'fail', request, passing);
   if (error instanceof ApiError) {
     const what = describeApiError(error);
     const advice = refusalAdvice(error, signIn);
     if (error.status === 401)
       return fail(name, `the token was rejected (${what})`, signIn.envToken ? advice : `run: ${login}`);
     if (error.status === 403) return fail(name, `refused (${what})`, advice);
-    if (error.status === 429)
+    // Not there: base_url's path is not the API's (the tenant's own 404 is told apart by its check).
+    if (error.status === 404)
       return fail(
         name,
-        `rate limited (${what})`,
-        `wait ${error.retryAfterSeconds ?? 60} s and run doctor again; fewer clinic processes at once`,
+        `${request}: not found (${what})`,
+        `check base_url (${baseUrl}): it should be the API base, ending in /api`,
       );
-    return fail(name, what, 'try again later; --debug shows the exchange');
+    // An answer no wait will change (400, 405, 501…): what the server said is the lead.
+    return fail(name, `${request}: ${what}`, '--debug shows the exchange');
   }
   if (error instanceof AuthError) return fail(name, reason(error), error.hint ?? `run: ${login}`);
   return fail(name, reason(error), 'check the network and base_url; --debug shows the exchange');
@@ -101,8 +105,12 @@ export const accountCheck: Check = {
         tenants: account.tenants,
       });
     } catch (error) {
-      found.accountBroken = `GET /v1/account failed`;
-      return apiFailure(name, error, signIn);
+      // What the checks that need the account say when they skip: a failure that may pass is named as one.
+      const passing = passingFailure(error);
+      found.accountBroken = passing
+        ? `GET /v1/account failed for a moment (${passing.what}), so this cannot be told now`
+        : 'GET /v1/account failed';
+      return apiFailure(name, 'GET /v1/account', error, signIn, found.baseUrl);
     }
   },
 };
@@ -174,7 +182,13 @@ export const tenantSetupCheck: Check = {
             tenant,
           },
         );
-      return apiFailure(name, error, await signInFacts(deps, found));
+      return apiFailure(
+        name,
+        `GET ${paths.transactionTypes}`,
+        error,
+        await signInFacts(deps, found),
+        found.baseUrl,
+      );
     }
   },
 };

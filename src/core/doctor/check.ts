@@ -18,6 +18,8 @@ export interface CheckResult {
   detail: string;
   /** For warn and fail: what to do about it. */
   fix?: string;
+  /** The check met a failure that may pass (a 503, a reset, a timeout…): the server's, not the setup's (passing.ts). */
+  transient?: boolean;
   /** Facts for scripts (timings, expiry, scopes…), written in the JSON output only. */
   facts?: Record<string, unknown>;
 }
@@ -47,6 +49,8 @@ export interface Findings {
   unreachable?: string;
   /** The server's `Date` header, and when the probe was sent and answered (local clock, ms). */
   serverDate?: { header: string; sentAt: number; answeredAt: number };
+  /** Why the reachability probe got no answer, when that may pass (a reset, a timeout): the API checks still run. */
+  probeFailed?: string;
   keychainBroken?: string;
   /** Why no usable token is there (not logged in, expired, refresh failed…). */
   noToken?: string;

@@ -1,7 +1,8 @@
 // The keychain (usable at all, and whether this profile needs it), then the token: where it is, expiry, scopes.
 import { KeychainUnavailableError } from '../auth/credential-store.js';
 import { loginCommand, notLoggedInHint } from '../auth/session.js';
-import { AuthError } from '../errors.js';
+import { AuthError, NetworkError } from '../errors.js';
+import { passingFailure, passingResult } from './passing.js';
 import { type Check, fail, ok, reason, skip, warn } from './check.js';
 import { isoTime, relative } from './duration.js';
 import { expiryState, jwtClaims } from './token-facts.js';
@@ -64,6 +65,17 @@ export const keychainCheck: Check = {
     }
   },
 };
+
+/**
+ * What to do about a refresh that will not pass by waiting: refused (sign in again, or the error's own way); the
+ * sign-in server not reached or answering what is no sign-in server's answer (auth_url and the network).
+ */
+function refreshFix(error: unknown, login: string, authUrl: string | undefined): string {
+  if (error instanceof AuthError) return error.hint ?? login;
+  if (error instanceof NetworkError)
+    return `check auth_url (${authUrl ?? 'not set'}) and the network; --debug shows the exchange`;
+  return login;
+}
 
 export const tokenCheck: Check = {
   name: 'token',
@@ -177,11 +189,17 @@ export const tokenCheck: Check = {
       try {
         await session.accessToken(); // refreshes (once, under the profile's lock) and stores the new pair
       } catch (error) {
+        // The sign-in server failed for now (5xx, 429, a reset, a timeout): the sign-in itself may be fine.
+        const passing = passingFailure(error);
+        if (passing) {
+          found.noToken = 'the token has expired, and the sign-in server failed for a moment to refresh it';
+          return passingResult(name, 'fail', `${head} expired ${ago}; its refresh`, passing, facts);
+        }
         found.noToken = 'the token has expired and could not be refreshed';
         return fail(
           name,
           `${head} expired ${ago}, and the refresh failed: ${reason(error)}`,
-          error instanceof AuthError && error.hint ? error.hint : login,
+          refreshFix(error, login, found.settings.get('auth_url')),
           facts,
         );
       }

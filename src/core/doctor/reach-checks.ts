@@ -4,6 +4,9 @@ import { type Check, fail, ok, skip, warn } from './check.js';
 import { humanDuration, relative } from './duration.js';
 import { probe, ProbeError } from '../http/transport/fresh-connection.js';
 import { classifySkew, describeSkew, measureSkew } from './skew.js';
+import { isRetryableNetworkCode } from '../http/retry-policy.js';
+import { parseRetryAfter } from '../http/parse-error.js';
+import { passingResult, passingStatus, plainWords, usableRetryAfter, whose } from './passing.js';
 
 /** Slower than this to answer: warn (every command will feel it). */
 const SLOW_MS = 2000;
@@ -31,12 +34,18 @@ export const baseUrlCheck: Check = {
       });
     } catch (error) {
       const stage = error instanceof ProbeError ? error.stage : 'http';
+      const code = error instanceof ProbeError ? error.code : undefined;
       const message = error instanceof Error ? error.message : String(error);
+      const facts = { url: found.baseUrl, stage };
+      // Connected, then reset or left without an answer in time: the server's moment, not base_url. The API checks
+      // still run (their own requests may well be answered); only the clock has no server time to go by.
+      if (stage === 'http' && isRetryableNetworkCode(code)) {
+        const what = plainWords(message.replace(/^the connection to \S+ failed: /, ''));
+        found.probeFailed = `the probe of ${base.host} failed for a moment (${what})`;
+        return passingResult(name, 'fail', `GET ${PROBE_PATH} at ${base.host}`, { what }, facts);
+      }
       found.unreachable = `${base.host} cannot be reached`;
-      return fail(name, message, fixFor(stage, error instanceof ProbeError ? error.code : undefined, base), {
-        url: found.baseUrl,
-        stage,
-      });
+      return fail(name, message, fixFor(stage, code, base), facts);
     }
     const facts = {
       url: found.baseUrl,
@@ -87,8 +96,34 @@ export const baseUrlCheck: Check = {
         `check base_url (${found.baseUrl}): it should be the API base, ending in /api`,
         facts,
       );
+    // Reached (DNS, connect, TLS all done), but the server answered with a failure that may pass (5xx, 429, 408).
+    if (passingStatus(answer.status)) {
+      const retryAfter = usableRetryAfter(parseRetryAfter(answer.headers['retry-after'], deps.clock.now()));
+      const passing = {
+        what: `HTTP ${answer.status}`,
+        status: answer.status,
+        ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
+      };
+      // A warning: the way there works, and the API checks below say whether the API does.
+      return {
+        ...passingResult(name, 'warn', `GET ${PROBE_PATH}`, passing, facts),
+        detail: `${summary}: a failure that may pass (${whose(passing)})`,
+      };
+    }
+    if (answer.status === 511)
+      return warn(
+        name,
+        `${summary}: the network asks to be signed in to (a captive portal)`,
+        'sign in to the network (open any web page in a browser), then run doctor again',
+        facts,
+      );
     if (answer.status >= 500)
-      return warn(name, summary, 'the server is in trouble; try again later or check its status page', facts);
+      return warn(
+        name,
+        `${summary}: a server that does not do this request`,
+        `check that base_url (${found.baseUrl}) is the Clinic API, ending in /api`,
+        facts,
+      );
     if (answer.totalMs > SLOW_MS)
       return warn(
         name,
@@ -124,8 +159,13 @@ export const clockSkewCheck: Check = {
   async run(deps, found) {
     const name = 'clock-skew';
     if (!found.serverDate) {
-      if (found.settingsBroken || found.unreachable)
-        return skip(name, found.settingsBroken ?? found.unreachable ?? '');
+      if (found.settingsBroken || found.unreachable || found.probeFailed)
+        return skip(
+          name,
+          found.settingsBroken ??
+            found.unreachable ??
+            `no server time to compare with: ${found.probeFailed ?? ''}`,
+        );
       return warn(
         name,
         'the server sent no Date header; cannot compare clocks',

@@ -4,6 +4,8 @@ import { UsageError } from '../errors.js';
 import { type Check, type DoctorDeps, doctorClient, fail, ok, reason, skip } from './check.js';
 import { humanDuration } from './duration.js';
 import { probeUpgrade } from '../http/transport/upgrade.js';
+import { isRetryableNetworkCode } from '../http/retry-policy.js';
+import { passingFailure, passingResult, passingStatus, plainWords } from './passing.js';
 
 const REALTIME_LIMIT_MS = 10_000;
 
@@ -45,11 +47,17 @@ export const realtimeCheck: Check = {
     const facts = { url: address, channel, auth_endpoint: target.authEndpoint };
     const settingsFix =
       'check realtime.host, realtime.port, realtime.tls and realtime.key (clinic config list)';
+    const authorizing = `authorizing ${channel} (POST ${target.authEndpoint})`;
+    const connecting = `connecting to ${address}`;
 
     return new Promise((resolve) => {
       // connectChat's pusher-js starts connecting as it is made, before any state_change can be heard.
       let lastState = 'connecting';
       let frame: string | undefined;
+      /** A frame's code 4100-4299: the server asks to come back later or at once (over capacity, …): may pass. */
+      let passingFrame = false;
+      /** The channel's authorization request is on its way: past the time limit, it got no answer in time. */
+      let inFlight = false;
       let connectedAt: number | undefined;
       const open: { connection?: { disconnect(): void } } = {};
       let settled = false;
@@ -61,9 +69,21 @@ export const realtimeCheck: Check = {
         open.connection?.disconnect();
         resolve(result);
       };
+      /** The end a frame that may pass (4100-4299) explains, when that is what the server said last. */
+      const passingEnd = () =>
+        passingFrame && frame
+          ? passingResult(name, 'fail', connecting, { what: `the server said ${frame}` }, facts)
+          : undefined;
       const interrupted = () => done(fail(name, 'interrupted'));
       deps.signal?.addEventListener('abort', interrupted, { once: true });
       const timer = setTimeout(() => {
+        const within = humanDuration(limitMs);
+        if (inFlight)
+          return done(
+            passingResult(name, 'fail', authorizing, { what: `no answer within ${within}` }, facts),
+          );
+        const frameEnd = passingEnd();
+        if (frameEnd) return done(frameEnd);
         const where =
           connectedAt === undefined
             ? `could not connect to ${address}`
@@ -71,14 +91,22 @@ export const realtimeCheck: Check = {
         done(
           fail(
             name,
-            `${where} within ${humanDuration(limitMs)} (state ${lastState}${frame ? `, ${frame}` : ''})`,
+            `${where} within ${within} (state ${lastState}${frame ? `, ${frame}` : ''})`,
             settingsFix,
             facts,
           ),
         );
       }, limitMs);
+      const authorize = channelAuthorizer(client, target.authEndpoint, tenant);
       open.connection = connectChat(target.realtime, channel, [], {
-        authorize: channelAuthorizer(client, target.authEndpoint, tenant),
+        authorize: async (socketId, channelName) => {
+          inFlight = true;
+          try {
+            return await authorize(socketId, channelName);
+          } finally {
+            inFlight = false;
+          }
+        },
         state: (current) => {
           lastState = current;
           if (current === 'connected') connectedAt ??= deps.clock.now();
@@ -88,22 +116,28 @@ export const realtimeCheck: Check = {
             done(fail(name, `cannot connect to ${address} (state unavailable)`, settingsFix, facts));
           if (current === 'disconnected')
             done(
-              fail(
-                name,
-                frame
-                  ? `the realtime server refused the connection (${frame})`
-                  : `${address} closed the connection before ${channel} was subscribed`,
-                settingsFix,
-                facts,
-              ),
+              passingEnd() ??
+                fail(
+                  name,
+                  frame
+                    ? `the realtime server refused the connection (${frame})`
+                    : `${address} closed the connection before ${channel} was subscribed`,
+                  settingsFix,
+                  facts,
+                ),
             );
         },
         error: (code, message) => {
-          frame = `${code ?? ''} ${message}`.trim();
+          frame = `${code ?? ''} ${plainWords(message)}`.trim();
+          // Pusher's protocol: 4000-4099 never again unchanged (settings), 4100-4199 later, 4200-4299 at once.
+          passingFrame = code !== undefined && code >= 4100 && code < 4300;
           if (code !== undefined && code >= 4000 && code < 4100)
             done(fail(name, `the realtime server refused the connection (${frame})`, settingsFix, facts));
         },
-        refused: (error) =>
+        refused: (error) => {
+          // The API failed for now (5xx, 429, a reset, a timeout): not the settings, the tenant or the token.
+          const passing = passingFailure(error);
+          if (passing) return done(passingResult(name, 'fail', authorizing, passing, facts));
           done(
             fail(
               name,
@@ -111,7 +145,8 @@ export const realtimeCheck: Check = {
               `check realtime.auth_endpoint (${target.authEndpoint}), the tenant, and the token's access to it`,
               facts,
             ),
-          ),
+          );
+        },
         subscribed: () => {
           const ms = deps.clock.now() - started;
           done(ok(name, `${address}: authorized and subscribed to ${channel} in ${ms} ms`, { ...facts, ms }));
@@ -123,8 +158,25 @@ export const realtimeCheck: Check = {
       // says at once what the server does.
       probeUpgrade(address, { timeoutMs: limitMs, signal: deps.signal }).then(
         (verdict) => {
-          if (verdict && !verdict.upgraded && connectedAt === undefined)
-            done(fail(name, `cannot connect to ${address}: ${verdict.problem}`, settingsFix, facts));
+          if (!verdict || verdict.upgraded || connectedAt !== undefined) return;
+          // Answered 503 or 429, or reset: the server's moment, not the realtime settings.
+          if (
+            (verdict.status !== undefined && passingStatus(verdict.status)) ||
+            isRetryableNetworkCode(verdict.code)
+          )
+            return done(
+              passingResult(
+                name,
+                'fail',
+                connecting,
+                {
+                  what: verdict.problem,
+                  ...(verdict.status === undefined ? {} : { status: verdict.status }),
+                },
+                facts,
+              ),
+            );
+          done(fail(name, `cannot connect to ${address}: ${verdict.problem}`, settingsFix, facts));
         },
         // An address the probe cannot even make a request of (a port out of range): the check fails, not the run.
         (error: unknown) =>

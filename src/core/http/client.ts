@@ -23,7 +23,13 @@ import { apiBase, type ApiBase, buildRequestUrl, type RequestUrl, sameOriginUrl 
 import { LocalPacer, type Pacer } from './pacers.js';
 import { anySignal } from './any-signal.js';
 import { mayStart } from './in-flight.js';
-import { backoffMs, isIdempotent, shouldRetryNetworkError, shouldRetryStatus } from './retry-policy.js';
+import {
+  backoffMs,
+  isIdempotent,
+  networkErrorCode,
+  shouldRetryNetworkError,
+  shouldRetryStatus,
+} from './retry-policy.js';
 import { CutOff, type DownloadSink, markingCutOffs } from './download.js';
 import { pairExact } from './exact-numbers.js';
 
@@ -540,6 +546,7 @@ function toNetworkError(error: unknown, prepared: PreparedRequest): Error {
   return new UnreachableError(
     `cannot reach ${target}: ${reason}${lost ? ' (the request may have been processed; check before repeating it)' : ''}`,
     reason === 'connection refused' ? refusedHint(target) : undefined,
+    networkErrorCode(error),
   );
 }
 

@@ -56,15 +56,18 @@ export function boundedFetch(options: BoundedFetchOptions): BoundedFetch {
       );
       return toResponse(answer.status, answer.headers, Buffer.from(answer.text ?? '', 'utf8'), href);
     } catch (error) {
+      if (options.signal?.aborted) throw new NetworkError(`${redactUrl(href)}: interrupted`);
       if (networkErrorCode(error) === 'CLINIC_DEADLINE' || signal?.aborted) {
-        const why = options.signal?.aborted
-          ? 'interrupted'
-          : `no complete answer within ${Math.round(timeoutMs / 100) / 10}s`;
-        throw new NetworkError(`${redactUrl(href)}: ${why}`);
+        const why = `no complete answer within ${Math.round(timeoutMs / 100) / 10}s`;
+        throw new UnreachableError(`${redactUrl(href)}: ${why}`, undefined, 'CLINIC_DEADLINE');
       }
       // Ours, said as it is: a network error, or a refusal (a connection to another user's process, exit 2).
       if (error instanceof CliError) throw error;
-      throw new UnreachableError(`cannot reach ${url.origin}: ${describeNetworkError(error)}`);
+      throw new UnreachableError(
+        `cannot reach ${url.origin}: ${describeNetworkError(error)}`,
+        undefined,
+        networkErrorCode(error),
+      );
     }
   };
 }

@@ -16,13 +16,17 @@ export function shouldRetryStatus(
   return RETRYABLE_STATUS.has(status) && repeatable;
 }
 
+/** A network failure's code that may pass (a reset, a timeout): what the client retries. */
+export const isRetryableNetworkCode = (code: string | undefined): boolean =>
+  RETRYABLE_NETWORK_CODES.has(code ?? '');
+
 /** Resets and timeouts: the answer was lost, so only idempotent requests may be sent again. */
 export function shouldRetryNetworkError(
   error: unknown,
   method: string,
   repeatable = isIdempotent(method),
 ): boolean {
-  return repeatable && RETRYABLE_NETWORK_CODES.has(networkErrorCode(error) ?? '');
+  return repeatable && isRetryableNetworkCode(networkErrorCode(error));
 }
 
 export function networkErrorCode(error: unknown): string | undefined {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/core/errors.js';
 import { describeTenant, describeUser, readAccount } from '../../../src/core/doctor/account-shape.js';
-import { describeApiError, rateLimitCheck } from '../../../src/core/doctor/api-checks.js';
+import { rateLimitCheck } from '../../../src/core/doctor/api-checks.js';
+import { describeApiError } from '../../../src/core/doctor/passing.js';
 import type { DoctorDeps } from '../../../src/core/doctor/check.js';
 import { pathProblem } from '../../../src/core/doctor/path-problems.js';
 import { isoTime } from '../../../src/core/doctor/duration.js';

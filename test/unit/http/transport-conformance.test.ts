@@ -294,6 +294,19 @@ describe('the upgrade probe (doctor)', () => {
     expect(await probeUpgrade(origin.replace('http', 'ws'), { timeoutMs: 2000 })).toEqual({
       upgraded: false,
       problem: 'answered HTTP 400 instead of a WebSocket',
+      status: 400,
+    });
+  });
+
+  it('a 503 answer: its status goes with the words (doctor tells a passing failure by it)', async () => {
+    const origin = await serve((_req, res) => res.writeHead(503).end());
+    server!.on('upgrade', (_req, socket: Socket) =>
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n'),
+    );
+    expect(await probeUpgrade(origin.replace('http', 'ws'), { timeoutMs: 2000 })).toEqual({
+      upgraded: false,
+      problem: 'answered HTTP 503 instead of a WebSocket',
+      status: 503,
     });
   });
 
@@ -305,6 +318,7 @@ describe('the upgrade probe (doctor)', () => {
     expect(await probeUpgrade(origin.replace('http', 'ws'), { timeoutMs: 2000 })).toEqual({
       upgraded: false,
       problem: 'connection refused',
+      code: 'ECONNREFUSED',
     });
   });
 });

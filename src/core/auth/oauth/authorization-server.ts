@@ -1,6 +1,6 @@
 // The OAuth/OpenID server of a profile, through openid-client: discovery when offered, documented paths otherwise.
 import type { Configuration } from 'openid-client';
-import { NetworkError, UsageError } from '../../errors.js';
+import { NetworkError, ServerFailureError, UsageError } from '../../errors.js';
 import type { HttpTransport } from '../../http/transport.js';
 import { boundedFetch, type BoundedFetch } from '../../http/oauth-fetch.js';
 import { requireOwnListener } from '../../http/loopback-owner.js';
@@ -144,7 +144,12 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
     const ours = (error as { cause?: unknown }).cause;
     if (ours instanceof NetworkError || ours instanceof UsageError) throw ours;
     if (!isMissingDiscovery(error)) {
-      throw new NetworkError(`cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`);
+      const message = `cannot reach the sign-in server ${url.origin}: ${(error as Error).message}`;
+      // Its own failure or too many requests: what may pass (a doctor run says so rather than "sign in again").
+      const status = statusOf(error);
+      if (status !== undefined && (status >= 500 || status === 429))
+        throw new ServerFailureError(message, status);
+      throw new NetworkError(message);
     }
   }
   if (discovered) return prepare(discovered);
@@ -164,9 +169,15 @@ export async function loadAuthorizationServer(settings: ServerSettings): Promise
   );
 }
 
-function isMissingDiscovery(error: unknown): boolean {
+/** The HTTP status of the answer behind openid-client's error, when it had one. */
+function statusOf(error: unknown): number | undefined {
   const cause = (error as { cause?: { status?: number } } | undefined)?.cause;
-  const status = (error as { status?: number }).status ?? cause?.status;
+  const status = (error as { status?: unknown } | undefined)?.status ?? cause?.status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function isMissingDiscovery(error: unknown): boolean {
+  const status = statusOf(error);
   const code = (error as { code?: string }).code;
   return status === 404 || code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON';
 }

@@ -46,6 +46,9 @@ export interface Exchanged {
   body: Readable;
 }
 
+/** The networkCode of an answer that stopped midway (UnreachableError). */
+export const CUT_OFF = 'CLINIC_CUT_OFF';
+
 /** Thrown when the whole-exchange deadline passes; callers word it (`deadlineMs` says how long it was). */
 export class DeadlineError extends Error {
   readonly code = 'CLINIC_DEADLINE';
@@ -195,7 +198,8 @@ export function readCapped(body: Readable, url: string, max: number): Promise<st
     // Destroyed before its end (the deadline, Ctrl-C): 'error' has said why, or this is the only word. Made only
     // then: an error (its stack, the URL parsed to redact it) on every answer was a bulk record's largest cost here.
     body.once('close', () => {
-      if (!ended) reject(new UnreachableError(`the answer from ${redactUrl(url)} was cut off`));
+      if (!ended)
+        reject(new UnreachableError(`the answer from ${redactUrl(url)} was cut off`, undefined, CUT_OFF));
     });
   });
 }

@@ -3,12 +3,16 @@
 // `unavailable`) after retrying for its 10 s.
 import { randomBytes } from 'node:crypto';
 import { requestFunction } from '../transport.js';
+import { networkErrorCode } from '../retry-policy.js';
 import { describeNetworkError } from './describe-error.js';
 
 export type UpgradeVerdict =
   | { upgraded: true }
-  /** What went wrong, in words (`connection refused`, `answered HTTP 400 instead of a WebSocket`). */
-  | { upgraded: false; problem: string };
+  /**
+   * What went wrong, in words (`connection refused`, `answered HTTP 400 instead of a WebSocket`), with the answer's
+   * status or the network's code for a reader that tells what may pass.
+   */
+  | { upgraded: false; problem: string; status?: number; code?: string };
 
 export interface UpgradeProbeOptions {
   timeoutMs: number;
@@ -52,10 +56,18 @@ export async function probeUpgrade(
     });
     req.on('response', (response) => {
       response.resume();
-      finish({ upgraded: false, problem: `answered HTTP ${response.statusCode} instead of a WebSocket` });
+      finish({
+        upgraded: false,
+        problem: `answered HTTP ${response.statusCode} instead of a WebSocket`,
+        status: response.statusCode,
+      });
     });
     req.on('error', (error) =>
-      finish({ upgraded: false, problem: describeNetworkError(error, 'diagnostic') }),
+      finish({
+        upgraded: false,
+        problem: describeNetworkError(error, 'diagnostic'),
+        code: networkErrorCode(error),
+      }),
     );
     req.end();
   });
