@@ -71,14 +71,18 @@ export class UnreachableError extends NetworkError {
 
 /**
  * A server that answered with its own failure (5xx) or too many requests (429) where no ApiError is made (the
- * sign-in server): what may pass, and signing in again would not help (exit 1).
+ * sign-in server): what may pass, and signing in again would not help. Exit 9 for 429 and 503, as the API's own
+ * (rate limited or unavailable), else 1.
  */
 export class ServerFailureError extends NetworkError {
+  override readonly exitCode: ExitCodeValue;
+
   constructor(
     message: string,
     readonly status: number,
   ) {
     super(message);
+    this.exitCode = status === 429 || status === 503 ? ExitCode.rateLimited : ExitCode.failure;
   }
 }
 

@@ -1,6 +1,7 @@
 // Why a refresh failed, as the user is told. The sign-in server refused it, or answered something that is no token
 // (no access_token, another token_type, not JSON): the sign-in is over, exit 3 with the way to sign in again. It could
-// not be reached, took too long or failed itself (5xx, 429): that may pass, and a new sign-in would not help (exit 1).
+// not be reached, took too long or failed itself (5xx, 429): that may pass, and a new sign-in would not help (exit 1;
+// 9 for 429 and 503, as for the API).
 import { AuthError, CliError, NetworkError, ServerFailureError, UnreachableError } from '../errors.js';
 import { clipRedacted } from '../redact.js';
 import { refusalWithin } from './oauth/authorization-server.js';

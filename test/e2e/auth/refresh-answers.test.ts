@@ -261,26 +261,29 @@ describe('a refresh the sign-in server refuses, or answers with no usable token:
   });
 });
 
-describe('a token endpoint that fails, resets or never answers: exit 1, as before (a new sign-in would not help)', () => {
-  const cases: [string, TokenAnswer, string][] = [
-    ['a 500', { status: 500, type: 'text/plain', body: 'oops' }, 'answered HTTP 500; try again later'],
+describe('a token endpoint that fails, resets or never answers: exit 1, or 9 as the API (a new sign-in would not help)', () => {
+  const cases: [string, TokenAnswer, string, number][] = [
+    ['a 500', { status: 500, type: 'text/plain', body: 'oops' }, 'answered HTTP 500; try again later', 1],
     [
       'a 500 with an OAuth error',
       { status: 500, body: { error: 'server_error' } },
       'answered HTTP 500; try again later',
+      1,
     ],
+    // Unavailable and rate limited: exit 9, as the contract has it for the API's 503 and 429.
     [
       'a 503',
       { status: 503, body: { error: 'temporarily_unavailable' } },
       'answered HTTP 503; try again later',
+      9,
     ],
-    ['a 429', { status: 429, body: { error: 'slow_down' } }, 'answered HTTP 429; try again later'],
+    ['a 429', { status: 429, body: { error: 'slow_down' } }, 'answered HTTP 429; try again later', 9],
   ];
 
-  it.each(cases)('%s', async (_name, answer, why) => {
+  it.each(cases)('%s', async (_name, answer, why, code) => {
     tokenAnswer = () => answer;
     const result = await exportAll();
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(code);
     expect(lines(result.stderr)).toEqual([`error: could not refresh the sign-in: the sign-in server ${why}`]);
     expect(tokenRequests).toBe(1);
     expect(await stored()).toMatchObject({ access_token: 'stored', refresh_token: 'rt-0' });
@@ -309,7 +312,7 @@ describe('a new token with no usable lifetime: used until the API answers 401, o
   const lifetimes: [string, Record<string, unknown>][] = [
     ['expires_in 0', { expires_in: 0 }],
     ['expires_in 1', { expires_in: 1 }],
-    ['expires_in 59', { expires_in: 59 }],
+    ['expires_in 1.9', { expires_in: 1.9 }],
     ['expires_in "0"', { expires_in: '0' }],
     ['expires_in -30', { expires_in: -30 }],
     ['expires_in 1e20', { expires_in: 1e20 }],
@@ -327,6 +330,19 @@ describe('a new token with no usable lifetime: used until the API answers 401, o
     const after = await stored();
     expect(after).toMatchObject({ access_token: 'at-1', refresh_token: 'rt-1' });
     expect(after.expires_at).toBeUndefined();
+  });
+
+  it('expires_in 2 and up is planned on: refreshed before it runs out, half its lifetime apart at most', async () => {
+    pageDelayMs = 400; // 8 pages: 3.2 s, past the first token's 2 s
+    tokenAnswer = tokens({ expires_in: 2 });
+    const result = await exportAll();
+    expect(result.code, result.stderr).toBe(0);
+    expect(customerIds(result)).toEqual(ALL_IDS);
+    // The expired one at the start, then one a second or so: never one a page, never a 401.
+    expect(tokenRequests).toBeGreaterThanOrEqual(2);
+    expect(tokenRequests).toBeLessThanOrEqual(5);
+    expect(unauthorized).toBe(0);
+    expect((await stored()).expires_at).toEqual(expect.any(String));
   });
 
   it('expires_in 0, with 4 requests in flight together: one refresh, never two at once', async () => {

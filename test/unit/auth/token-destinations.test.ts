@@ -396,7 +396,8 @@ describe('a token answer with an unusable expires_in', () => {
       expect(credentials).toMatchObject({ access_token: 'a', refresh_token: 'r', expires_at: undefined });
     }
     expect(expiryAfter(FAKE_START, 60)).toBe(new Date(FAKE_START + 60_000).toISOString());
-    // Shorter than a minute: no expiry, so not counted as expiring on every request (used until answered 401).
-    for (const short of [0, 1, 59.9]) expect(expiryAfter(FAKE_START, short)).toBeUndefined();
+    expect(expiryAfter(FAKE_START, 2)).toBe(new Date(FAKE_START + 2_000).toISOString());
+    // Under 2 s (0, or 1 rounded down): no expiry, so not counted as expiring on every request (used until a 401).
+    for (const short of [0, 1, 1.9]) expect(expiryAfter(FAKE_START, short)).toBeUndefined();
   });
 });

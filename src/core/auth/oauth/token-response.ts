@@ -24,12 +24,13 @@ export class UnusableTokenError extends NetworkError {}
 const MAX_TIME_MS = 8.64e15;
 
 /**
- * A stated lifetime shorter than this is no plan to go by (0, 1 s: a server's slip more likely than a token that
- * short): the token is kept without an expiry, as one with no lifetime, and used until the API answers 401. Planned
- * on, it would count as expiring on every request and refresh each time. From here up, the refresh margin (half
- * the lifetime at most, expiry.ts) leaves at least 30 s between refreshes.
+ * A stated lifetime shorter than this is no plan to go by (0, 1 s: a server's slip, or a lifetime rounded down, more
+ * likely than a token that short): the token is kept without an expiry, as one with no lifetime, and used until the
+ * API answers 401. Planned on, it would count as expiring on every request and refresh each time. From here up it is
+ * planned on (`auth token` never hands out one it knows to be expired): the refresh margin (half the lifetime at
+ * most, expiry.ts) leaves at least half of each token's lifetime between refreshes.
  */
-export const MIN_LIFETIME_S = 60;
+export const MIN_LIFETIME_S = 2;
 
 /** A lifetime in seconds as openid-client reads `expires_in` (a number or a numeric string), if it is a usable one. */
 export function readExpiresIn(value: unknown): number | undefined {
