@@ -34,8 +34,13 @@ const probes = async () =>
     .length;
 report.doctor = keychainCheck();
 report.probesLeft = await probes();
+const storeSetting = () =>
+  clinic(['--profile', 'sandbox', 'config', 'get', 'credential_store']).stdout?.trim() ?? '';
+report.storeBeforeLogout = storeSetting();
 report.logout = clinic(['--profile', 'sandbox', 'logout']).code;
 report.afterLogout = (await store.get('sandbox')) ?? null;
+// The keychain (the default) is forgotten with the sign-in: where none answers later, the profile is just signed out.
+report.storeAfterLogout = storeSetting();
 if (process.env.LOCK_COMMAND) {
   // Locked, the keychain still reads "nothing" but refuses (or never answers) a write: doctor must not say usable.
   execFileSync('sh', ['-c', process.env.LOCK_COMMAND]);

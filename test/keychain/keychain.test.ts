@@ -61,6 +61,8 @@ describe.skipIf(!available)('keychain through @napi-rs/keyring and gnome-keyring
       token: true,
       logout: 0,
       afterLogout: null,
+      storeBeforeLogout: 'keychain',
+      storeAfterLogout: '',
     });
     expect(report.status.storage).toContain('OS keychain');
     // doctor proved the keychain with an entry of its own, and left none behind.

@@ -1,6 +1,7 @@
 // `clinic logout`: revokes an OAuth sign-in at the server when it offers revocation, then deletes it locally.
 import { adoptLegacy, signInOrigins } from '../../core/auth/binding.js';
 import type { StoredCredentials, StoreKind } from '../../core/auth/credential-store.js';
+import { setPath } from '../../core/config/config-file.js';
 import type { Settings } from '../../core/config/settings.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { type CommandInput, verb } from '../../cli/command.js';
@@ -88,7 +89,10 @@ export async function logout(options: LogoutOptions, ctx: Context): Promise<void
       ctx.io.alert(`warning: profile ${name} is still signed in: ${(error as Error).message}`);
       continue;
     }
-    // The profile's credential_store stays: a choice of where sign-ins go (a machine with no keychain), not a sign-in.
+    // A profile's choice of the file stays (a machine with no keychain: the next login goes there too); the keychain,
+    // the default, is forgotten with the sign-in, so where none answers later the profile is just signed out.
+    if (profile.credential_store === 'keychain')
+      await ctx.editProfile((p) => setPath(p, 'credential_store', undefined), name);
     ctx.io.err(
       deletedFrom.length > 0
         ? `logged out of profile ${name}; deleted from ${deletedFrom.join(' and ')}`

@@ -7,7 +7,7 @@ import { sendAndShow } from '../../cli/present.js';
 import { checkAllowed, getErasureRequest } from '../../core/api/erasure.js';
 import { paths } from '../../core/api/resources.js';
 import { UsageError } from '../../core/errors.js';
-import { whoIs } from './customer-identity.js';
+import { customerIdOf, whoIs } from './customer-identity.js';
 import type { CANCEL_OPTIONS } from './index.js';
 
 type Action = 'resend' | 'cancel' | 'retry';
@@ -41,10 +41,8 @@ export function act(action: Action) {
     checkAllowed(request, action);
     if (question && !ctx.globals.dryRun && !ctx.globals.yes) {
       // Whose data goes, as the server shows them, where the question erases it.
-      const who =
-        action === 'retry' && request.customer_id !== null
-          ? await whoIs(ctx, request.customer_id, { gone: true })
-          : 'the patient';
+      const customer = action === 'retry' ? customerIdOf(request.customer_id) : undefined;
+      const who = customer === undefined ? 'the patient' : await whoIs(ctx, customer, { gone: true });
       await confirmOrCancel(ctx, question(options.id, request.status, who));
     }
     const body = action === 'cancel' ? { cancellation_reason: options.reason } : undefined;

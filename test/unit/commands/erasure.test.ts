@@ -131,6 +131,51 @@ describe('confirmations', () => {
   });
 });
 
+describe('erasure retry: whose data it erases, whatever the server says of the customer', () => {
+  /** retry 12 on a terminal, answered no, for a failed request naming `customerId`: the question and the requests. */
+  async function asked(customerId: unknown, customerAnswer?: { status: number; body: unknown }) {
+    queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
+      { status: 200, body: { success: true, data: { ...erasure('failed').data, customer_id: customerId } } },
+    ]);
+    if (customerAnswer)
+      queueReplies(cli.transport, cli.seen, 'GET', `/api/v1/customers/${String(customerId)}`, [
+        customerAnswer,
+      ]);
+    const questions: string[] = [];
+    const prompter: Prompter = { confirm: async (q) => (questions.push(q), false), input: async () => '' };
+    const result = await run(['--max-retries', '0', 'erasure', 'retry', '12'], { terminal: true, prompter });
+    expect(result.code).toBe(2);
+    return { question: questions[0], sent: cli.seen.map((r) => `${r.method} ${r.path}`) };
+  }
+
+  it('a customer it can read: named as the server shows them', async () => {
+    customer42();
+    const { question } = await asked(42);
+    expect(question).toBe(
+      'Run erasure request 12 again? It erases the data of customer 42 (Ada Lovelace), for good.',
+    );
+  });
+
+  it.each([['5#x'], ['%2e%2e/%2e%2e/account'], [{}], [-1], [1.5], [null]])(
+    'a customer id that is none (%j): nothing asked of the server for it, "the patient"',
+    async (id) => {
+      const { question, sent } = await asked(id);
+      expect(question).toBe('Run erasure request 12 again? It erases the data of the patient, for good.');
+      expect(sent).toEqual(['GET /api/v1/data-erasure-requests/12']);
+    },
+  );
+
+  it.each([
+    [500, 'who it is could not be read'],
+    [404, "the server no longer has this customer's record"],
+    [403, 'reading customers is forbidden to you'],
+  ])('a customer read answered %i: asked all the same, saying so', async (status, says) => {
+    const { question } = await asked(43, { status, body: { message: 'no' } });
+    expect(question).toContain(`customer 43 (`);
+    expect(question).toContain(says);
+  });
+});
+
 describe('erasure watch', () => {
   const sequence = (statuses: (string | number)[]) =>
     queueReplies(
