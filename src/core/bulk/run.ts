@@ -91,9 +91,9 @@ export async function checkInput(input: BulkInput): Promise<CheckedInput> {
       else records++;
     }
   } catch (error) {
-    // What ends the read (a quote never closed…) comes after the records already found bad.
+    // What ends the read (a quote never closed…) comes after the records already found bad, named whatever their count.
     if (error instanceof BulkInputError && error.line !== undefined && bad.count > 0) {
-      bad.add(error.line, error.problem);
+      bad.stop(error.line, error.problem);
       throw bad.error();
     }
     throw error;
@@ -106,9 +106,18 @@ export async function checkInput(input: BulkInput): Promise<CheckedInput> {
 /** How many bad records of an input are named, at most; the rest are counted. */
 export const BAD_RECORDS_NAMED = 10;
 
-/** The bad records of an input as it is checked: the first BAD_RECORDS_NAMED, and how many in all. */
+interface BadRecord {
+  line: number;
+  problem: string;
+}
+
+/**
+ * The bad records of an input as it is checked: the first BAD_RECORDS_NAMED, how many in all, and what ended the
+ * check before the end of the file, if anything did.
+ */
 class BadRecords {
-  private readonly named: { line: number; problem: string }[] = [];
+  private readonly named: BadRecord[] = [];
+  private stopped?: BadRecord;
   count = 0;
 
   constructor(private readonly file: string) {}
@@ -117,26 +126,34 @@ class BadRecords {
     if (++this.count <= BAD_RECORDS_NAMED) this.named.push({ line, problem });
   };
 
+  /** What the read could not go past: named after the others, however many there are. */
+  stop(line: number, problem: string): void {
+    this.count++;
+    this.stopped = { line, problem };
+  }
+
   error(): BulkInputError {
     const [first] = this.named;
-    return this.count === 1
-      ? new BulkInputError(this.file, first!.line, first!.problem)
-      : new BadRecordsError(this.file, this.named, this.count);
+    return this.count === 1 && first
+      ? new BulkInputError(this.file, first.line, first.problem)
+      : new BadRecordsError(this.file, this.named, this.count, this.stopped);
   }
 }
 
 /**
- * More than one bad record: each named one is a line of its own (`listed`, FILE:LINE: problem), the error itself says
- * how many there are.
+ * More than one bad record: each named one is a line of its own (`listed`, FILE:LINE: problem), what ended the check
+ * last; the error itself says how many there are.
  */
 export class BadRecordsError extends BulkInputError {
   readonly listed: string[];
 
-  constructor(file: string, named: readonly { line: number; problem: string }[], count: number) {
+  constructor(file: string, named: readonly BadRecord[], count: number, stopped?: BadRecord) {
+    const shown = [...named, ...(stopped ? [stopped] : [])];
     const lines = named.map(({ line }) => line).join(', ');
-    const more = count > named.length ? `, and ${count - named.length} more` : '';
-    super(file, undefined, `${count} bad records (lines ${lines}${more}); nothing was sent`);
-    this.listed = named.map(({ line, problem }) => `${file}:${line}: ${problem}`);
+    const more = count > shown.length ? `, and ${count - shown.length} more` : '';
+    const end = stopped ? `; the check stopped at line ${stopped.line}, past which nothing was read` : '';
+    super(file, undefined, `${count} bad records (lines ${lines}${more})${end}; nothing was sent`);
+    this.listed = shown.map(({ line, problem }) => `${file}:${line}: ${problem}`);
   }
 }
 

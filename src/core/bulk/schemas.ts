@@ -51,7 +51,7 @@ export function checkRecord(
     }
     const number = typeof value === 'string' && /^\s*[1-9]\d*\s*$/.test(value) ? Number(value) : value;
     if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 1)
-      return { problem: `${field} must be a positive whole number, got ${JSON.stringify(value)}` };
+      return { problem: `${field} must be a positive whole number, got ${shortJson(value)}` };
     out[field] = number;
   }
   for (const field of schema.required) {
@@ -60,4 +60,10 @@ export function checkRecord(
       return { problem: `missing required field ${field}` };
   }
   return { record: out };
+}
+
+/** A value as JSON for a message, cut to a few words: a record may hold a megabyte in one field. */
+function shortJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length <= 60 ? text : `${text.slice(0, 60)}… (${text.length} characters)`;
 }

@@ -86,6 +86,34 @@ describe('checkInput', () => {
       'f:2: the row has 1 fields where the header has 2',
       'f:4: a quoted field is never closed (a " is missing)',
     ]);
-    expect(error.message).toBe('f: 2 bad records (lines 2, 4); nothing was sent');
+    expect(error.message).toBe(
+      'f: 2 bad records (lines 2); the check stopped at line 4, past which nothing was read; nothing was sent',
+    );
+  });
+
+  it('what ends the read is named even past the first ten, and the count says the rest', async () => {
+    const rows = Array.from({ length: 12 }, (_, i) => `${i + 1}`); // a field missing: each row bad
+    const error = (await refusal(
+      `customer_id,request_reason\n${rows.join('\n')}\n"13,x\n`,
+      'csv',
+    )) as BadRecordsError;
+    expect(error.listed).toHaveLength(BAD_RECORDS_NAMED + 1);
+    expect(error.listed.at(-1)).toBe('f:14: a quoted field is never closed (a " is missing)');
+    expect(error.message).toBe(
+      'f: 13 bad records (lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, and 2 more); the check stopped at line 14, past ' +
+        'which nothing was read; nothing was sent',
+    );
+  });
+
+  it('a value echoed in a problem is cut to a few words (a field may hold a megabyte)', async () => {
+    const huge = 'x'.repeat(1_000_000);
+    const error = (await refusal(
+      `{"customer_id":"${huge}"}\n{"customer_id":"${huge}"}\n`,
+      'ndjson',
+    )) as BadRecordsError;
+    for (const line of error.listed) expect(line.length).toBeLessThan(200);
+    expect(error.listed[0]).toMatch(
+      /^f:1: customer_id must be a positive whole number, got "x+… \(1000002 characters\)$/,
+    );
   });
 });
