@@ -14,10 +14,12 @@ export const run = verb(
     const { format } = await ctx.output({ fields: false });
     if (format === 'table') {
       const formatted = await formatWithMan(page, ctx.io.columns, ctx.signal);
-      if (formatted !== undefined) return ctx.io.write(formatted);
+      if ('text' in formatted) return ctx.io.write(formatted.text);
       if (ctx.signal.aborted) throw new CancelledError('interrupted');
       ctx.io.err(
-        'note: no `man` here to format the page: this is its source (roff); `clinic --help` and each command\'s --help say the same',
+        'missing' in formatted
+          ? "note: no `man` here to format the page: this is its source (roff); `clinic --help` and each command's --help say the same"
+          : `note: man could not format the page (${formatted.failed}): this is its source (roff)`,
       );
     }
     await ctx.io.write(page);

@@ -2,7 +2,7 @@
 // never its roff source; without man, the source and a note saying so. Into a pipe, the source as before.
 import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli, tempConfigDir } from '../../helpers/cli.js';
@@ -65,6 +65,30 @@ describe('without man', () => {
     );
     expect(lines.some((line) => line.startsWith('.TH CLINIC 1'))).toBe(true);
   });
+
+  it.each([
+    ['fails', 'exit 1', 'it exited with 1'],
+    // A child of man's that keeps the output open: given up after 10 s, the child ended with it.
+    ['never lets go of the output', '(sleep 300 &) ; echo formatted ; exit 0', 'it took more than 10s'],
+  ])(
+    'a man that %s: the source, with a note saying so',
+    async (_, script, why) => {
+      const bare = folder.path;
+      for (const tool of ['script', 'stty', 'sh', 'sleep', 'cat'])
+        await symlink(
+          realpathSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim()),
+          join(bare, tool),
+        ).catch(() => undefined);
+      await writeFile(join(bare, 'man'), `#!/bin/sh\ncat >/dev/null\n${script}\n`, { mode: 0o755 });
+      const started = Date.now();
+      const { code, lines } = await onTerminal(80, { PATH: bare });
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(lines).toContain(`note: man could not format the page (${why}): this is its source (roff)`);
+      expect(lines.some((line) => line.startsWith('.TH CLINIC 1'))).toBe(true);
+    },
+    30_000,
+  );
 
   it('into a pipe: the source, whatever the machine has, nothing on stderr', async () => {
     const result = await runCli(await tempConfigDir(), ['man']);
