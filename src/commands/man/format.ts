@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 
 /** The longest `man` may take to format the page: it is a few hundred lines. */
-const FORMAT_MS = 10_000;
+const FORMAT_MS = 5_000;
 
 /** The page formatted; or why not: no `man` here, or one that failed or took too long. */
 export type Formatted = { text: string } | { missing: true } | { failed: string };

@@ -12,7 +12,7 @@ import { useTempDir } from '../../helpers/temp-dir.js';
 import { useWorld } from '../../helpers/world.js';
 
 // Two requests per 5-second window: an export of three pages waits most of a window for its third.
-const world = useWorld(() => startWorld({ rateWindowSeconds: 5 }));
+const world = useWorld(() => startWorld({ rateWindowSeconds: 4 }));
 const dir = useTempDir('clinic-countdown-');
 const startOnPty = usePtyClinic(world, dir);
 const EXPORT = [
