@@ -64,7 +64,8 @@ function whenAsPeopleRead(ctx: Context, ms: number): string {
         : hours < 48
           ? `in ${hours} h`
           : `in ${Math.round(hours / 24)} days`;
-  return `${within} (${times.at(ms)}, ${times.zoneNote() ?? ''})`.replace(', )', ')');
+  const zone = times.zoneNote();
+  return `${within} (${times.at(ms)}${zone ? `, ${zone}` : ''})`;
 }
 
 export const token: CommandRun = async (_input, ctx) => {
