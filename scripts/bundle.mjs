@@ -1,13 +1,15 @@
 // Bundles the CLI side (src/main.ts, the composition root that joins src/cli and src/core to src/commands) into one
 // CommonJS file, dist/bundle/main.cjs, with a source map back to the TypeScript (bin/clinic.js turns source maps on
-// under --debug). CommonJS because esbuild then keeps each lazily imported module's requires inside it, so a command
-// loads only the built-ins it uses; the ES module loader starts only for the packages that need it. Other packages
-// stay in node_modules, loaded where used; the sandbox stays in dist/sandbox (tsc's output), loaded only by
-// `clinic sandbox start`.
-import { readFileSync } from 'node:fs';
+// under --debug). The build splits the code where src/ imports it lazily (esbuild's code splitting) and keeps each
+// chunk a function of the one file (scripts/bundle/chunks.mjs), run when first imported: a command compiles and runs
+// only the chunks it loads, and loads only the built-ins they use. Other packages stay in node_modules, loaded where
+// used; the sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
+import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
+import { basename } from 'node:path';
 import { build } from 'esbuild';
+import { combineChunks } from './bundle/chunks.mjs';
 
 // Bundled in, and so under the bundle's compile cache: commander, which every command loads, and get-east-asian-width,
 // which every table, record view and chat line measures text with (an ES module package: loaded from node_modules it
@@ -43,51 +45,59 @@ const lazyChildProcess = {
   },
 };
 
-const { metafile } = await build({
+// Dynamic imports (a chunk's of another, a package's, the sandbox's) go through __dyni (scripts/bundle/chunks.mjs); import.meta.url,
+// worked out on first use (url's pathToFileURL costs every start-up a millisecond), through __metaUrl.
+const PRELUDE =
+  "var __metaUrlValue; const __metaUrl = () => (__metaUrlValue ??= require('node:url').pathToFileURL(__filename).href);";
+
+const { metafile, outputFiles } = await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist/bundle',
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
   bundle: true,
-  format: 'cjs',
+  splitting: true,
+  format: 'esm',
   platform: 'node',
   target: 'node20',
-  sourcemap: 'linked',
+  sourcemap: 'external',
   sourcesContent: false,
   external,
   plugins: [sandbox, lazyChildProcess],
-  // commander is CommonJS and requires Node's built-ins.
-  // __dyni: see below. (`import (id)` with a space, so the rewrite leaves this one alone.)
-  banner: {
-    js:
-      // import.meta.url, worked out on first use (url's pathToFileURL costs every start-up a millisecond).
-      "var __metaUrlValue; const __metaUrl = () => (__metaUrlValue ??= require('node:url').pathToFileURL(__filename).href);\n" +
-      'var __dyni = __dyni || ((id) => import (id));',
-  },
   define: { 'import.meta.url': '__metaUrl__', __CLINIC_VERSION__: JSON.stringify(pkg.version) },
-  outExtension: { '.js': '.cjs' },
   logLevel: 'warning',
   // A require of a name worked out at run time (ours or a bundled package's) would resolve from bin/: refused.
   logOverride: { 'unsupported-require-call': 'error' },
   minify: process.env.NOMIN ? false : true,
   metafile: true,
+  write: false,
+});
+const bundle = new URL('../dist/bundle/main.cjs', import.meta.url);
+const { code, map } = await combineChunks(outputFiles, {
+  entry: 'main.js',
+  prelude: PRELUDE,
+  file: basename(bundle.pathname),
 });
 
-// bin/clinic.js may run the bundle from V8's code cache through vm.Script, where import() has no loader to call: the
-// bundle's dynamic imports go through __dyni instead, which bin passes in (plain require leaves it the real import()).
-// Same length as `import(`, so the source map's columns stay right.
-const bundle = new URL('../dist/bundle/main.cjs', import.meta.url);
-const code = await readFile(bundle, 'utf8');
-// import.meta.url became `__metaUrl__`: a call of the same length.
-const rewritten = code.replace(/\bimport\(/g, '__dyni(').replace(/\b__metaUrl__\b/g, '__metaUrl()');
-if (/\bimport\(/.test(rewritten)) throw new Error('a dynamic import was left in the bundle');
+// import.meta.url became `__metaUrl__`: a call of the same length, so the source map's columns stay right.
+const rewritten = code.replace(/\b__metaUrl__\b/g, '__metaUrl()');
 // bin/clinic.js hands the bundle its own require: right for Node's built-ins only (a package or a relative path would
 // resolve from bin/). Packages are loaded through __dyni or lazyRequire. (esbuild's metafile lists what the bundle
-// leaves to `require`.)
+// leaves to `require`; scripts/bundle/chunks.mjs refuses a static import of anything else.)
 const foreign = Object.values(metafile.outputs)
   .flatMap((output) => output.imports)
   .filter(({ external, kind, path }) => external && kind === 'require-call' && !isBuiltin(path))
   .map(({ path }) => path);
 if (foreign.length) throw new Error(`the bundle requires more than Node's built-ins: ${foreign.join(', ')}`);
+// What a chunk exports is read once, as an importing chunk starts (scripts/bundle/chunks.mjs): an export reassigned
+// later would not be seen.
+const reassignable = ['cli', 'core', 'commands']
+  .flatMap((dir) => readdirSync(`src/${dir}`, { recursive: true }).map((file) => `src/${dir}/${file}`))
+  .filter((file) => file.endsWith('.ts') && /^export (let|var) /m.test(readFileSync(file, 'utf8')));
+if (reassignable.length)
+  throw new Error(`exports that may be reassigned (export let/var): ${reassignable.join(', ')}`);
 await writeFile(bundle, rewritten);
+await writeFile(new URL('../dist/bundle/main.cjs.map', import.meta.url), map);
 // The package files bundled in, for the release's copyright file (scripts/package.mjs).
 const inputs = Object.keys(metafile.inputs).filter((input) => input.includes('node_modules/'));
 await writeFile(

@@ -39,10 +39,13 @@ export async function bundleMain(root, outfile, version) {
  */
 export function packagesLoaded(root) {
   const bundle = readFileSync(join(root, 'dist/bundle/main.cjs'), 'utf8');
-  const imports = [...bundle.matchAll(/\b__dyni\(([^)]*)\)/g)].map(([, arg]) => {
-    if (!/^"[^"]+"$/.test(arg)) throw new Error(`the bundle imports a computed module: __dyni(${arg})`);
-    return JSON.parse(arg);
-  });
+  const imports = [...bundle.matchAll(/\b__dyni\(([^)]*)\)/g)]
+    .map(([, arg]) => {
+      if (!/^"[^"]+"$/.test(arg)) throw new Error(`the bundle imports a computed module: __dyni(${arg})`);
+      return JSON.parse(arg);
+    })
+    // A chunk of the bundle itself (scripts/bundle/chunks.mjs) is no package.
+    .filter((id) => !id.startsWith('./'));
   const requires = [];
   for (const dir of ['cli', 'core', 'commands'])
     for (const entry of readdirSync(join(root, 'src', dir), { recursive: true, withFileTypes: true })) {

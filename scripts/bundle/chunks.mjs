@@ -1,0 +1,164 @@
+// esbuild's code splitting, in one CommonJS file: the chunks of an ES module build (format 'esm', splitting), each
+// made a function of the file that runs the first time a chunk is asked for. A run compiles and runs only the chunks
+// its command loads (a `customers get` a quarter of the code): the other chunks' declarations are never made, and
+// V8's code cache holds next to nothing of them.
+//
+// A chunk's `import … from` statements become reads of what the chunk (or built-in module) exports, and its final
+// `export { … }` a set of getters, each rewritten in place and padded to the same length, so the chunk's own source
+// map still fits column for column: the file's map is an index map of the chunks' maps. Imports are read once, as
+// the chunk starts (esbuild's chunks import only from chunks that have finished running: the build refuses a cycle),
+// which is an ES module's live binding as long as no module reassigns what it exports (the build refuses
+// `export let` and `export var` in src/).
+import { isBuiltin } from 'node:module';
+import { init, parse } from 'es-module-lexer';
+
+/** The names the file's loader hands each chunk: its import (`__q`) and its exports (`__e`). */
+const IMPORT = '__q';
+const EXPORT = '__e';
+
+/**
+ * The file's first line: the loader. `__dyni` (scripts/bundle.mjs: every `import(` of the bundle) serves a chunk's
+ * dynamic import of another chunk, and hands anything else on (a package, the sandbox).
+ */
+const LOADER = [
+  'var __dyni = __dyni || ((id) => import (id));',
+  'var __chunkExports = Object.create(null);',
+  `function __chunk(name) { let m = __chunkExports[name]; if (m) return m; m = __chunkExports[name] = Object.create(null); __chunks[name](__chunkImport, (getters) => { for (const key of Object.keys(getters)) Object.defineProperty(m, key, { get: getters[key], enumerable: true }); }); return m; }`,
+  'function __chunkOf(id) { return id.startsWith("./") && Object.hasOwn(__chunks, id.slice(2)) ? id.slice(2) : undefined; }',
+  'function __chunkImport(id) { const name = __chunkOf(id); return name === undefined ? require(id) : __chunk(name); }',
+  'var __dyniOutside = __dyni;',
+  '__dyni = (id) => { const name = __chunkOf(id); return name === undefined ? __dyniOutside(id) : Promise.resolve().then(() => __chunk(name)); };',
+].join(' ');
+
+/**
+ * The chunks (esbuild's outputs: `{ path, text }`, `.js` and their `.js.map`) as one CommonJS file of `prelude`
+ * (one line, no line break), the loader and the chunks, exporting the entry chunk's exports; and its index source map.
+ */
+export async function combineChunks(outputs, { entry, prelude, file }) {
+  await init;
+  const js = outputs.filter(({ path }) => path.endsWith('.js'));
+  const maps = new Map(
+    outputs
+      .filter(({ path }) => path.endsWith('.js.map'))
+      .map(({ path, text }) => [basename(path).slice(0, -4), text]),
+  );
+  const names = new Set(js.map(({ path }) => basename(path)));
+  if (!names.has(entry)) throw new Error(`no chunk ${entry} among ${[...names].join(', ')}`);
+  const lines = [`${prelude} ${LOADER}`, 'var __chunks = {'];
+  // The file's line count so far: a chunk's code may hold line breaks of its own (template literals).
+  let lineCount = lines.length;
+  const sections = [];
+  const graph = new Map();
+  for (const { path, text } of js) {
+    const name = basename(path);
+    const { code, imports } = asFunctionBody(name, text, names);
+    graph.set(name, imports);
+    lines.push(`${JSON.stringify(name)}: function (${IMPORT}, ${EXPORT}) {`);
+    lineCount++;
+    const map = maps.get(name);
+    if (map) sections.push({ offset: { line: lineCount, column: 0 }, map: JSON.parse(map) });
+    lines.push(code, '},');
+    lineCount += code.split('\n').length + 1;
+  }
+  refuseCycles(graph);
+  lines.push('};', `module.exports = __chunk(${JSON.stringify(entry)});`);
+  // Every dynamic import goes through __dyni, a chunk's and a package's alike: bin/clinic.js runs the file through
+  // vm.Script, where import() has no loader to call (it hands in its own). Same length as `import(`, so the source
+  // map's columns stay right.
+  const code = lines.join('\n').replace(/\bimport\(/g, '__dyni(');
+  if (/\bimport\(/.test(code)) throw new Error('a dynamic import was left in the bundle');
+  return {
+    code: `${code}\n//# sourceMappingURL=${basename(file)}.map\n`,
+    map: `${JSON.stringify({ version: 3, file: basename(file), sections })}\n`,
+  };
+}
+
+/** A chunk's code as the body of its function: its static imports and its exports rewritten (see the top). */
+function asFunctionBody(name, text, chunks) {
+  const source = text.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
+  if (new RegExp(`\\b(${IMPORT}|${EXPORT})\\b`).test(source))
+    throw new Error(`${name} uses ${IMPORT} or ${EXPORT}, the loader's names`);
+  const [imports, exports] = parse(source);
+  let code = source;
+  const imported = [];
+  // From the last to the first, so each statement's offsets still hold when it is rewritten.
+  for (const statement of imports.filter(({ d }) => d === -1).reverse()) {
+    const specifier = statement.n;
+    const chunk = specifier?.startsWith('./') ? specifier.slice(2) : undefined;
+    if (chunk !== undefined && !chunks.has(chunk))
+      throw new Error(`${name} imports ${specifier}: no such chunk`);
+    if (chunk === undefined && !isBuiltin(specifier ?? ''))
+      throw new Error(`${name} imports ${specifier} statically: only Node's built-ins and chunks may be`);
+    if (chunk !== undefined) imported.push(chunk);
+    const original = code.slice(statement.ss, statement.se);
+    const ended = original.endsWith(';');
+    const replaced = `${importAsRead(ended ? original.slice(0, -1) : original, specifier, chunk !== undefined)}${ended ? ';' : ''}`;
+    if (replaced.length > original.length)
+      throw new Error(`${name}: '${original}' cannot be rewritten in as many characters`);
+    code = code.slice(0, statement.ss) + replaced.padEnd(original.length) + code.slice(statement.se);
+  }
+  // import() is left to __dyni (scripts/bundle.mjs rewrites it); import.meta is defined away.
+  if (imports.some(({ d }) => d === -2)) throw new Error(`${name} uses import.meta`);
+  const clause = /export\s*\{([^}]*)\}\s*;?\s*$/.exec(code);
+  if (exports.length > 0 && !clause) throw new Error(`${name}: its exports are not one final export { … }`);
+  if (clause) {
+    for (const { s } of exports)
+      if (s < clause.index) throw new Error(`${name}: an export outside its final export { … }`);
+    const getters = clause[1]
+      .split(',')
+      .filter((part) => part.trim() !== '')
+      .map((part) => {
+        const [local, exported = local] = part.trim().split(/\s+as\s+/);
+        const key = exported.startsWith('"') ? exported : JSON.stringify(exported);
+        return `${key}: () => ${local}`;
+      });
+    code = `${code.slice(0, clause.index)}${EXPORT}({ ${getters.join(', ')} });\n`;
+  }
+  return { code: code.replace(/\n$/, ''), imports: imported };
+}
+
+/**
+ * A static import statement (esbuild's minified forms: `import"m"`, `import{a as b,c}from"m"`, `import X from"m"`,
+ * `import*as X from"m"`) as a read of what `m` exports; a chunk's default is never imported so (esbuild names them).
+ */
+function importAsRead(statement, specifier, isChunk) {
+  const from = JSON.stringify(specifier);
+  const bare = /^import\s*(["'])/.exec(statement);
+  if (bare) return `${IMPORT}(${from})`;
+  const match = /^import\s*([\s\S]*?)\s*from\s*["'][^"']*["']$/.exec(statement);
+  if (!match) throw new Error(`an import statement of an unknown form: ${statement}`);
+  const clause = match[1];
+  const named = /^\{([^}]*)\}$/.exec(clause);
+  if (named) {
+    const bindings = named[1]
+      .split(',')
+      .filter((part) => part.trim() !== '')
+      .map((part) => {
+        const [imported, local = imported] = part.trim().split(/\s+as\s+/);
+        const key = imported.startsWith('"') ? `[${imported}]` : imported;
+        return key === local ? local : `${key}:${local}`;
+      });
+    return `var{${bindings.join(',')}}=${IMPORT}(${from})`;
+  }
+  const namespace = /^\*\s*as\s+([\w$]+)$/.exec(clause);
+  if (namespace) return `var ${namespace[1]}=${IMPORT}(${from})`;
+  // A built-in's default is its module.exports, as Node's own ES module loader gives it.
+  if (/^[\w$]+$/.test(clause) && !isChunk) return `var ${clause}=${IMPORT}(${from})`;
+  throw new Error(`an import statement of an unknown form: ${statement}`);
+}
+
+/** Throws if chunks import each other in a circle: a chunk would read what another had not yet exported. */
+function refuseCycles(graph) {
+  const state = new Map();
+  const visit = (name, path) => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting')
+      throw new Error(`chunks import each other: ${[...path, name].join(' -> ')}`);
+    state.set(name, 'visiting');
+    for (const next of graph.get(name) ?? []) visit(next, [...path, name]);
+    state.set(name, 'done');
+  };
+  for (const name of graph.keys()) visit(name, []);
+}
+
+const basename = (path) => path.split(/[\\/]/).pop();
