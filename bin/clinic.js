@@ -205,10 +205,10 @@ function directStdout({ streamMade, stream, writeSync: write, closed, fail, onCl
     },
     /**
      * Whether fd 1 is a terminal, asked without making the stream; node:tty (a start-up's 0.3 ms) is loaded only for
-     * a character device, which a pipe or a file is not.
+     * a character device other than /dev/null (cron's, a service's), which a pipe or a file is not.
      */
     get isTTY() {
-      return (isTTY ??= characterDevice(1) && require('node:tty').isatty(1));
+      return (isTTY ??= characterDeviceNotNull(1) && require('node:tty').isatty(1));
     },
     /** Whether fd 1 is a pipe or a socket (`clinic … | jq`): asked only before a spinner is drawn. */
     get isPipe() {
@@ -247,10 +247,14 @@ function directStdout({ streamMade, stream, writeSync: write, closed, fail, onCl
   };
 }
 
-/** Whether `fd` is a character device (a terminal, /dev/null), or cannot be looked at. */
-function characterDevice(fd) {
+/** Whether `fd` is a character device (a terminal, say) but not /dev/null, or cannot be looked at. */
+function characterDeviceNotNull(fd) {
+  const fs = require('node:fs');
   try {
-    return require('node:fs').fstatSync(fd).isCharacterDevice();
+    const stat = fs.fstatSync(fd);
+    if (!stat.isCharacterDevice()) return false;
+    const devNull = fs.statSync('/dev/null', { throwIfNoEntry: false });
+    return !devNull || stat.rdev !== devNull.rdev || stat.dev !== devNull.dev || stat.ino !== devNull.ino;
   } catch {
     return true;
   }

@@ -4,7 +4,7 @@
 // V8's code cache holds next to nothing of them.
 //
 // A chunk's `import … from` statements become reads of what the chunk (or built-in module) exports, and its final
-// `export { … }` a set of getters, each rewritten in place and padded to the same length, so the chunk's own source
+// `export { … }` the object of what it exports, each rewritten in place and padded to the same length, so the chunk's own source
 // map still fits column for column: the file's map is an index map of the chunks' maps. Imports are read once, as
 // the chunk starts (esbuild's chunks import only from chunks that have finished running: the build refuses a cycle),
 // which is an ES module's live binding as long as no module reassigns what it exports (the build refuses
@@ -12,7 +12,7 @@
 import { isBuiltin } from 'node:module';
 import { init, parse } from 'es-module-lexer';
 
-/** The names the file's loader hands each chunk: its import (`__q`) and its exports (`__e`). */
+/** The names the file's loader hands each chunk: its import (`__q`) and its exports, given once it has run (`__e`). */
 const IMPORT = '__q';
 const EXPORT = '__e';
 
@@ -23,7 +23,7 @@ const EXPORT = '__e';
 const LOADER = [
   'var __dyni = __dyni || ((id) => import (id));',
   'var __chunkExports = Object.create(null);',
-  `function __chunk(name) { let m = __chunkExports[name]; if (m) return m; m = __chunkExports[name] = Object.create(null); __chunks[name](__chunkImport, (getters) => { for (const key of Object.keys(getters)) Object.defineProperty(m, key, { get: getters[key], enumerable: true }); }); return m; }`,
+  `function __chunk(name) { let m = __chunkExports[name]; if (m) return m; __chunks[name](__chunkImport, (values) => (m = values)); return (__chunkExports[name] = m ?? {}); }`,
   'function __chunkOf(id) { return id.startsWith("./") && Object.hasOwn(__chunks, id.slice(2)) ? id.slice(2) : undefined; }',
   'function __chunkImport(id) { const name = __chunkOf(id); return name === undefined ? require(id) : __chunk(name); }',
   'var __dyniOutside = __dyni;',
@@ -104,15 +104,15 @@ function asFunctionBody(name, text, chunks) {
   if (clause) {
     for (const { s } of exports)
       if (s < clause.index) throw new Error(`${name}: an export outside its final export { … }`);
-    const getters = clause[1]
+    const values = clause[1]
       .split(',')
       .filter((part) => part.trim() !== '')
       .map((part) => {
         const [local, exported = local] = part.trim().split(/\s+as\s+/);
         const key = exported.startsWith('"') ? exported : JSON.stringify(exported);
-        return `${key}: () => ${local}`;
+        return `${key}: ${local}`;
       });
-    code = `${code.slice(0, clause.index)}${EXPORT}({ ${getters.join(', ')} });\n`;
+    code = `${code.slice(0, clause.index)}${EXPORT}({ ${values.join(', ')} });\n`;
   }
   return { code: code.replace(/\n$/, ''), imports: imported };
 }

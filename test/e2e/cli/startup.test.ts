@@ -165,6 +165,22 @@ describe('start-up', () => {
     },
   );
 
+  it('output into /dev/null (a cron job, a service) loads no terminal support', async () => {
+    const dir = await tempConfigDir();
+    const recorder = fileURLToPath(new URL('../../helpers/record-builtins.mjs', import.meta.url));
+    const loaded = join(dir, 'builtins.txt');
+    const devNull = openSync('/dev/null', 'w');
+    const run = spawnSync(process.execPath, ['--import', recorder, BIN, 'config', 'list', '-o', 'json'], {
+      env: { ...baseEnv(dir), RECORD_BUILTINS_FILE: loaded },
+      stdio: ['ignore', devNull, 'pipe'],
+    });
+    closeSync(devNull);
+    expect([run.status, run.stderr.toString()]).toEqual([0, '']);
+    const builtins = readFileSync(loaded, 'utf8').split('\n');
+    expect(builtins).toContain('NativeModule fs');
+    expect(builtins).not.toContain('NativeModule tty');
+  });
+
   it('makes stderr only to write to it (making the stream costs every start-up)', async () => {
     const dir = await tempConfigDir();
     const recorder = fileURLToPath(new URL('../../helpers/record-builtins.mjs', import.meta.url));
