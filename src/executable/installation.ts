@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 import type { Executable } from '../core/executable.js';
-import { assetText, assetView } from './assets.js';
+import { assetAscii, assetText, assetView } from './assets.js';
 import { builtinRequire, importPackage, requirePackage } from './packages.js';
 
 declare const __CLINIC_VERSION__: string;
@@ -58,7 +58,7 @@ export const installation = {
   loadBundle(useCache: boolean): { main: Main; saveCache(): void } {
     const cachedData =
       useCache && !process.env.CLINIC_NO_COMPILE_CACHE ? assetView(BUNDLE_CACHE_ASSET) : undefined;
-    const { main } = runBundle(assetText(BUNDLE_ASSET), join(process.execPath, BUNDLE_FILE), cachedData);
+    const { main } = runBundle(assetAscii(BUNDLE_ASSET), join(process.execPath, BUNDLE_FILE), cachedData);
     // The build's cache holds what commands run; the executable writes none of its own.
     return { main, saveCache() {} };
   },
