@@ -5,7 +5,7 @@
 // only the chunks it loads, and loads only the built-ins they use. Other packages stay in node_modules, loaded where
 // used; the sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { basename } from 'node:path';
 import { build } from 'esbuild';
@@ -96,6 +96,8 @@ const reassignable = ['cli', 'core', 'commands']
   .filter((file) => file.endsWith('.ts') && /^export (let|var) /m.test(readFileSync(file, 'utf8')));
 if (reassignable.length)
   throw new Error(`exports that may be reassigned (export let/var): ${reassignable.join(', ')}`);
+// esbuild wrote nothing (write: false): a fresh clone has no dist/bundle yet.
+await mkdir(new URL('.', bundle), { recursive: true });
 await writeFile(bundle, rewritten);
 await writeFile(new URL('../dist/bundle/main.cjs.map', import.meta.url), map);
 // The package files bundled in, for the release's copyright file (scripts/package.mjs).
