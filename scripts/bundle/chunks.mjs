@@ -5,11 +5,12 @@
 //
 // A chunk's `import … from` statements become reads of what the chunk (or built-in module) exports, and its final
 // `export { … }` the object of what it exports, each rewritten in place and padded to the same length, so the chunk's own source
-// map still fits column for column: the file's map is an index map of the chunks' maps. Imports are read once, as
+// map still fits column for column: the file's map is the chunks' maps put together. Imports are read once, as
 // the chunk starts (esbuild's chunks import only from chunks that have finished running: the build refuses a cycle),
 // which is an ES module's live binding as long as no module reassigns what it exports (the build refuses
 // `export let` and `export var` in src/).
 import { isBuiltin } from 'node:module';
+import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { init, parse } from 'es-module-lexer';
 
 /** The names the file's loader hands each chunk: its import (`__q`) and its exports, given once it has run (`__e`). */
@@ -69,8 +70,34 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
   if (/\bimport\(/.test(code)) throw new Error('a dynamic import was left in the bundle');
   return {
     code: `${code}\n//# sourceMappingURL=${basename(file)}.map\n`,
-    map: `${JSON.stringify({ version: 3, file: basename(file), sections })}\n`,
+    map: `${JSON.stringify(flattened(sections, basename(file)))}\n`,
   };
+}
+
+/**
+ * The chunks' maps, each placed at its chunk's first line, as one map: Node reads no index map (`sections`) for the
+ * stack traces of --debug.
+ */
+function flattened(sections, file) {
+  const sources = [];
+  const names = [];
+  const indexOf = (list, value) => {
+    const at = list.indexOf(value);
+    return at === -1 ? list.push(value) - 1 : at;
+  };
+  const lines = [];
+  for (const { offset, map } of sections) {
+    const decoded = decode(map.mappings);
+    decoded.forEach((segments, line) => {
+      lines[offset.line + line] = segments.map((segment) => {
+        if (segment.length === 1) return segment;
+        const [column, source, sourceLine, sourceColumn, name] = segment;
+        const placed = [column, indexOf(sources, map.sources[source]), sourceLine, sourceColumn];
+        return name === undefined ? placed : [...placed, indexOf(names, map.names[name])];
+      });
+    });
+  }
+  return { version: 3, file, sources, names, mappings: encode(Array.from(lines, (line) => line ?? [])) };
 }
 
 /** A chunk's code as the body of its function: its static imports and its exports rewritten (see the top). */

@@ -165,6 +165,22 @@ describe('start-up', () => {
     },
   );
 
+  it("--debug shows where an error came from in the TypeScript sources (the bundle's source map)", async () => {
+    const dir = await tempConfigDir();
+    const run = await runCli(dir, [
+      '--debug',
+      'customers',
+      'get',
+      '1',
+      '--base-url',
+      'http://127.0.0.1:9/api',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/needs a tenant/);
+    expect(run.stderr).toMatch(/\n {4}at .*\/src\/core\/http\/client\.ts:\d+:\d+\)/);
+    expect(run.stderr).not.toMatch(/dist\/bundle\/main\.cjs:\d+/);
+  });
+
   it('output into /dev/null (a cron job, a service) loads no terminal support', async () => {
     const dir = await tempConfigDir();
     const recorder = fileURLToPath(new URL('../../helpers/record-builtins.mjs', import.meta.url));
