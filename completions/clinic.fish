@@ -157,17 +157,17 @@ function __clinic_line_profile
 end
 
 # Profile names ($argv[1] = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of
-# the selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent
-# on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# the selected one, one a line with a short description of its own (else fish shows the option's long one beside
+# each), through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_listed
     command -q clinic; or return 0
     if test "$argv[1]" = tenant
         set -l named (__clinic_line_profile); or return 0
         set -l chosen
         test -n "$named"; and set chosen --profile=$named
-        clinic tenants list --offline -o ndjson --fields slug --no-input --no-color $chosen </dev/null 2>/dev/null | string replace -rf -- '^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$' '$1'
+        clinic tenants list --offline -o ndjson --fields slug --no-input --no-color $chosen </dev/null 2>/dev/null | string replace -rf -- '^[{]"slug":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,99})"[}]$' '$1'\t'remembered tenant'
     else
-        env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'
+        env -u CLINIC_PROFILE clinic config profiles -o ndjson --fields name --no-input --no-color </dev/null 2>/dev/null | string replace -rf -- '^[{]"name":"([ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_][ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-]{0,63})"[}]$' '$1'\t'profile'
     end
 end
 

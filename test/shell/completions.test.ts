@@ -68,6 +68,8 @@ const invalid = (mark: string) => [
 
 interface Completed {
   words: string[];
+  /** The candidates as the shell gave them, a description after a tab where it has one (fish). */
+  lines: string[];
   stderr: string;
 }
 
@@ -89,7 +91,8 @@ function run(command: string, args: string[], extraEnv: Record<string, string> =
         .split('\n')
         .map((line) => line.split('\t')[0] as string)
         .filter((word) => word !== '');
-      resolve({ words: [...new Set(words)].sort(), stderr });
+      const lines = stdout.split('\n').filter((line) => line !== '');
+      resolve({ words: [...new Set(words)].sort(), lines, stderr });
     });
   });
 }
@@ -263,6 +266,21 @@ describe.each(['bash', 'zsh', 'fish'] as const)('%s completion', (shell) => {
     expect((await complete(shell, 'clinic tenants use ')).words).toEqual(['harbor-dental', 'northside']);
     await expect(access(join(cwd, 'pwned-slug'))).rejects.toThrow();
   });
+
+  it.runIf(shell === 'fish')(
+    "describes each tenant slug and profile briefly, not with the option's help",
+    async (t) => {
+      if (!there()) return t.skip();
+      expect((await complete(shell, 'clinic --tenant ')).lines.sort()).toEqual([
+        'harbor-dental\tremembered tenant',
+        'northside\tremembered tenant',
+      ]);
+      expect((await complete(shell, 'clinic --profile ')).lines.sort()).toEqual([
+        'alpha\tprofile',
+        'beta-prod\tprofile',
+      ]);
+    },
+  );
 
   it('a comma-separated list offers only the values not chosen yet', async (t) => {
     if (!there()) return t.skip();

@@ -156,17 +156,17 @@ function __clinic_line_profile
 end
 
 # Profile names ($argv[1] = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of
-# the selected one, one a line, through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent
-# on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# the selected one, one a line with a short description of its own (else fish shows the option's long one beside
+# each), through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_listed
     command -q clinic; or return 0
     if test "$argv[1]" = tenant
         set -l named (__clinic_line_profile); or return 0
         set -l chosen
         test -n "$named"; and set chosen --profile=$named
-        ${TENANTS_COMMAND} $chosen </dev/null 2>/dev/null | string replace -rf -- ${q(TENANT_LINE)} '$1'
+        ${TENANTS_COMMAND} $chosen </dev/null 2>/dev/null | string replace -rf -- ${q(TENANT_LINE)} '$1'\\t'remembered tenant'
     else
-        env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'
+        env -u CLINIC_PROFILE ${PROFILES_COMMAND} </dev/null 2>/dev/null | string replace -rf -- ${q(PROFILE_LINE)} '$1'\\t'profile'
     end
 end
 
