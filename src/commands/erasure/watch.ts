@@ -1,4 +1,5 @@
-// `clinic erasure watch ID`: polls until a terminal status, printing each change with its time.
+// `clinic erasure watch ID`: polls until a terminal status, printing each change with its time: the server's (the
+// request's updated_at), else the time this poll saw it.
 import { type CommandInput, verb } from '../../cli/command.js';
 import type { Context } from '../../cli/context.js';
 import type { LineView } from '../../cli/output/render.js';
@@ -29,14 +30,20 @@ const isTransient = (error: unknown) =>
   (error instanceof ApiError && (error.status >= 500 || error.status === 429));
 
 interface StatusChange {
+  /** When this poll saw the status. */
   time: string;
   id: number;
   status: string;
+  /** When the server says the request last changed (its updated_at), where that is a time. */
+  changed_at?: string;
 }
 
-/** Tables would wait for the end: a human gets one line per change as it happens instead, at local time. */
+/**
+ * Tables would wait for the end: a human gets one line per change as it happens instead, at local time: the server's
+ * time of the change, which a poll sees up to --interval later.
+ */
 function changeLine(change: StatusChange, { times }: LineView): string {
-  const ms = Date.parse(change.time);
+  const ms = Date.parse(change.changed_at ?? change.time);
   times.shown(ms);
   return `${times.at(ms)}  erasure request ${change.id}  ${sanitize(change.status)}`;
 }
@@ -58,7 +65,14 @@ export async function watchErasure(options: WatchOptions, ctx: Context): Promise
       }
       if (request && request.status !== last) {
         last = request.status;
-        await writer.write({ time: new Date(clock.now()).toISOString(), id: options.id, status: last });
+        const change: StatusChange = {
+          time: new Date(clock.now()).toISOString(),
+          id: options.id,
+          status: last,
+        };
+        const changedAt = serverTime(request.updated_at);
+        if (changedAt !== undefined) change.changed_at = changedAt;
+        await writer.write(change);
         if ((TERMINAL_STATUSES as readonly string[]).includes(last)) break;
       }
       if (deadline !== undefined && clock.now() >= deadline) {
@@ -82,3 +96,10 @@ export async function watchErasure(options: WatchOptions, ctx: Context): Promise
 }
 
 export const run = verb(parse, watchErasure);
+
+/** A server's timestamp as an ISO instant, or undefined for anything that is not one (a hostile or missing value). */
+function serverTime(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 64) return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : undefined;
+}

@@ -211,6 +211,35 @@ describe('erasure watch', () => {
     expect(result.stderr).toContain('still watching');
   });
 
+  it("tells each change at the server's time (updated_at), a value that is no time left out", async () => {
+    const at = (status: string, updated_at: unknown) => ({
+      status: 200,
+      body: { success: true, data: { ...erasure(status).data, updated_at } },
+    });
+    const replies = () =>
+      queueReplies(cli.transport, cli.seen, 'GET', '/api/v1/data-erasure-requests/12', [
+        at('verified', '2026-03-04T05:06:07.000000Z'),
+        at('processing', { toString: 1 }),
+        at('completed', '2026-03-04T07:08:09+02:00'),
+      ]);
+    replies();
+    const json = await run(['erasure', 'watch', '12', '--interval', '1', '-o', 'ndjson']);
+    const changes = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { status: string; time: string; changed_at?: string });
+    expect(changes.map(({ status, changed_at }) => [status, changed_at])).toEqual([
+      ['verified', '2026-03-04T05:06:07.000Z'],
+      ['processing', undefined],
+      ['completed', '2026-03-04T05:08:09.000Z'],
+    ]);
+    expect(changes.every(({ time }) => Number.isFinite(Date.parse(time)))).toBe(true);
+    replies();
+    const lines = (await run(['erasure', 'watch', '12', '--interval', '1', '-o', 'table'])).stdout;
+    expect(lines).toContain('2026-03-04 05:06  erasure request 12  verified\n');
+    expect(lines).toContain('2026-03-04 05:08  erasure request 12  completed\n');
+  });
+
   it('exits 1 on another terminal status, saying which', async () => {
     sequence(['processing', 'failed']);
     const result = await run(['erasure', 'watch', '12', '--interval', '1', '-o', 'table']);
