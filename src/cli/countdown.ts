@@ -1,6 +1,6 @@
-// How the HTTP client's waits are told: a line each where no one watches stderr redraw (what scripts parse), and on a
+// How the waits of the HTTP client and of chat tail's forwarding are told: a line each where no one watches stderr redraw (what scripts parse), and on a
 // terminal a countdown redrawn in place on one line, cut to the terminal's width, erased when the wait is over.
-import type { Wait, WaitWatcher } from '../core/http/client.js';
+import type { Wait, WaitWatcher } from '../core/watched-sleep.js';
 import { redactSecrets } from '../core/redact.js';
 import { clipCells, displayWidth } from './output/cells.js';
 import { sanitize } from './output/sanitize.js';
@@ -12,6 +12,7 @@ export const COUNTDOWN_FROM_MS = 2000;
 export function waitLine(wait: Wait): string {
   if (wait.kind === 'window')
     return `waiting ${Math.ceil(wait.ms / 1000)}s for the rate-limit window to reset`;
+  if (wait.kind === 'forward') return `${wait.reason}; trying again in ${Math.round(wait.ms / 1000)}s`;
   const seconds = Math.round(wait.ms / 100) / 10;
   return `${wait.reason}; retrying in ${seconds}s (retry ${wait.retry} of ${wait.of})`;
 }
@@ -32,11 +33,15 @@ export function countdownFrame(wait: Wait, leftMs: number, width: number): strin
     return fitted([`${said} (${HINT})`, said], room);
   }
   const reason = safe(wait.reason);
-  const retrying = `retrying in ${seconds}s (retry ${wait.retry} of ${wait.of}`;
-  const full = `${reason}; ${retrying}; ${HINT})`;
-  const bare = `${reason}; ${retrying})`;
-  const cutReason = `${clipCells(reason, room - displayWidth(`; ${retrying})`))}; ${retrying})`;
-  return fitted([full, bare, room > displayWidth(`x…; ${retrying})`) ? cutReason : bare], room);
+  // A forwarded event is tried until it is taken: no count of tries to show.
+  const [retrying, close] =
+    wait.kind === 'forward'
+      ? [`trying again in ${seconds}s`, '']
+      : [`retrying in ${seconds}s (retry ${wait.retry} of ${wait.of}`, ')'];
+  const full = `${reason}; ${retrying}${close ? `; ${HINT})` : ` (${HINT})`}`;
+  const bare = `${reason}; ${retrying}${close}`;
+  const cutReason = `${clipCells(reason, room - displayWidth(`; ${retrying}${close}`))}; ${retrying}${close}`;
+  return fitted([full, bare, room > displayWidth(`x…; ${retrying}${close}`) ? cutReason : bare], room);
 }
 
 /** The first of `texts` that fits in `room` cells, else the last cut to fit. */

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Sink } from './output/render.js';
 import { redactSecrets } from '../core/redact.js';
 import { sanitize, sanitizeLines } from './output/sanitize.js';
-import type { Wait, WaitWatcher } from '../core/http/client.js';
+import type { Wait, WaitWatcher } from '../core/watched-sleep.js';
 import { Countdown, COUNTDOWN_FROM_MS, waitLine } from './countdown.js';
 
 export interface Streams {
@@ -202,7 +202,7 @@ export class IO implements Sink {
   }
 
   /**
-   * A wait of the HTTP client, told as a person or a script needs it. On a terminal that can redraw a line, a wait of
+   * A wait of the HTTP client (or of chat tail's forwarding), told as a person or a script needs it. On a terminal that can redraw a line, a wait of
    * 2 s or more is a countdown in place, the spinner's line lent to it meanwhile; elsewhere (and for shorter waits)
    * one line as ever (a further wait for the same window is not told again). Nothing with --quiet.
    */
@@ -222,7 +222,7 @@ export class IO implements Sink {
       }
       return this.countdown.follow(wait);
     }
-    if (wait.kind === 'retry' || !wait.again) this.err(waitLine(wait));
+    if (wait.kind !== 'window' || !wait.again) this.err(waitLine(wait));
     return undefined;
   }
 

@@ -67,9 +67,10 @@ export async function startForwarding(ctx: Context, options: ForwardingOptions):
       // A line per delivery for a person watching; a service's log gets the retries and refusals only.
       if (io.stderrIsTTY) io.err(`${times(ctx.clock.now())}  ${id}  -> ${status} (${Math.round(ms)} ms)`);
     },
-    retrying: (line) => {
-      io.err(line);
-      health.retrying();
+    retrying: (wait) => {
+      const watcher = io.showWait(wait);
+      health.retrying(); // its alert, once, after the first retry's line
+      return watcher;
     },
     refused: (line) => {
       health.reached();

@@ -15,6 +15,7 @@ import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
 import { requireOwnListener } from './loopback-owner.js';
+import { sleepWatched, type Wait, type WaitWatcher } from '../watched-sleep.js';
 import { isLoopbackHost } from '../secure-url.js';
 import { describeNetworkError } from './transport/describe-error.js';
 import { exchange, flattenHeaders } from './transport/exchange.js';
@@ -138,19 +139,6 @@ export interface HttpClientOptions {
 }
 
 /** A wait the client makes, as facts: how long and why; how it is shown is the CLI's affair. */
-export type Wait =
-  /** The rate-limit budget is spent until its window resets; `again`: a further wait of one request, told already. */
-  | { kind: 'window'; ms: number; again: boolean }
-  /** Before trying again after a failure (`reason`: `HTTP 503`, `connection reset`…): retry `retry` of `of`. */
-  | { kind: 'retry'; ms: number; reason: string; retry: number; of: number };
-
-/** Follows a wait as it passes: the time left at its start and at each whole second left, then its end. */
-export interface WaitWatcher {
-  left(ms: number): void;
-  /** Over, or stopped (Ctrl-C). */
-  end(): void;
-}
-
 /** What cancels a request: the client's signal (Ctrl-C) and the request's own. */
 type Signals = readonly (AbortSignal | undefined)[];
 
@@ -380,22 +368,12 @@ export class HttpClient {
    * the fraction), telling it the time left before each step: a countdown follows the very clock the wait is on.
    */
   private async sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
-    const { clock } = this.options;
     const linked = anySignal(signals);
     try {
-      if (!watcher) return await clock.sleep(ms, linked.signal);
-      const until = clock.now() + ms;
-      // Counted both ways: by the clock (a real one drifts), and by the steps slept (a clock that stands still).
-      for (let slept = 0, left = ms; left > 0; left = Math.min(ms - slept, until - clock.now())) {
-        watcher.left(left);
-        const step = left - (Math.ceil(left / 1000) - 1) * 1000;
-        await clock.sleep(step, linked.signal);
-        slept += step;
-      }
+      await sleepWatched(this.options.clock, ms, linked.signal, watcher);
     } catch (error) {
       throw anyAborted(signals) ? new CancelledError('interrupted') : error;
     } finally {
-      watcher?.end();
       linked.release();
     }
   }

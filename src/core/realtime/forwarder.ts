@@ -11,6 +11,7 @@ import type { HttpTransport } from '../http/transport.js';
 import { describeNetworkError } from '../http/transport/describe-error.js';
 import { exchange } from '../http/transport/exchange.js';
 import { redactUrl } from '../redact.js';
+import { sleepWatched, type Wait, type WaitWatcher } from '../watched-sleep.js';
 import { signature } from './forward-signature.js';
 
 /** The longest wait between two tries of one event. */
@@ -32,13 +33,19 @@ export interface ForwarderOptions {
   trace?: (line: string) => void;
   /** A line per event accepted (on a terminal: the CLI decides). */
   accepted?(eventId: string, status: number, ms: number): void;
-  /** A try that failed and will be made again: a note (--quiet silences it). */
-  retrying(line: string): void;
+  /**
+   * A try that failed and will be made again after `wait.ms`: told as the CLI tells a wait (a countdown on a
+   * terminal, a line elsewhere; --quiet silences it), through the watcher it gives back.
+   */
+  retrying(wait: ForwardWait): WaitWatcher | undefined;
   /** An event the endpoint refused for good (a 4xx other than 408 and 429): skipped, and said even with --quiet. */
   refused(line: string): void;
 }
 
 export type ForwardOutcome = 'accepted' | 'refused';
+
+/** The wait before an event is tried again. */
+export type ForwardWait = Extract<Wait, { kind: 'forward' }>;
 
 export class Forwarder {
   private readonly origin: string;
@@ -72,10 +79,10 @@ export class Forwarder {
         );
         return 'refused';
       }
-      const wait = this.waitMs(retry, 'status' in answer ? answer.retryAfter : undefined);
-      this.options.retrying(`${id}: ${answer.why}; trying again in ${Math.round(wait / 1000)}s`);
+      const ms = this.waitMs(retry, 'status' in answer ? answer.retryAfter : undefined);
+      const watcher = this.options.retrying({ kind: 'forward', ms, reason: `${id}: ${answer.why}` });
       try {
-        await clock.sleep(wait, signal);
+        await sleepWatched(clock, ms, signal, watcher);
       } catch {
         throw new CancelledError('interrupted');
       }

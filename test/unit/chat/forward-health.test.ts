@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { waitLine } from '../../../src/cli/countdown.js';
 import { CancelledError } from '../../../src/core/errors.js';
 import { NodeTransport } from '../../../src/core/http/transport.js';
 import { Forwarder } from '../../../src/core/realtime/forwarder.js';
@@ -83,10 +84,11 @@ function forwarding(url: URL) {
     userAgent: 'clinic/test',
     timeoutMs: 5_000,
     accepted: () => health.reached(),
-    retrying: (line) => {
-      notes.push(line);
+    retrying: (wait) => {
+      notes.push(waitLine(wait));
       health.retrying();
       if (++retries >= maxRetries) ending.abort();
+      return undefined;
     },
     refused: () => health.reached(),
   });

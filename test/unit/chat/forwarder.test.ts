@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { waitLine } from '../../../src/cli/countdown.js';
 import type { Clock } from '../../../src/core/clock.js';
 import { CancelledError } from '../../../src/core/errors.js';
 import { NodeTransport, type TransportRequest } from '../../../src/core/http/transport.js';
@@ -30,7 +31,7 @@ function forwarder(answers: FakeAnswer[], clock: Clock = fakeClock()) {
     userAgent: 'clinic/test',
     timeoutMs: 5_000,
     accepted: (id, status) => lines.accepted.push(`${id} ${status}`),
-    retrying: (line) => lines.retrying.push(line),
+    retrying: (wait) => void lines.retrying.push(waitLine(wait)),
     refused: (line) => lines.refused.push(line),
   });
   return { sut, transport, lines, clock };
@@ -248,7 +249,7 @@ describe('Forwarder against a hostile endpoint (a real socket)', () => {
       clock: fakeClock(),
       userAgent: 'clinic/test',
       timeoutMs,
-      retrying: (line) => lines.retrying.push(line),
+      retrying: (wait) => void lines.retrying.push(waitLine(wait)),
       refused: (line) => lines.refused.push(line),
     });
     return { sut, lines };

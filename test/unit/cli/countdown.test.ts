@@ -1,4 +1,4 @@
-// The HTTP client's waits as a person and a script see them: on a terminal a countdown in place, driven by the clock
+// The waits of the HTTP client and of chat tail's forwarding as a person and a script see them: on a terminal a countdown in place, driven by the clock
 // the client waits on, cut to the width, erased at the end, lending the spinner's line; elsewhere today's one line.
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -6,11 +6,14 @@ import { IO, type IoOptions } from '../../../src/cli/io.js';
 import { countdownFrame, waitLine } from '../../../src/cli/countdown.js';
 import type { Clock } from '../../../src/core/clock.js';
 import { CancelledError } from '../../../src/core/errors.js';
-import type { Wait } from '../../../src/core/http/client.js';
+import { Forwarder } from '../../../src/core/realtime/forwarder.js';
+import { displayWidth } from '../../../src/cli/output/cells.js';
+import type { Wait } from '../../../src/core/watched-sleep.js';
 import type { Pacer } from '../../../src/core/http/pacers.js';
 import { FAKE_START, fakeClock } from '../../helpers/fake-clock.js';
 import { queueReplies, type Reply, testClient } from '../../helpers/mock-api.js';
 import { replay } from '../../helpers/screen.js';
+import { type FakeAnswer, FakeTransport } from '../../helpers/fake-transport.js';
 
 const ok: Reply = { status: 200, body: { data: { id: 1 } } };
 const limited = (seconds: number): Reply => ({ status: 429, headers: { 'retry-after': String(seconds) } });
@@ -367,5 +370,64 @@ describe('elsewhere, the one line of before', () => {
     expect(waitLine({ kind: 'retry', ms: 2500, reason: 'timed out', retry: 2, of: 4 })).toBe(
       'timed out; retrying in 2.5s (retry 2 of 4)',
     );
+  });
+});
+
+describe("chat tail --forward-to: an event tried again counts down as the client's waits do", () => {
+  const ID = 'ChatLogCreated.1.2.7';
+  const forwarderOn = (io: IO, clock: Clock, answers: FakeAnswer[]) => {
+    const transport = new FakeTransport();
+    for (const answer of answers) transport.on('POST', '/hook', answer);
+    return new Forwarder({
+      transport,
+      url: new URL('http://127.0.0.1:8080/hook'),
+      secret: 'whsec_test',
+      clock,
+      userAgent: 'clinic/test',
+      timeoutMs: 5000,
+      retrying: (wait) => io.showWait(wait),
+      refused: () => undefined,
+    });
+  };
+  const unavailable: FakeAnswer = { status: 503, headers: { 'retry-after': '4' } };
+
+  it('on a terminal: a frame each second left, then the line erased; in a pipe: the line it always was', async () => {
+    const clock = fakeClock();
+    const term = terminal(clock, 100);
+    const sut = forwarderOn(ioOn(term.streams), clock, [unavailable, { status: 204 }]);
+    expect(await sut.forward(ID, '{}', new AbortController().signal)).toBe('accepted');
+    const frame = (s: number) =>
+      `\r${ID}: the endpoint answered 503; trying again in ${s}s (Ctrl-C to stop)\x1b[K`;
+    expect(term.writes).toEqual([
+      { at: 0, text: frame(4) },
+      { at: 1000, text: frame(3) },
+      { at: 2000, text: frame(2) },
+      { at: 3000, text: frame(1) },
+      { at: 4000, text: '\r\x1b[K' },
+    ]);
+    const piped = terminal(fakeClock());
+    const stderr = Object.assign(piped.streams.stderr, { isTTY: false });
+    const inPipe = forwarderOn(ioOn({ ...piped.streams, stderr }), fakeClock(), [
+      unavailable,
+      { status: 204 },
+    ]);
+    await inPipe.forward(ID, '{}', new AbortController().signal);
+    expect(piped.text()).toBe(`${ID}: the endpoint answered 503; trying again in 4s\n`);
+  });
+
+  it('fits 60, 80 and 120 columns: the reason is cut before the count', () => {
+    const wait: Wait = {
+      kind: 'forward',
+      ms: 30_000,
+      reason: `${ID}: cannot reach https://hooks.example.com/clinic/inbound: connection refused`,
+    };
+    for (const width of [60, 80, 120]) {
+      const frame = countdownFrame(wait, 29_500, width);
+      expect(displayWidth(frame), `${width}`).toBeLessThanOrEqual(width - 1);
+      expect(frame, `${width}`).toMatch(/; trying again in 30s( \(Ctrl-C to stop\))?$/);
+    }
+    // The hint goes first, where the whole does not fit.
+    expect(countdownFrame(wait, 29_500, 120)).not.toContain('Ctrl-C');
+    expect(countdownFrame(wait, 29_500, 160)).toMatch(/; trying again in 30s \(Ctrl-C to stop\)$/);
   });
 });

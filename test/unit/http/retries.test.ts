@@ -1,7 +1,7 @@
 // HttpClient retries with a fake clock: 429 after Retry-After, 5xx and resets only for idempotent methods.
 import { describe, expect, it } from 'vitest';
 import { ApiError, NetworkError } from '../../../src/core/errors.js';
-import type { Wait } from '../../../src/core/http/client.js';
+import type { Wait } from '../../../src/core/watched-sleep.js';
 import { FAKE_START } from '../../helpers/fake-clock.js';
 import { queueReplies, type Reply, testClient } from '../../helpers/mock-api.js';
 
