@@ -148,7 +148,14 @@ export async function tailChat(options: TailCommandOptions, ctx: Context): Promi
   if (options.checkpoint === undefined) return deliverWith();
   const { withCheckpoint } = await import('../../core/realtime/checkpoint.js');
   const owner = { tenant, base_url: settings.get('base_url') as string };
-  await withCheckpoint(options.checkpoint, owner, deliverWith);
+  await withCheckpoint(options.checkpoint, owner, deliverWith, {
+    forgetting: (conversation, limit) =>
+      ctx.io.alert(
+        `warning: the checkpoint keeps ${limit.toLocaleString('en')} conversations: conversation ${conversation}, ` +
+          'the least recently delivered to, is forgotten (a restart no longer fills what it receives while no tail ' +
+          'runs); name the conversations that matter with --conversation',
+      ),
+  });
 }
 
 /**

@@ -20,6 +20,8 @@ export interface CheckpointOwner {
 export interface CheckpointOptions {
   /** Conversations kept (default MAX_CHECKPOINT_CONVERSATIONS). */
   limit?: number;
+  /** Told once a run, the first time a conversation is forgotten to keep the limit (the least recently delivered). */
+  forgetting?: (conversationId: number, limit: number) => void;
   /** Replaces the file atomically (default replaceFile); tests count the writes. */
   write?: (path: string, text: string) => Promise<void>;
 }
@@ -39,12 +41,13 @@ export async function withCheckpoint<T>(
   path: string,
   owner: CheckpointOwner,
   section: (checkpoint: Checkpoint) => Promise<T>,
+  options: Pick<CheckpointOptions, 'forgetting'> = {},
 ): Promise<T> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const busy = () =>
     new UsageError(`${path} is in use by another chat tail; each tail needs a --checkpoint file of its own`);
   return withRunLock(path, busy, async () => {
-    const checkpoint = Checkpoint.open(path, owner);
+    const checkpoint = Checkpoint.open(path, owner, options);
     await checkpoint.save();
     let result: T;
     try {
@@ -73,6 +76,7 @@ export class Checkpoint {
     after: Map<number, number>,
     private readonly limit: number,
     private readonly write: (path: string, text: string) => Promise<void>,
+    private forgetting?: (conversationId: number, limit: number) => void,
   ) {
     this.after = after;
   }
@@ -95,8 +99,8 @@ export class Checkpoint {
         );
       for (const { id, after: last } of file.conversations) after.set(id, last);
     }
-    const { limit = MAX_CHECKPOINT_CONVERSATIONS, write = replaceFile } = options;
-    return new Checkpoint(path, owner, after, limit, write);
+    const { limit = MAX_CHECKPOINT_CONVERSATIONS, write = replaceFile, forgetting } = options;
+    return new Checkpoint(path, owner, after, limit, write, forgetting);
   }
 
   /** Where each conversation resumes now: fill after this id (a copy). */
@@ -118,7 +122,7 @@ export class Checkpoint {
     if (last === undefined) this.unwritten.add(conversationId);
     this.after.delete(conversationId);
     this.after.set(conversationId, last === undefined ? messageId : Math.max(last, messageId));
-    if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
+    this.keepLimit();
     this.schedule();
   }
 
@@ -130,8 +134,21 @@ export class Checkpoint {
     if (this.after.has(conversationId)) return;
     this.after.set(conversationId, messageId - 1);
     this.unwritten.add(conversationId);
-    if (this.after.size > this.limit) this.after.delete(this.after.keys().next().value as number);
+    this.keepLimit();
     this.schedule();
+  }
+
+  /**
+   * Past the limit, the least recently delivered conversation is forgotten: a restart no longer fills it. Said once
+   * a run (a tail of a tenant with that many conversations, or messages in ever new ones, is worth an operator's
+   * look: `--conversation` names those that matter).
+   */
+  private keepLimit(): void {
+    if (this.after.size <= this.limit) return;
+    const oldest = this.after.keys().next().value as number;
+    this.after.delete(oldest);
+    this.forgetting?.(oldest, this.limit);
+    this.forgetting = undefined;
   }
 
   /**

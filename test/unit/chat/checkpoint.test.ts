@@ -171,11 +171,17 @@ describe('Checkpoint', () => {
     await checkpoint.flush();
   });
 
-  it('holds at most its limit of conversations, forgetting the least recently delivered', async () => {
-    const checkpoint = Checkpoint.open(fileIn(), OWNER, { limit: 3 });
-    for (const conversation of [1, 2, 3, 1, 4]) checkpoint.delivered(conversation, conversation * 10);
+  it('holds at most its limit of conversations, forgetting the least recently delivered, said once a run', async () => {
+    const told: [number, number][] = [];
+    const forgetting = (conversation: number, limit: number) => void told.push([conversation, limit]);
+    const checkpoint = Checkpoint.open(fileIn(), OWNER, { limit: 3, forgetting });
+    for (const conversation of [1, 2, 3, 1]) checkpoint.delivered(conversation, conversation * 10);
+    expect(told).toEqual([]);
+    checkpoint.delivered(4, 40);
+    checkpoint.seen(5, 50); // a message not delivered yet counts as much
     await checkpoint.flush();
-    expect([...checkpoint.positions().keys()]).toEqual([3, 1, 4]);
+    expect([...checkpoint.positions().keys()]).toEqual([1, 4, 5]);
+    expect(told).toEqual([[2, 3]]); // 3 was forgotten too, but a flood of new conversations is said once
   });
 
   it('an empty file is a new checkpoint; a missing folder is made', async () => {
