@@ -45,8 +45,8 @@ const lazyChildProcess = {
   },
 };
 
-// Dynamic imports (a chunk's of another, a package's, the sandbox's) go through __dyni (scripts/bundle/chunks.mjs); import.meta.url,
-// worked out on first use (url's pathToFileURL costs every start-up a millisecond), through __metaUrl.
+// Dynamic imports (a chunk's of another, a package's, the sandbox's) go through __dyni (scripts/bundle/chunks.mjs);
+// import.meta.url, worked out on first use (url's pathToFileURL costs every start-up a millisecond), through __metaUrl.
 const PRELUDE =
   "var __metaUrlValue; const __metaUrl = () => (__metaUrlValue ??= require('node:url').pathToFileURL(__filename).href);";
 

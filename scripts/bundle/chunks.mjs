@@ -4,10 +4,10 @@
 // V8's code cache holds next to nothing of them.
 //
 // A chunk's `import … from` statements become reads of what the chunk (or built-in module) exports, and its final
-// `export { … }` the object of what it exports, each rewritten in place and padded to the same length, so the chunk's own source
-// map still fits column for column: the file's map is the chunks' maps put together. Imports are read once, as
-// the chunk starts (esbuild's chunks import only from chunks that have finished running: the build refuses a cycle),
-// which is an ES module's live binding as long as no module reassigns what it exports (the build refuses
+// `export { … }` the object of what it exports, each rewritten in place and padded to the same length, so the chunk's
+// own source map still fits column for column: the file's map is the chunks' maps put together. Imports are read once,
+// as the chunk starts (esbuild's chunks import only from chunks that have finished running: the build refuses a
+// cycle), which is an ES module's live binding as long as no module reassigns what it exports (the build refuses
 // `export let` and `export var` in src/).
 import { isBuiltin } from 'node:module';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
@@ -18,8 +18,8 @@ const IMPORT = '__q';
 const EXPORT = '__e';
 
 /**
- * The file's first line: the loader. `__dyni` (scripts/bundle.mjs: every `import(` of the bundle) serves a chunk's
- * dynamic import of another chunk, and hands anything else on (a package, the sandbox).
+ * The file's first line: the loader. `__dyni` (every `import(` of the file: combineChunks) serves a chunk's dynamic
+ * import of another chunk, and hands anything else on (a package, the sandbox) to the one bin/clinic.js gives.
  */
 const LOADER = [
   'var __dyni = __dyni || ((id) => import (id));',
@@ -33,7 +33,7 @@ const LOADER = [
 
 /**
  * The chunks (esbuild's outputs: `{ path, text }`, `.js` and their `.js.map`) as one CommonJS file of `prelude`
- * (one line, no line break), the loader and the chunks, exporting the entry chunk's exports; and its index source map.
+ * (one line, no line break), the loader and the chunks, exporting the entry chunk's exports; and its source map.
  */
 export async function combineChunks(outputs, { entry, prelude, file }) {
   await init;

@@ -1,5 +1,6 @@
-// How the waits of the HTTP client and of chat tail's forwarding are told: a line each where no one watches stderr redraw (what scripts parse), and on a
-// terminal a countdown redrawn in place on one line, cut to the terminal's width, erased when the wait is over.
+// How the waits of the HTTP client and of chat tail's forwarding are told: a line each where no one watches stderr
+// redraw (what scripts parse), and on a terminal a countdown redrawn in place on one line, cut to the terminal's width,
+// erased when the wait is over.
 import type { Wait, WaitWatcher } from '../core/watched-sleep.js';
 import { redactSecrets } from '../core/redact.js';
 import { clipCells, displayWidth } from './output/cells.js';
@@ -78,7 +79,7 @@ export class Countdown {
     private readonly held: () => boolean = () => false,
   ) {}
 
-  /** A watcher of `wait` (for the HTTP client) that draws it on this line. */
+  /** A watcher of `wait` (the HTTP client's, or the forwarder's) that draws it on this line. */
   follow(wait: Wait): WaitWatcher {
     const entry: Followed = { wait, left: wait.ms };
     this.followed.push(entry);

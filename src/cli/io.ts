@@ -202,9 +202,10 @@ export class IO implements Sink {
   }
 
   /**
-   * A wait of the HTTP client (or of chat tail's forwarding), told as a person or a script needs it. On a terminal that can redraw a line, a wait of
-   * 2 s or more is a countdown in place, the spinner's line lent to it meanwhile; elsewhere (and for shorter waits)
-   * one line as ever (a further wait for the same window is not told again). Nothing with --quiet.
+   * A wait of the HTTP client (or of chat tail's forwarding), told as a person or a script needs it. On a terminal
+   * that can redraw a line, a wait of 2 s or more is a countdown in place, the spinner's line lent to it meanwhile;
+   * elsewhere (and for shorter waits) one line as ever (a further wait for the same window is not told again).
+   * Nothing with --quiet.
    */
   showWait(wait: Wait): WaitWatcher | undefined {
     if (this.quiet) return undefined;

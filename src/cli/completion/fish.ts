@@ -157,7 +157,8 @@ end
 
 # Profile names ($argv[1] = profile) or the remembered tenant slugs (tenant) of the profile the line names, else of
 # the selected one, one a line with a short description of its own (else fish shows the option's long one beside
-# each), through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
+# each), through the CLI itself (CLINIC_CONFIG_DIR is honoured; no request is sent); silent on failure. Only the
+# values the CLI accepts (letters, digits, '.', '_', '-') are kept: any other line is dropped.
 function __clinic_listed
     command -q clinic; or return 0
     if test "$argv[1]" = tenant

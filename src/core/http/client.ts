@@ -138,7 +138,6 @@ export interface HttpClientOptions {
   tokenName?: string;
 }
 
-/** A wait the client makes, as facts: how long and why; how it is shown is the CLI's affair. */
 /** What cancels a request: the client's signal (Ctrl-C) and the request's own. */
 type Signals = readonly (AbortSignal | undefined)[];
 
@@ -363,10 +362,7 @@ export class HttpClient {
     await this.sleep(ms, signals, watcher);
   }
 
-  /**
-   * Sleeps on the client's clock. With a watcher, in steps that end on each whole second left (the first step takes
-   * the fraction), telling it the time left before each step: a countdown follows the very clock the wait is on.
-   */
+  /** Sleeps on the client's clock, a watcher told the time left as it passes (sleepWatched). */
   private async sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
     const linked = anySignal(signals);
     try {
