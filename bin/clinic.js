@@ -210,7 +210,7 @@ function directStdout({ streamMade, stream, writeSync: write, closed, fail, onCl
     get isTTY() {
       return (isTTY ??= characterDeviceNotNull(1) && require('node:tty').isatty(1));
     },
-    /** Whether fd 1 is a pipe or a socket (`clinic … | jq`): asked only before a spinner is drawn. */
+    /** Whether fd 1 is a pipe or a socket (`clinic ... | jq`): asked only before a spinner is drawn. */
     get isPipe() {
       try {
         const stat = require('node:fs').fstatSync(1);
@@ -308,7 +308,7 @@ function cacheDir() {
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
  * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
  * and saves its own, the functions it ran included; its later runs skip most of the compiling. A run like those the
- * build made its cache after (`customers get 1 -o json`…: main.cjs.cache.json) keeps using it and writes none. One
+ * build made its cache after (`customers get 1 -o json`...: main.cjs.cache.json) keeps using it and writes none. One
  * cache per command (`customers-get`), so each holds what its command runs and no more (a cache written by `config
  * set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the
  * build's, made by another Node version, included) is rejected by V8, which then compiles from the source: the user's

@@ -13,9 +13,11 @@ import { isBuiltin } from 'node:module';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
 import { init, parse } from 'es-module-lexer';
 
-/** The names the file's loader hands each chunk: its import (`__q`) and its exports, given once it has run (`__e`). */
+/**
+ * The name of what the file's loader hands each chunk: its import (`__q`). A chunk returns what it exports, which the
+ * loader keeps in the chunk's place in `__chunks`: no second table, and no callback made for each chunk it runs.
+ */
 const IMPORT = '__q';
-const EXPORT = '__e';
 
 /**
  * The file's first line: the loader. `__dyni` (every `import(` of the file: combineChunks) serves a chunk's dynamic
@@ -23,9 +25,8 @@ const EXPORT = '__e';
  */
 const LOADER = [
   'var __dyni = __dyni || ((id) => import (id));',
-  'var __chunkExports = Object.create(null);',
-  `function __chunk(name) { let m = __chunkExports[name]; if (m) return m; __chunks[name](__chunkImport, (values) => (m = values)); return (__chunkExports[name] = m ?? {}); }`,
-  'function __chunkOf(id) { return id.startsWith("./") && Object.hasOwn(__chunks, id.slice(2)) ? id.slice(2) : undefined; }',
+  'function __chunk(name) { const run = __chunks[name]; if (typeof run !== "function") return run; return (__chunks[name] = run(__chunkImport) ?? {}); }',
+  'function __chunkOf(id) { return Object.hasOwn(__chunks, id) ? id : undefined; }',
   'function __chunkImport(id) { const name = __chunkOf(id); return name === undefined ? require(id) : __chunk(name); }',
   'var __dyniOutside = __dyni;',
   '__dyni = (id) => { const name = __chunkOf(id); return name === undefined ? __dyniOutside(id) : Promise.resolve().then(() => __chunk(name)); };',
@@ -54,7 +55,8 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
     const name = basename(path);
     const { code, imports } = asFunctionBody(name, text, names);
     graph.set(name, imports);
-    lines.push(`${JSON.stringify(name)}: function (${IMPORT}, ${EXPORT}) {`);
+    // Named as the chunks import each other (`./chunk-NAME.js`): looked up as asked, with no string made for it.
+    lines.push(`${JSON.stringify(`./${name}`)}: function (${IMPORT}) {`);
     lineCount++;
     const map = maps.get(name);
     if (map) sections.push({ offset: { line: lineCount, column: 0 }, map: JSON.parse(map) });
@@ -62,7 +64,7 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
     lineCount += code.split('\n').length + 1;
   }
   refuseCycles(graph);
-  lines.push('};', `module.exports = __chunk(${JSON.stringify(entry)});`);
+  lines.push('};', `module.exports = __chunk(${JSON.stringify(`./${entry}`)});`);
   // Every dynamic import goes through __dyni, a chunk's and a package's alike: bin/clinic.js runs the file through
   // vm.Script, where import() has no loader to call (it hands in its own). Same length as `import(`, so the source
   // map's columns stay right.
@@ -103,8 +105,8 @@ function flattened(sections, file) {
 /** A chunk's code as the body of its function: its static imports and its exports rewritten (see the top). */
 function asFunctionBody(name, text, chunks) {
   const source = text.replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
-  if (new RegExp(`\\b(${IMPORT}|${EXPORT})\\b`).test(source))
-    throw new Error(`${name} uses ${IMPORT} or ${EXPORT}, the loader's names`);
+  if (new RegExp(`\\b${IMPORT}\\b`).test(source))
+    throw new Error(`${name} uses ${IMPORT}, the loader's name`);
   const [imports, exports] = parse(source);
   let code = source;
   const imported = [];
@@ -139,7 +141,7 @@ function asFunctionBody(name, text, chunks) {
         const key = exported.startsWith('"') ? exported : JSON.stringify(exported);
         return `${key}: ${local}`;
       });
-    code = `${code.slice(0, clause.index)}${EXPORT}({ ${values.join(', ')} });\n`;
+    code = `${code.slice(0, clause.index)}return { ${values.join(', ')} };\n`;
   }
   return { code: code.replace(/\n$/, ''), imports: imported };
 }

@@ -1,6 +1,6 @@
 // Builders for the declarations most nouns share: the id argument, a noun of verbs, and the standard verbs (one
-// record by id, a list) declared in a few lines. Their code still loads only when they run: resource-verbs.ts and
-// the API paths are imported inside load(), with literal paths so the bundler keeps them.
+// record by id, a list) declared in a few lines. Their code still loads only when they run: show-verb.ts,
+// resource-verbs.ts and the API paths are imported inside load(), with literal paths so the bundler keeps them.
 import type { paths } from '../core/api/resources.js';
 import { type ArgDef, type CommandDef, defineCommand, defineNoun, type NounDef } from './command.js';
 import { LIST_OPTIONS } from './list-flags.js';
@@ -36,7 +36,7 @@ export function getVerb({ what, path, ...help }: Help & { what: string; path: Re
     dryRun: 'read-only',
     load: async () => {
       const [{ showById }, api] = await Promise.all([
-        import('./resource-verbs.js'),
+        import('./show-verb.js'),
         import('../core/api/resources.js'),
       ]);
       return showById(what, api.paths[path]);

@@ -132,7 +132,11 @@ export const PROGRAM_EXAMPLES = [
  * asked for; or an option commander may have to name a near miss for). Declaring the other dozen and more would cost
  * every start-up a millisecond, and parseGlobals reads an option not given the same whether declared or not.
  */
-function addGlobalOptions(program: Command, argv?: readonly string[], known?: ReadonlySet<string>): void {
+function addGlobalOptions(
+  program: Command,
+  argv?: readonly string[],
+  known?: () => ReadonlySet<string>,
+): void {
   const all = !argv || !known || argv.some((arg) => asksHelp(arg) || !knownFlag(arg, known));
   for (const def of GLOBAL_OPTIONS)
     if (all || mentions(argv, def.flags)) program.addOption(new Option(def.flags, def.description));
@@ -147,25 +151,51 @@ const flagWords = (flags: string) =>
 
 /**
  * Whether an argument may stand for one of `flags`: the long flag, alone or with `=value`; a short one alone, with its
- * value joined (`-ojson`) or among other short flags (`-yq`). More than exact, never less.
+ * value joined (`-ojson`) or among other short flags (`-yq`). More than exact, never less. Read in place: asked of
+ * every global option on every run.
  */
 function mentions(argv: readonly string[], flags: string): boolean {
-  return flagWords(flags).some((flag) =>
-    flag.startsWith('--')
-      ? argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`))
-      : argv.some((arg) => arg.startsWith('-') && !arg.startsWith('--') && arg.includes(flag[1]!)),
-  );
+  return argv.some((arg) => {
+    if (!arg.startsWith('-')) return false;
+    if (arg.startsWith('--')) {
+      const equals = arg.indexOf('=');
+      return namesFlag(flags, equals < 0 ? arg : arg.slice(0, equals));
+    }
+    for (let i = 1; i < arg.length; i++) if (namesShortFlag(flags, arg[i]!)) return true;
+    return false;
+  });
 }
+
+/** Whether `flag` (`--output`) is one of the words of a flag list (`-o, --output <format>`). */
+function namesFlag(flags: string, flag: string): boolean {
+  for (let at = flags.indexOf(flag); at !== -1; at = flags.indexOf(flag, at + 1))
+    if (wordEdge(flags, at - 1) && wordEdge(flags, at + flag.length)) return true;
+  return false;
+}
+
+/** Whether `-letter` is one of the words of a flag list. */
+function namesShortFlag(flags: string, letter: string): boolean {
+  for (let at = flags.indexOf('-'); at !== -1; at = flags.indexOf('-', at + 1))
+    if (flags[at + 1] === letter && wordEdge(flags, at - 1) && wordEdge(flags, at + 2)) return true;
+  return false;
+}
+
+/** Whether a flag list's word may end or start next to `at`: its ends, a space or a comma. */
+const wordEdge = (flags: string, at: number) =>
+  at < 0 || at >= flags.length || flags[at] === ' ' || flags[at] === ',';
 
 /** `--help`, the word `help`, or short flags that include `-h` (`-yh`). */
 const asksHelp = (arg: string) =>
   arg === '--help' || arg === 'help' || (arg.startsWith('-') && !arg.startsWith('--') && arg.includes('h'));
 
-/** An argument that is no option, or a long option some command or the program declares (`--name` or `--name=…`). */
-function knownFlag(arg: string, known: ReadonlySet<string>): boolean {
+/**
+ * An argument that is no option, or a long option some command or the program declares (`--name` or `--name=…`).
+ * `known` is asked only for a long option: a run without one never gathers the flags (some hundred small strings).
+ */
+function knownFlag(arg: string, known: () => ReadonlySet<string>): boolean {
   if (!arg.startsWith('--') || arg === '--') return true;
   const equals = arg.indexOf('=');
-  return known.has(equals < 0 ? arg : arg.slice(0, equals));
+  return known().has(equals < 0 ? arg : arg.slice(0, equals));
 }
 
 /** The long flags of the program's options and of every option of `commands`, at any depth. */
@@ -332,7 +362,8 @@ export function buildProgram(
   program.addHelpText('after', () => examplesText(PROGRAM_EXAMPLES, hooks.helpWidth?.() ?? 80));
   const at = argv && firstWordAt(argv);
   const named = at === undefined ? undefined : commands.find((def) => def.name === argv?.[at]);
-  addGlobalOptions(program, argv, named && longFlags([named]));
+  let flags: Set<string> | undefined;
+  addGlobalOptions(program, argv, named && (() => (flags ??= longFlags([named]))));
   if (named) addDeclared(program, named, hooks, argv?.slice((at as number) + 1));
   else for (const def of commands) addDeclared(program, def, hooks);
   // After the commands: they would inherit it, and a noun's own help command is its plain one.
@@ -346,11 +377,13 @@ export function buildProgram(
 }
 
 /** The global options that take a value (`--profile NAME`, `-o FORMAT`…), by each of their flags. */
-const VALUE_FLAGS = new Set(
-  GLOBAL_OPTIONS.filter((def) => def.flags.includes('<') || def.flags.includes('[')).flatMap((def) =>
-    flagWords(def.flags),
-  ),
-);
+let valueFlags: Set<string> | undefined;
+const valueFlagSet = () =>
+  (valueFlags ??= new Set(
+    GLOBAL_OPTIONS.filter((def) => def.flags.includes('<') || def.flags.includes('[')).flatMap((def) =>
+      flagWords(def.flags),
+    ),
+  ));
 
 /** Where the first word of argv that is not a global option or its value stands: the command's name, if any. */
 function firstWordAt(argv: readonly string[]): number | undefined {
@@ -359,7 +392,7 @@ function firstWordAt(argv: readonly string[]): number | undefined {
     if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (!arg.startsWith('-') || arg === '-') return i;
     const inline = arg.includes('=') || (!arg.startsWith('--') && arg.length > 2);
-    if (VALUE_FLAGS.has(arg.split('=')[0] as string) && !inline) i++;
+    if (valueFlagSet().has(arg.split('=')[0] as string) && !inline) i++;
   }
   return undefined;
 }

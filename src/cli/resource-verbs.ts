@@ -1,4 +1,4 @@
-// The verbs most nouns share: show one record by id, a paginated list, an unpaginated list.
+// The list verbs most nouns share: a paginated list, an unpaginated list (one record by id: show-verb.ts).
 import { declaredFieldsAt } from '../core/api/declared-fields.js';
 import { ExportGuard, guardedPages } from '../core/export-guard.js';
 import type { ApiResponse } from '../core/http/client.js';
@@ -7,20 +7,7 @@ import { type CommandInput, type CommandRun, verb } from './command.js';
 import type { Context } from './context.js';
 import { type LIST_OPTIONS, type ListInput, parseListOptions } from './list-options.js';
 import type { Column } from './output/table.js';
-import { parseId } from './parse-args.js';
-import { showList, showRecords, showResource } from './present.js';
-
-/** `<noun> get ID`: GET path(id), one record. */
-export function showById(what: string, path: (id: number) => string): CommandRun {
-  return verb(
-    ({ args }: CommandInput) => ({ id: parseId(args[0] ?? '', `${what} ID`) }),
-    async ({ id }, ctx) => {
-      const client = await ctx.http();
-      const request = { method: 'GET', path: path(id) };
-      await showResource(ctx, await client.request(request), `${what} ${id}`, request.path);
-    },
-  );
-}
+import { showList, showRecords } from './present.js';
 
 export interface PagedList {
   noun: string;

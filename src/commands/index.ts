@@ -4,38 +4,92 @@ import type { CommandDef, NounDef } from '../cli/command.js';
 
 type Declared = CommandDef | NounDef;
 
-const TREE: readonly (readonly [string, () => Promise<Declared>])[] = [
-  ['login', async () => (await import('./auth/index.js')).login],
-  ['logout', async () => (await import('./auth/index.js')).logout],
-  ['auth', async () => (await import('./auth/index.js')).default],
-  ['account', async () => (await import('./account/index.js')).default],
-  ['tenants', async () => (await import('./tenants/index.js')).default],
-  ['config', async () => (await import('./config/index.js')).default],
-  ['customers', async () => (await import('./customers/index.js')).default],
-  ['users', async () => (await import('./users/index.js')).default],
-  ['appointments', async () => (await import('./appointments/index.js')).default],
-  ['leads', async () => (await import('./leads/index.js')).default],
-  ['conversations', async () => (await import('./conversations/index.js')).default],
-  ['chat', async () => (await import('./chat/index.js')).default],
-  ['channels', async () => (await import('./channels/index.js')).default],
-  ['form-templates', async () => (await import('./form-templates/index.js')).default],
-  ['announcements', async () => (await import('./announcements/index.js')).default],
-  ['ai-reports', async () => (await import('./ai-reports/index.js')).default],
-  ['sales', async () => (await import('./sales/index.js')).default],
-  ['transaction-types', async () => (await import('./transaction-types/index.js')).default],
-  ['erasure', async () => (await import('./erasure/index.js')).default],
-  ['api', async () => (await import('./api/index.js')).default],
-  ['doctor', async () => (await import('./doctor/index.js')).default],
-  ['completion', async () => (await import('./completion/index.js')).default],
-  ['man', async () => (await import('./man/index.js')).default],
-  ['sandbox', async () => (await import('./sandbox/index.js')).default],
+/** The top-level names, in help order. */
+export const commandNames: readonly string[] = [
+  'login',
+  'logout',
+  'auth',
+  'account',
+  'tenants',
+  'config',
+  'customers',
+  'users',
+  'appointments',
+  'leads',
+  'conversations',
+  'chat',
+  'channels',
+  'form-templates',
+  'announcements',
+  'ai-reports',
+  'sales',
+  'transaction-types',
+  'erasure',
+  'api',
+  'doctor',
+  'completion',
+  'man',
+  'sandbox',
 ];
 
-/** The top-level names, in help order. */
-export const commandNames: readonly string[] = TREE.map(([name]) => name);
+/** The declaration of one top-level name (a switch of literal imports: the bundler splits at each one). */
+async function declaration(name: string): Promise<Declared> {
+  switch (name) {
+    case 'login':
+      return (await import('./auth/index.js')).login;
+    case 'logout':
+      return (await import('./auth/index.js')).logout;
+    case 'auth':
+      return (await import('./auth/index.js')).default;
+    case 'account':
+      return (await import('./account/index.js')).default;
+    case 'tenants':
+      return (await import('./tenants/index.js')).default;
+    case 'config':
+      return (await import('./config/index.js')).default;
+    case 'customers':
+      return (await import('./customers/index.js')).default;
+    case 'users':
+      return (await import('./users/index.js')).default;
+    case 'appointments':
+      return (await import('./appointments/index.js')).default;
+    case 'leads':
+      return (await import('./leads/index.js')).default;
+    case 'conversations':
+      return (await import('./conversations/index.js')).default;
+    case 'chat':
+      return (await import('./chat/index.js')).default;
+    case 'channels':
+      return (await import('./channels/index.js')).default;
+    case 'form-templates':
+      return (await import('./form-templates/index.js')).default;
+    case 'announcements':
+      return (await import('./announcements/index.js')).default;
+    case 'ai-reports':
+      return (await import('./ai-reports/index.js')).default;
+    case 'sales':
+      return (await import('./sales/index.js')).default;
+    case 'transaction-types':
+      return (await import('./transaction-types/index.js')).default;
+    case 'erasure':
+      return (await import('./erasure/index.js')).default;
+    case 'api':
+      return (await import('./api/index.js')).default;
+    case 'doctor':
+      return (await import('./doctor/index.js')).default;
+    case 'completion':
+      return (await import('./completion/index.js')).default;
+    case 'man':
+      return (await import('./man/index.js')).default;
+    case 'sandbox':
+      return (await import('./sandbox/index.js')).default;
+    default:
+      throw new Error(`no command '${name}'`);
+  }
+}
 
 /** Every declaration, in help order; or only the one `name` names, when it names one. */
 export async function loadCommands(name?: string): Promise<Declared[]> {
-  const named = TREE.filter(([entry]) => entry === name);
-  return Promise.all((named.length ? named : TREE).map(([, load]) => load()));
+  const named = name !== undefined && commandNames.includes(name);
+  return Promise.all((named ? [name] : commandNames).map(declaration));
 }

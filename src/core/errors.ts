@@ -1,29 +1,29 @@
 // Typed errors of the CLI. Each kind carries its exit code and its machine-readable code: one table, here.
 import { ExitCode, type ExitCodeValue, exitCodeForStatus } from './exit-codes.js';
 
-/** A failure the CLI understands: its exit code and the `code` of the JSON error object. */
+/**
+ * A failure the CLI understands: its exit code and the `code` of the JSON error object. A class per kind, not a code
+ * on one class: callers tell them apart with instanceof. (Each kind declares its three fields itself: a class made by
+ * a function for each kind cost every start-up twice the classes.)
+ */
 export abstract class CliError extends Error {
   abstract readonly exitCode: ExitCodeValue;
   abstract readonly code: string;
 }
 
-/**
- * The base of an error kind: its class name, exit code and machine-readable code, one line each below. (A class per
- * kind, not a code on one class: callers tell them apart with instanceof.)
- */
-function errorKind(name: string, exitCode: ExitCodeValue, code: string) {
-  return class extends CliError {
-    override name = name;
-    readonly exitCode = exitCode;
-    readonly code = code;
-  };
+/** Bad arguments or input, refused before any request is sent (exit 2). */
+export class UsageError extends CliError {
+  override name = 'UsageError';
+  readonly exitCode: ExitCodeValue = ExitCode.usage;
+  readonly code = 'usage';
 }
 
-/** Bad arguments or input, refused before any request is sent (exit 2). */
-export class UsageError extends errorKind('UsageError', ExitCode.usage, 'usage') {}
-
 /** Not logged in, or the token was rejected and could not be refreshed (exit 3). */
-export class AuthError extends errorKind('AuthError', ExitCode.auth, 'auth') {
+export class AuthError extends CliError {
+  override name = 'AuthError';
+  readonly exitCode: ExitCodeValue = ExitCode.auth;
+  readonly code = 'auth';
+
   constructor(
     message: string,
     readonly hint?: string,
@@ -33,22 +33,46 @@ export class AuthError extends errorKind('AuthError', ExitCode.auth, 'auth') {
 }
 
 /** Something named by the user does not exist, found out from the server's answer (exit 5). */
-export class NotFoundError extends errorKind('NotFoundError', ExitCode.notFound, 'not_found') {}
+export class NotFoundError extends CliError {
+  override name = 'NotFoundError';
+  readonly exitCode: ExitCodeValue = ExitCode.notFound;
+  readonly code = 'not_found';
+}
 
 /** An action the record's state does not allow, decided by the CLI before sending (exit 6). */
-export class ConflictError extends errorKind('ConflictError', ExitCode.conflict, 'conflict') {}
+export class ConflictError extends CliError {
+  override name = 'ConflictError';
+  readonly exitCode: ExitCodeValue = ExitCode.conflict;
+  readonly code = 'conflict';
+}
 
 /** The user pressed Ctrl-C, at a prompt or while the command ran (exit 130). */
-export class CancelledError extends errorKind('CancelledError', ExitCode.interrupted, 'interrupted') {}
+export class CancelledError extends CliError {
+  override name = 'CancelledError';
+  readonly exitCode: ExitCodeValue = ExitCode.interrupted;
+  readonly code = 'interrupted';
+}
 
 /** The user answered no at a confirmation, or typed back something else: nothing was sent (exit 2, as gh). */
-export class DeclinedError extends errorKind('DeclinedError', ExitCode.usage, 'cancelled') {}
+export class DeclinedError extends CliError {
+  override name = 'DeclinedError';
+  readonly exitCode: ExitCodeValue = ExitCode.usage;
+  readonly code = 'cancelled';
+}
 
 /** The rate-limit window would take longer to reset than is worth waiting for (exit 9). */
-export class RateLimitedError extends errorKind('RateLimitedError', ExitCode.rateLimited, 'rate_limited') {}
+export class RateLimitedError extends CliError {
+  override name = 'RateLimitedError';
+  readonly exitCode: ExitCodeValue = ExitCode.rateLimited;
+  readonly code = 'rate_limited';
+}
 
 /** The server could not be reached or gave no usable answer (exit 1). */
-export class NetworkError extends errorKind('NetworkError', ExitCode.failure, 'network') {}
+export class NetworkError extends CliError {
+  override name = 'NetworkError';
+  readonly exitCode: ExitCodeValue = ExitCode.failure;
+  readonly code = 'network';
+}
 
 /**
  * The server could not be reached, or stopped answering (refused, reset, timed out, cut off): what may pass, unlike
@@ -87,10 +111,18 @@ export class ServerFailureError extends NetworkError {
 }
 
 /** The --jq program failed on the output it filters (exit 1). */
-export class FilterError extends errorKind('FilterError', ExitCode.failure, 'jq') {}
+export class FilterError extends CliError {
+  override name = 'FilterError';
+  readonly exitCode: ExitCodeValue = ExitCode.failure;
+  readonly code = 'jq';
+}
 
 /** A long-running check ended without the outcome asked for (e.g. `erasure watch` on `failed`) (exit 1). */
-export class OutcomeError extends errorKind('OutcomeError', ExitCode.failure, 'outcome') {}
+export class OutcomeError extends CliError {
+  override name = 'OutcomeError';
+  readonly exitCode: ExitCodeValue = ExitCode.failure;
+  readonly code = 'outcome';
+}
 
 /** A field error of a 422 answer. */
 export interface FieldError {

@@ -3,10 +3,8 @@ import type { OutputFormat } from '../../core/config/keys.js';
 import { anyExact, exactJson, exactTwin } from '../../core/http/exact-numbers.js';
 import type { CsvColumns } from './csv-columns.js';
 import { FieldsSeen, pickFields } from './fields.js';
-import { recordMarks } from './marks.js';
 import { jsonForTerminal } from './sanitize.js';
-import { renderFieldTable } from './record-table.js';
-import { type Column, renderTable } from './table.js';
+import type { Column } from './table.js';
 import { HumanTimes } from './time.js';
 
 /** Where data goes: stdout, with backpressure. */
@@ -186,6 +184,7 @@ function recordWriter(sink: Sink, spec: OutputSpec, columns: Column[]): ListWrit
     if (csv && count === 0) await sink.write(await csv.headerAlone());
     if (spec.format === 'table') {
       const times = timesOf(spec);
+      const { renderTable } = await import('./table.js');
       const table = renderTable(buffered, spec.fields ? fieldColumns(spec.fields) : columns, {
         ...spec,
         times,
@@ -257,7 +256,10 @@ function reportUnheld(planned: CsvColumns, records: readonly unknown[], warn: Ou
   }
 }
 
-/** The one record writer: its object in json/ndjson, one row in csv, a field/value table otherwise. */
+/**
+ * The one record writer: its object in json/ndjson, one row in csv, a field/value table otherwise. The table's code
+ * loads for a table only, as CSV's does for CSV.
+ */
 export async function writeResource(sink: Sink, spec: OutputSpec, served: unknown): Promise<void> {
   const record = exactTwin(served);
   if (spec.fields) new FieldsSeen(spec.fields).see(record).report(spec.warn);
@@ -270,6 +272,10 @@ export async function writeResource(sink: Sink, spec: OutputSpec, served: unknow
       return sink.write(await csvWriter(spec, []).rows([record]));
     case 'table': {
       const times = timesOf(spec);
+      const [{ renderFieldTable }, { recordMarks }] = await Promise.all([
+        import('./record-table.js'),
+        import('./marks.js'),
+      ]);
       await sink.write(renderFieldTable(shape(record, spec), { ...spec, times }, recordMarks(record)));
       return sayNotes(spec, times);
     }

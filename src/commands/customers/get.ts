@@ -1,5 +1,5 @@
 // `clinic customers get ID`: GET /v1/customers/{id}.
-import { showById } from '../../cli/resource-verbs.js';
+import { showById } from '../../cli/show-verb.js';
 import { paths } from '../../core/api/resources.js';
 
 export const run = showById('customer', paths.customer);

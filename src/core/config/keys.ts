@@ -213,7 +213,16 @@ export const CONFIG_KEYS: readonly KeySpec[] = Object.keys(DECLARED)
   .filter(isSettingKey)
   .map((key) => {
     const { env, description, kind, unset } = DECLARED[key];
-    return { key, env, description, unset, check: (value: string) => kind.check(key, value) };
+    // The last text this key took and what it was checked into (a check depends on the text alone): a run reads
+    // base_url several times, and its check parses it as a URL twice.
+    let last: { text: string; checked: string } | undefined;
+    const check = (value: string) => {
+      if (last?.text === value) return last.checked;
+      const checked = kind.check(key, value);
+      last = { text: value, checked };
+      return checked;
+    };
+    return { key, env, description, unset, check };
   });
 
 export const DEFAULTS = { scopes: 'openid *' } as const satisfies { readonly [K in SettingKey]?: string };

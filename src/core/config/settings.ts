@@ -9,7 +9,15 @@ import {
   type Profile,
   profileOf,
 } from './config-file.js';
-import { CONFIG_KEYS, DEFAULTS, keySpec, readSetting, type SettingKey, type SettingValues } from './keys.js';
+import {
+  CONFIG_KEYS,
+  DEFAULTS,
+  type KeySpec,
+  keySpec,
+  readSetting,
+  type SettingKey,
+  type SettingValues,
+} from './keys.js';
 import type { Env } from './paths.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -90,24 +98,36 @@ export class Settings {
   /** The effective value as its checked text, and where it comes from (what `config get` and doctor show). */
   describe(key: string): Setting {
     const spec = keySpec(key);
-    const candidates: [Source, string | undefined, string][] = [
-      ['flag', this.flags[key], `--${key.replaceAll('_', '-')}`],
-      ['env', this.env[spec.env] || undefined, spec.env],
-      ['profile', getPath(this.profileData, key), `'${key}' in profile ${this.profile.name}`],
-      ['default', own(DEFAULTS, key), 'default'],
-    ];
-    for (const [source, raw, origin] of candidates) {
-      if (raw === undefined) continue;
-      try {
-        return { key, value: spec.check(raw), source };
-      } catch (error) {
-        if (error instanceof UsageError) throw new UsageError(`${origin}: ${error.message}`);
-        throw error;
-      }
-    }
+    // The first place that sets it, each looked at only if the ones before it do not (asked many times a run).
+    const flag = this.flags[key];
+    if (flag !== undefined) return this.checked(spec, flag, 'flag');
+    const env = this.env[spec.env] || undefined;
+    if (env !== undefined) return this.checked(spec, env, 'env');
+    const profile = getPath(this.profileData, key);
+    if (profile !== undefined) return this.checked(spec, profile, 'profile');
+    const fallback = own(DEFAULTS, key);
+    if (fallback !== undefined) return this.checked(spec, fallback, 'default');
     // Asked only now: a value set anywhere above never depends on the setting it would derive from.
     const derived = this.derivedDefault(key);
     return { key, value: derived, source: derived === undefined ? undefined : 'default' };
+  }
+
+  /** `raw`, from `source`, checked as its key's kind; a bad value is a usage error naming where it came from. */
+  private checked(spec: KeySpec, raw: string, source: Source): Setting {
+    try {
+      return { key: spec.key, value: spec.check(raw), source };
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(`${this.origin(spec, source)}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** Where a value from `source` was given, as an error names it (`--base-url`, `CLINIC_BASE_URL`). */
+  private origin(spec: KeySpec, source: Source): string {
+    if (source === 'flag') return `--${spec.key.replaceAll('_', '-')}`;
+    if (source === 'env') return spec.env;
+    if (source === 'profile') return `'${spec.key}' in profile ${this.profile.name}`;
+    return 'default';
   }
 
   /** A default that follows from another setting: the channel authorization endpoint under base_url. */

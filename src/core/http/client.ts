@@ -14,7 +14,7 @@ import { MAX_JSON_BYTES, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH, MAX_RETRY_AFTER_S 
 import { redactUrl, registerSecret } from '../redact.js';
 import { parseApiError, parseRetryAfter } from './parse-error.js';
 import { ACCEPT_IDENTITY } from './answer-encoding.js';
-import { requireOwnListener } from './loopback-owner.js';
+import { ConnectionToAnotherUser } from './loopback-owner.js';
 import { sleepWatched, type Wait, type WaitWatcher } from '../watched-sleep.js';
 import { isLoopbackHost } from '../secure-url.js';
 import { describeNetworkError } from './transport/describe-error.js';
@@ -248,8 +248,10 @@ export class HttpClient {
     const { clock, maxRetries } = this.options;
     let token = this.options.tokens ? await this.options.tokens.accessToken() : undefined;
     let renewed = false;
-    if ((token || hasAuthorization(prepared.headers)) && prepared.origin.startsWith('http:'))
-      await requireOwnListener(prepared.origin, this.options.tokenName ?? "the sign-in's token");
+    // A credential in clear text to a loopback origin goes only to this user's listener: the transport looks at each
+    // new connection before writing on it (loopback-owner.ts, requireOwnConnection), and its refusal is said here
+    // naming the credential.
+    const credential = Boolean(token) || hasAuthorization(prepared.headers);
 
     for (let attempt = 0; ; attempt++) {
       await this.waitForSlot(signals, onSent);
@@ -260,6 +262,8 @@ export class HttpClient {
         answer = await this.send(prepared, headers, sink !== undefined, signals, onSent);
       } catch (error) {
         if (anyAborted(signals)) throw new CancelledError('interrupted');
+        if (error instanceof ConnectionToAnotherUser && credential)
+          throw error.naming(this.options.tokenName ?? "the sign-in's token");
         if (attempt < maxRetries && shouldRetryNetworkError(error, prepared.method, prepared.repeatable)) {
           onSent?.();
           await this.wait(backoffMs(attempt), `${describeNetworkError(error)}`, attempt, signals);

@@ -1,7 +1,8 @@
 // Whose process answers on a loopback address: a credential sent in clear text to this machine (the sandbox's address,
 // a port-forward) must reach a process of this user, not one another user started on the port after it stopped. Linux
-// only, read from /proc/net/tcp or tcp6 (a fraction of a millisecond to 2 ms: asked only for http to a loopback address,
-// requireOwnListener).
+// only, read from /proc/net/tcp or tcp6 (a fraction of a millisecond to 2 ms: asked only for http to a loopback
+// address). The API's requests are checked on each new connection (requireOwnConnection, through the transport); the
+// sign-in's, made through openid-client, before they are sent as well (requireOwnListener).
 import { lazyRequire } from '../lazy-require.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { isLoopbackHost } from '../secure-url.js';
@@ -167,11 +168,31 @@ export function requireOwnListener(origin: string, what: string, setting = 'base
   }
   return asked.verdict.catch((error: unknown) => {
     if (!(error instanceof ListenerOfAnotherUser)) throw error;
-    throw new UsageError(
-      `${origin} is served by another user's process (uid ${error.uid}): ${what} is not sent to it in clear text ` +
-        `(a stopped sandbox leaves its port to anyone); start the sandbox again, or check ${setting}`,
-    );
+    throw new UsageError(refusal(origin, error.uid, `${what} is not sent to it`, setting));
   });
+}
+
+/** The line refusing to send (`refused`: what is not sent) to another user's listener at `origin`: exit 2. */
+const refusal = (origin: string, uid: number, refused: string, setting: string) =>
+  `${origin} is served by another user's process (uid ${uid}): ${refused} in clear text ` +
+  `(a stopped sandbox leaves its port to anyone); start the sandbox again, or check ${setting}`;
+
+/**
+ * A connection refused before anything was written on it (requireOwnConnection): another user's process listens
+ * where it went. Said of the connection (`nothing is sent`); `naming` says it of the credential that was to go.
+ */
+export class ConnectionToAnotherUser extends UsageError {
+  constructor(
+    readonly origin: string,
+    readonly uid: number,
+  ) {
+    super(refusal(origin, uid, 'nothing is sent to it', 'base_url and auth_url'));
+  }
+
+  /** The refusal naming what was to go over the connection (`CLINIC_TOKEN`, the sign-in's token). */
+  naming(what: string, setting = 'base_url'): UsageError {
+    return new UsageError(refusal(this.origin, this.uid, `${what} is not sent to it`, setting));
+  }
 }
 
 class ListenerOfAnotherUser extends Error {
@@ -198,7 +219,7 @@ export interface ConnectionEnds {
 /**
  * Refuses a connection made to this machine unless the port it reached is listened on by this user's process (or
  * root's), before anything is written on it: NodeTransport checks every new plain-http connection to a loopback
- * address. The check before the connection (requireOwnListener) names the credential, but a listener may appear after
+ * address. A check before the connection (requireOwnListener) can name the credential, but a listener may appear after
  * it, or hide from its reads (a table whose listeners come and go as it is read resumes past one). Looked at once the
  * connection is made, the listeners of the address and port it reached are sound: while this user's listener holds
  * the port no other user's can (no two users' listeners share a port whose addresses overlap), and another user's
@@ -226,9 +247,5 @@ export async function requireOwnConnection(
       `cannot tell whose process answers on ${origin} (no listener on that port in /proc/net/tcp): nothing was sent to it`,
     );
   const other = uids.find((uid) => uid !== mine && uid !== 0);
-  if (other !== undefined)
-    throw new UsageError(
-      `${origin} is served by another user's process (uid ${other}): nothing is sent to it in clear text (a stopped ` +
-        'sandbox leaves its port to anyone); start the sandbox again, or check base_url and auth_url',
-    );
+  if (other !== undefined) throw new ConnectionToAnotherUser(origin, other);
 }

@@ -220,6 +220,13 @@ describe('start-up', () => {
     expect(readFileSync(join(dir, 'stderr.txt'), 'utf8')).toContain("unknown config key 'nosuchkey'");
   });
 
+  it('bin/clinic.js is pure ASCII: Node reads it into a string of one byte a character, not two', () => {
+    // One character past ASCII (an ellipsis in a comment) made the whole 24 KB source a two-byte string: 24 KB more
+    // of young memory on every start-up, towards its first collection.
+    const lines = readFileSync(BIN, 'utf8').split('\n');
+    expect(lines.filter((line) => /[^\t\r -~]/.test(line))).toEqual([]);
+  });
+
   it('--version into a full disk: one line and exit 1, no stack trace', () => {
     const full = openSync('/dev/full', 'w');
     const run = spawnSync(process.execPath, [BIN, '--version'], { stdio: ['ignore', full, 'pipe'] });

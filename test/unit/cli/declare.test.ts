@@ -39,6 +39,7 @@ describe('declarations', () => {
     });
     expect(early).toEqual([]);
     expect(lazyWith(join(ROOT, 'src/cli/declare.ts'))).toContain('src/cli/resource-verbs.ts');
+    expect(lazyWith(join(ROOT, 'src/cli/declare.ts'))).toContain('src/cli/show-verb.ts');
   });
 });
 
