@@ -21,6 +21,7 @@ import { profileCommand, Settings, selectProfile } from '../core/config/settings
 import type { SettingValues } from '../core/config/keys.js';
 import { UsageError } from '../core/errors.js';
 import { HttpClient } from '../core/http/client.js';
+import { collectYoungWhenFull } from '../core/memory.js';
 import type { GlobalOptions } from './globals.js';
 import { DEFAULT_WIDTH, IO, type Streams, widthAsked } from './io.js';
 import { type Prompter, terminalPrompter } from './prompter.js';
@@ -126,6 +127,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     if (!transport) {
       const { NodeTransport } = await import('../core/http/transport.js');
       transport = new NodeTransport();
+      collectYoungWhenFull(); // node:http is loaded: the first request's connection is next (core/memory.ts)
     }
     return transport;
   }

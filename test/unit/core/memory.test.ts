@@ -3,6 +3,7 @@ import v8 from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
 import {
   collectOnGrowth,
+  collectYoungWhenFull,
   restoreV8Flags,
   tierUpLater,
   youngGenerationCap,
@@ -105,6 +106,57 @@ describe('a long run tiers up later', () => {
     if (flags.length === 0) return;
     const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
     const own = /--interrupt-budget \(.*\)\n\s+type: int\s+default: (--interrupt-budget=\d+)/.exec(
+      options,
+    )?.[1];
+    expect(own).toBeDefined();
+    expect(flags[1]).toBe(own);
+  });
+});
+
+describe("a run's young generation is collected once full, not by V8's task at 80% of it", () => {
+  const recorder = () => {
+    const flags: string[] = [];
+    return { flags, engine: () => ({ setFlagsFromString: (flag: string) => void flags.push(flag) }) };
+  };
+
+  it("is set on a V8 whose default it knows, once a run, and that default set back at the run's end", () => {
+    const { flags, engine } = recorder();
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', []);
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', []);
+    expect(flags).toEqual(['--minor-gc-task-trigger=100']);
+    restoreV8Flags();
+    expect(flags).toEqual(['--minor-gc-task-trigger=100', '--minor-gc-task-trigger=80']);
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', []);
+    restoreV8Flags();
+    expect(flags).toHaveLength(4);
+  });
+
+  it('is set back when a long run starts: a long run collects as V8 would', () => {
+    const { flags, engine } = recorder();
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', []);
+    collectOnGrowth();
+    expect(flags).toEqual(['--minor-gc-task-trigger=100', '--minor-gc-task-trigger=80']);
+    restoreV8Flags();
+    expect(flags).toHaveLength(2);
+  });
+
+  it('leaves a V8 whose default it does not know as it is, and a Node given a trigger or no task', () => {
+    const { flags, engine } = recorder();
+    collectYoungWhenFull(engine, '12.4.254.21-node.33', []);
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', ['--minor-gc-task-trigger=50']);
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', ['', '--no-minor-gc-task']);
+    restoreV8Flags();
+    expect(flags).toEqual([]);
+  });
+
+  it("sets back exactly this V8's own default (a code cache made under another value is refused)", () => {
+    const { flags, engine } = recorder();
+    collectYoungWhenFull(engine, process.versions.v8, []);
+    restoreV8Flags();
+    if (process.versions.v8.startsWith('11.3.')) expect(flags).toHaveLength(2);
+    if (flags.length === 0) return;
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const own = /--minor-gc-task-trigger \(.*\)\n\s+type: int\s+default: (--minor-gc-task-trigger=\d+)/.exec(
       options,
     )?.[1];
     expect(own).toBeDefined();
