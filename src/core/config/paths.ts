@@ -8,9 +8,16 @@ export type Env = Record<string, string | undefined>;
 
 export function configDir(env: Env): string {
   if (env.CLINIC_CONFIG_DIR) return env.CLINIC_CONFIG_DIR;
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
-  return join(base, 'clinic');
+  const xdg = env.XDG_CONFIG_HOME;
+  const home = xdg ? undefined : env.HOME;
+  // Asked for each file of a run: joined once for the same variables.
+  if (last && last.xdg === xdg && last.home === home) return last.dir;
+  const dir = join(xdg || join(home || homedir(), '.config'), 'clinic');
+  last = { xdg, home, dir };
+  return dir;
 }
+
+let last: { xdg: string | undefined; home: string | undefined; dir: string } | undefined;
 
 /** The home directory where $HOME is unset (node:os loads only then: half a millisecond of every start). */
 function homedir(): string {

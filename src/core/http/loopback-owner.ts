@@ -30,11 +30,16 @@ const readTable: TableReader = async (file) => {
   try {
     const chunk = Buffer.allocUnsafe(1024);
     let text = '';
+    // Where the first line not yet looked at starts: after the header.
+    let from = -1;
     for (let count = readSync(fd, chunk); count > 0; count = readSync(fd, chunk)) {
       text += chunk.toString('latin1', 0, count);
+      if (from < 0 && (from = text.indexOf('\n') + 1) === 0) from = -1;
       // The header, then listeners ("0A" in the fourth field): a complete line in another state ends them.
-      const lines = text.split('\n').slice(1, -1);
-      if (lines.some((line) => line.trim().split(/\s+/)[3] !== '0A')) break;
+      for (let end = from < 0 ? -1 : text.indexOf('\n', from); end !== -1; end = text.indexOf('\n', from)) {
+        if (field(text.slice(from, end), 3) !== '0A') return text;
+        from = end + 1;
+      }
     }
     return text;
   } catch {
@@ -66,18 +71,37 @@ export async function loopbackListenerUids(
   const look = (table: string | undefined) => {
     if (table === undefined) return;
     tablesRead++;
-    for (const line of table.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
+    for (let from = table.indexOf('\n') + 1, end = 0; from > 0 && from < table.length; from = end + 1) {
+      end = table.indexOf('\n', from);
+      if (end === -1) end = table.length;
+      const line = table.slice(from, end);
       // sl, local_address (hex address:port), rem_address, st (0A: listening), tx:rx, tr:when, retrnsmt, uid
-      if (fields.length < 8 || fields[3] !== '0A') continue;
-      const [address = '', hexPort = ''] = fields[1]!.split(':');
-      if (parseInt(hexPort, 16) === port && bound.has(address.toUpperCase())) uids.push(Number(fields[7]));
+      const uid = field(line, 7);
+      if (uid === '' || field(line, 3) !== '0A') continue;
+      const [address = '', hexPort = ''] = field(line, 1).split(':');
+      if (parseInt(hexPort, 16) === port && bound.has(address.toUpperCase())) uids.push(Number(uid));
     }
   };
   // A name neither way (none reaches here: isLoopbackHost) would have both tables read.
   if (v4 || !v6) look(await read('/proc/net/tcp'));
   if (v6 || uids.length === 0) look(await read('/proc/net/tcp6'));
   return tablesRead === 0 ? undefined : uids;
+}
+
+/**
+ * The `index`th field (from 0) of a /proc/net line, fields parted by blanks: '' past its last. Read in place, not split:
+ * every request to this machine reads the table, and a line has seventeen fields.
+ */
+function field(line: string, index: number): string {
+  let at = 0;
+  for (let n = 0; ; n++) {
+    while (at < line.length && (line[at] === ' ' || line[at] === '\t')) at++;
+    let end = at;
+    while (end < line.length && line[end] !== ' ' && line[end] !== '\t') end++;
+    if (n === index) return line.slice(at, end);
+    if (end === line.length) return '';
+    at = end;
+  }
 }
 
 /**
