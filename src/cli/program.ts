@@ -161,22 +161,15 @@ function mentions(argv: readonly string[], flags: string): boolean {
       const equals = arg.indexOf('=');
       return namesFlag(flags, equals < 0 ? arg : arg.slice(0, equals));
     }
-    for (let i = 1; i < arg.length; i++) if (namesShortFlag(flags, arg[i]!)) return true;
+    for (let i = 1; i < arg.length; i++) if (namesFlag(flags, `-${arg[i]}`)) return true;
     return false;
   });
 }
 
-/** Whether `flag` (`--output`) is one of the words of a flag list (`-o, --output <format>`). */
+/** Whether `flag` (`--output`, `-o`) is one of the words of a flag list (`-o, --output <format>`). */
 function namesFlag(flags: string, flag: string): boolean {
   for (let at = flags.indexOf(flag); at !== -1; at = flags.indexOf(flag, at + 1))
     if (wordEdge(flags, at - 1) && wordEdge(flags, at + flag.length)) return true;
-  return false;
-}
-
-/** Whether `-letter` is one of the words of a flag list. */
-function namesShortFlag(flags: string, letter: string): boolean {
-  for (let at = flags.indexOf('-'); at !== -1; at = flags.indexOf('-', at + 1))
-    if (flags[at + 1] === letter && wordEdge(flags, at - 1) && wordEdge(flags, at + 2)) return true;
   return false;
 }
 

@@ -32,7 +32,11 @@ export const commandNames: readonly string[] = [
   'sandbox',
 ];
 
-/** The declaration of one top-level name (a switch of literal imports: the bundler splits at each one). */
+/**
+ * The declaration of one top-level name: a switch of literal imports, where the bundler splits at each one (a table
+ * of loaders made a function for each name on every start-up). A name without its case fails the build, which loads
+ * them all for the help cache.
+ */
 async function declaration(name: string): Promise<Declared> {
   switch (name) {
     case 'login':

@@ -46,6 +46,8 @@ const BUDGET_DEFAULTS: Readonly<Record<string, number>> = { '11.3': 67_584 };
 const TASK_TRIGGER_DEFAULTS: Readonly<Record<string, number>> = { '11.3': 80 };
 
 const TASK_TRIGGER_FLAG = '--minor-gc-task-trigger';
+/** What collectYoungWhenFull sets: a collection only once the young generation is full. */
+const WHEN_FULL = `${TASK_TRIGGER_FLAG}=100`;
 
 /** The flags set so far, each with the engine it was set on and the flag that sets it back (restoreV8Flags). */
 const flagsSet = new Map<string, { engine: FlagSetter; restore: string }>();
@@ -67,11 +69,11 @@ function prepare(): V8 | null {
   try {
     v8 = process.getBuiltinModule('node:v8') as V8;
     // A long run collects its young generation as V8 would (collectYoungWhenFull is for a start-up's first request).
-    for (const [flag, { engine, restore }] of flagsSet)
-      if (flag.startsWith(TASK_TRIGGER_FLAG)) {
-        engine.setFlagsFromString(restore);
-        flagsSet.delete(flag);
-      }
+    const whenFull = flagsSet.get(WHEN_FULL);
+    if (whenFull) {
+      whenFull.engine.setFlagsFromString(whenFull.restore);
+      flagsSet.delete(WHEN_FULL);
+    }
     // Node started with --expose-gc has gc() already: the flag is left as it was given.
     if (typeof globalThis.gc !== 'function') setFlag(v8, '--expose-gc', DEFAULTS['--expose-gc']);
     tierUpLater(v8, process.versions.v8, [
@@ -154,10 +156,11 @@ export function collectYoungWhenFull(
 ): void {
   const [major, minor] = v8Version.split('.');
   const known = TASK_TRIGGER_DEFAULTS[`${major}.${minor}`];
-  if (known === undefined || [...flagsSet.keys()].some((flag) => flag.startsWith(TASK_TRIGGER_FLAG))) return;
-  if (execArgv.some((arg) => arg.startsWith(TASK_TRIGGER_FLAG) || arg.includes('minor-gc-task'))) return;
+  if (known === undefined || flagsSet.has(WHEN_FULL)) return;
+  // --minor-gc-task, --no-minor-gc-task, --minor-gc-task-trigger=N, with dashes or V8's underscores.
+  if (execArgv.some((arg) => /minor[-_]gc[-_]task/.test(arg))) return;
   try {
-    setFlag(engine(), `${TASK_TRIGGER_FLAG}=100`, `${TASK_TRIGGER_FLAG}=${known}`);
+    setFlag(engine(), WHEN_FULL, `${TASK_TRIGGER_FLAG}=${known}`);
   } catch {
     // node:v8 not available: V8 collects as it would.
   }

@@ -145,6 +145,7 @@ describe("a run's young generation is collected once full, not by V8's task at 8
     collectYoungWhenFull(engine, '12.4.254.21-node.33', []);
     collectYoungWhenFull(engine, '11.3.244.8-node.33', ['--minor-gc-task-trigger=50']);
     collectYoungWhenFull(engine, '11.3.244.8-node.33', ['', '--no-minor-gc-task']);
+    collectYoungWhenFull(engine, '11.3.244.8-node.33', ['--minor_gc_task_trigger=90']);
     restoreV8Flags();
     expect(flags).toEqual([]);
   });
