@@ -24,12 +24,17 @@ if (require.main !== module)
     directStdout,
     loadWithVmCache,
     runShape,
+    shapeCacheFile,
+    shapeName,
     startCli,
     wrapForVm,
   };
 else startCli(npmPackage);
 
-/** The CLI, its files read through `installation` (`version()`, `helpTexts()`, `loadBundle(useCache)`). */
+/**
+ * The CLI, its files read through `installation` (`version()`, `helpTexts()`, `loadBundle(useCache, shape)`, `shape`
+ * naming the run's build cache: shapeName).
+ */
 function startCli(installation) {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
     writeAll(`${installation.version()}\n`);
@@ -75,7 +80,7 @@ function helpNarrower() {
 function run(installation) {
   const debug = argv.includes('--debug') || Boolean(process.env.CLINIC_DEBUG);
   if (debug) process.setSourceMapsEnabled(true);
-  const bundle = installation.loadBundle(!debug);
+  const bundle = installation.loadBundle(!debug, shapeName(runShape(argv)));
   const interrupt = new AbortController();
   const stop = (signal) => {
     // The first signal lets the command flush its partial output (it stops at once), the abort's reason naming the
@@ -266,7 +271,7 @@ function characterDeviceNotNull(fd) {
  * (source-mapped stack traces) or with CLINIC_NO_COMPILE_CACHE set. Either cache lives in the user's cache directory
  * and only costs speed when it cannot be used.
  */
-function loadBundle(useCache) {
+function loadBundle(useCache, shape) {
   const file = join(__dirname, '..', 'dist', 'bundle', 'main.cjs');
   const kind = compileCache(useCache, process.env, process.versions.node);
   if (kind === 'node') {
@@ -285,7 +290,7 @@ function loadBundle(useCache) {
     }
   }
   if (kind !== 'vm') return { main: require(file).main, saveCache() {} };
-  return loadWithVmCache(file);
+  return loadWithVmCache(file, shape);
 }
 
 /**
@@ -308,30 +313,35 @@ function cacheDir() {
  * Node 20's compile cache, by hand: V8's code cache of the bundle through vm.Script. The first run of a command (per
  * Node version and build) starts from the cache the build made (dist/bundle/main.cjs.cache, scripts/compile-cache.mjs)
  * and saves its own, the functions it ran included; its later runs skip most of the compiling. A run like those the
- * build made its cache after (`customers get 1 -o json`...: main.cjs.cache.json) keeps using it and writes none. One
+ * build warmed (`customers get 1 -o json`...: main.cjs.cache.json) takes the cache the build made of that command
+ * alone (`shape`, shapeName: only what it runs, a quarter less for V8 to read than the cache of them all) and writes
+ * none. One
  * cache per command (`customers-get`), so each holds what its command runs and no more (a cache written by `config
  * set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the
  * build's, made by another Node version, included) is rejected by V8, which then compiles from the source: the user's
  * is rewritten.
  */
-function loadWithVmCache(file) {
+function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
   const fs = require('node:fs');
   const { size, mtimeMs } = fs.statSync(file);
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
   const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
-  const { wrapped, cache, userCache } = readBundle(fs, file, cacheFile);
+  const { wrapped, cache, from } = readBundle(fs, file, cacheFile, shape && shapeCacheFile(file, shape));
   const { script, main } = compileBundle(file, cache, wrapped);
-  // Which cache V8 took, if any: `user`, `build` or `none`.
-  const cacheUsed = script.cachedDataRejected !== false ? 'none' : userCache ? 'user' : 'build';
+  const taken = script.cachedDataRejected === false;
+  // Which cache V8 took, if any: `user`, `build` or `none`; `builtFor`: the build's, made of this run's command alone.
+  const cacheUsed = !taken ? 'none' : from === 'user' ? 'user' : 'build';
+  const builtFor = taken && from === 'shape';
   return {
     main,
     cacheUsed,
+    builtFor,
     saveCache() {
       // A run like one the build's cache was made with has nothing to add to it: writing its own (3 ms of V8's
       // serializing) would only copy it.
-      if (cacheUsed === 'user' || (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv))))
-        return;
+      if (cacheUsed === 'user' || builtFor) return;
+      if (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv))) return;
       try {
         if (!privateFolder(fs, dir)) return;
         const temp = `${cacheFile}.${process.pid}.tmp`;
@@ -357,11 +367,11 @@ function builtWith(fs, file) {
 
 /**
  * The wrapped bundle's text (the build's copy, scripts/bundle.mjs: wrapForVm of the bundle, pure ASCII, so read as
- * Latin-1 straight into V8's one-byte string) and the first cache there is, the user's (`userCache`) or else the
- * build's, read through one buffer: fresh memory is what costs most here (a page first touched costs a virtual
- * machine some 17 us; the second buffer was 80 of them).
+ * Latin-1 straight into V8's one-byte string) and the first cache there is, `from` the user's, the build's of this
+ * run's command alone (`shape`) or else the build's of them all (`build`), read through one buffer: fresh memory is
+ * what costs most here (a page first touched costs a virtual machine some 17 us; the second buffer was 80 of them).
  */
-function readBundle(fs, file, userCacheFile) {
+function readBundle(fs, file, userCacheFile, shapeFile) {
   const openOrNone = (path, flags) => {
     try {
       return fs.openSync(path, flags);
@@ -376,7 +386,8 @@ function readBundle(fs, file, userCacheFile) {
     fs.closeSync(userCache);
     userCache = userStat = undefined;
   }
-  const cacheFd = userCache ?? openOrNone(`${file}.cache`, 'r');
+  const shapeCache = userCache === undefined && shapeFile ? openOrNone(shapeFile, 'r') : undefined;
+  const cacheFd = userCache ?? shapeCache ?? openOrNone(`${file}.cache`, 'r');
   try {
     const sourceSize = fs.fstatSync(source).size;
     const cacheSize = userStat ? userStat.size : cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
@@ -384,7 +395,15 @@ function readBundle(fs, file, userCacheFile) {
     const wrapped = buffer.latin1Slice(0, readAll(fs, source, buffer, sourceSize));
     const cache =
       cacheFd === undefined ? undefined : buffer.subarray(0, readAll(fs, cacheFd, buffer, cacheSize));
-    return { wrapped, cache, userCache: userCache !== undefined };
+    const from =
+      cacheFd === undefined
+        ? undefined
+        : userCache !== undefined
+          ? 'user'
+          : shapeCache !== undefined
+            ? 'shape'
+            : 'build';
+    return { wrapped, cache, from };
   } finally {
     for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
   }
@@ -489,6 +508,28 @@ function commandKey(args) {
  */
 function runShape(args) {
   return args.map((arg) => (isWholeNumber(arg) ? '#' : arg)).join(' ');
+}
+
+/**
+ * A run's shape (runShape) as part of a file name, for the build's cache of that command alone
+ * (`customers get # -o json` is `customers_get_N_-o_json`): letters, digits and dashes kept, `#` as `N`, anything else
+ * `_`. Undefined when longer than 100 characters: no command the build warms is. Two shapes may share a name; they
+ * then share a cache, which only costs the other some compiling.
+ */
+function shapeName(shape) {
+  if (shape.length > 100) return undefined;
+  let name = '';
+  for (let i = 0; i < shape.length; i++) {
+    const c = shape[i];
+    const kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '-';
+    name += kept ? c : c === '#' ? 'N' : '_';
+  }
+  return name;
+}
+
+/** The build's cache of the runs named `shape` (shapeName) alone, beside the bundle: main.cjs.SHAPE.cache. */
+function shapeCacheFile(file, shape) {
+  return `${file}.${shape}.cache`;
 }
 
 /** Digits only (by hand, as isCommandWord). */

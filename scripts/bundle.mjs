@@ -5,7 +5,7 @@
 // only the chunks it loads, and loads only the built-ins they use. Other packages stay in node_modules, loaded where
 // used; the sandbox stays in dist/sandbox (tsc's output), loaded only by `clinic sandbox start`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { basename } from 'node:path';
 import { build } from 'esbuild';
@@ -98,6 +98,10 @@ if (reassignable.length)
   throw new Error(`exports that may be reassigned (export let/var): ${reassignable.join(', ')}`);
 // esbuild wrote nothing (write: false): a fresh clone has no dist/bundle yet.
 await mkdir(new URL('.', bundle), { recursive: true });
+// V8 checks a code cache against its source's length alone: the caches of the bundle replaced go with it
+// (scripts/compile-cache.mjs makes this one's).
+for (const name of await readdir(new URL('.', bundle)))
+  if (name.startsWith('main.cjs.') && name.endsWith('.cache')) await rm(new URL(name, bundle));
 await writeFile(bundle, rewritten);
 await writeFile(new URL('../dist/bundle/main.cjs.map', import.meta.url), map);
 // The package files bundled in, for the release's copyright file (scripts/package.mjs).

@@ -1,22 +1,61 @@
-// The compile cache shipped with the build: dist/bundle/main.cjs.cache, V8's code cache of the bundle as bin/clinic.js
-// compiles it on Node 20 (vm.Script), made after the bundle's top level and the commands most runs share have run
-// once (scripts/warm-up.mjs: config, building the program, signing a request, reading an answer, the output). A
-// command's first run (no cache of its own yet: the first run after an install) starts from it instead of compiling
-// the whole bundle; a run like one it was made with (main.cjs.cache.json lists their shapes) keeps it as its own.
-// Made by the Node that builds, in a process of its own with no flags (V8 takes a cache only from a V8 with the same
-// flags); another Node version's V8 rejects it and compiles from the source. Run after tsc (the sandbox) and
-// scripts/bundle.mjs.
-import { writeFileSync } from 'node:fs';
+// The compile caches shipped with the build, V8's code cache of the bundle as bin/clinic.js compiles it on Node 20
+// (vm.Script):
+// - dist/bundle/main.cjs.cache, made after the bundle's top level and the commands most runs share have run once
+//   (scripts/warm-up.mjs: config, building the program, signing a request, reading an answer, the output). A
+//   command's first run (no cache of its own yet: the first run after an install) starts from it instead of compiling
+//   the whole bundle.
+// - dist/bundle/main.cjs.SHAPE.cache, one for each of those commands, made after that command alone ran in a process
+//   of its own (SHAPE: bin/clinic.js's shapeName of the run). A run like it takes this one, which holds only what it
+//   runs: V8 reads a quarter less than the cache of them all. main.cjs.cache.json lists the runs warmed.
+// Made by the Node that builds, in processes of their own with no flags (V8 takes a cache only from a V8 with the
+// same flags); another Node version's V8 rejects them and compiles from the source. Run after tsc (the sandbox) and
+// scripts/bundle.mjs. `node scripts/compile-cache.mjs --alone COMMAND` is the process of one command (JSON, as
+// warm-up.mjs lists them), its settings in the environment it is given.
+import { spawn } from 'node:child_process';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { warmUp } from './warm-up.mjs';
+import { runWarmUp, warmUp } from './warm-up.mjs';
 
 const require = createRequire(import.meta.url);
-const { compileBundle, runShape } = require('../bin/clinic.js');
+const { compileBundle, runShape, shapeCacheFile, shapeName } = require('../bin/clinic.js');
 const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
-const { script, main } = compileBundle(file, undefined);
-const warmed = await warmUp(main);
-writeFileSync(`${file}.cache`, script.createCachedData());
-// The runs it was made with: a first run like one of them takes it as its own and writes none (bin/clinic.js).
-const commands = warmed.map(({ argv }) => runShape(argv));
-writeFileSync(`${file}.cache.json`, `${JSON.stringify({ commands })}\n`);
+const SCRIPT = fileURLToPath(import.meta.url);
+
+if (process.argv[2] === '--alone') {
+  const command = JSON.parse(process.argv[3]);
+  const { script, main } = compileBundle(file, undefined);
+  await runWarmUp(main, command, process.env);
+  writeFileSync(shapeCacheFile(file, shapeName(runShape(command.argv))), script.createCachedData());
+} else {
+  // A cache V8 takes is checked against the source's length only: none of an earlier build may stay beside this one.
+  for (const name of readdirSync(dirname(file)))
+    if (name.startsWith('main.cjs.') && name.endsWith('.cache')) rmSync(join(dirname(file), name));
+  const { script, main } = compileBundle(file, undefined);
+  // Each command again, alone, while the sandbox it ran against is there.
+  const warmed = await warmUp(main, { each: runAlone });
+  writeFileSync(`${file}.cache`, script.createCachedData());
+  // The runs it was made with: a first run like one of them takes its cache as its own and writes none.
+  const commands = warmed.map(({ argv }) => runShape(argv));
+  writeFileSync(`${file}.cache.json`, `${JSON.stringify({ commands })}\n`);
+}
+
+/** One command in a process of its own (this script, --alone): its cache, or a warning if it could not run. */
+function runAlone(command, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [SCRIPT, '--alone', JSON.stringify(command)], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let told = '';
+    child.stderr.on('data', (chunk) => (told += chunk));
+    child.on('close', (code) => {
+      if (code !== 0)
+        process.stderr.write(
+          `warning: no compile cache of 'clinic ${command.argv.join(' ')}' alone (${told.trim() || `exit ${code}`})\n`,
+        );
+      resolve();
+    });
+  });
+}

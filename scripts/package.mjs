@@ -10,7 +10,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_ASSET, BUNDLE_CACHE_ASSET, wrapBundle } from '../dist/executable/installation.js';
+import {
+  BUNDLE_ASSET,
+  BUNDLE_CACHE_ASSET,
+  shapeCacheAsset,
+  wrapBundle,
+} from '../dist/executable/installation.js';
 import { packageAsset } from '../dist/executable/packages.js';
 import { bundleMain, bundlePackages, packagesLoaded } from './package/bundles.mjs';
 import { copyrightFile } from './package/copyright.mjs';
@@ -78,6 +83,13 @@ async function makeRelease() {
   const assets = {
     [BUNDLE_ASSET]: wrapped,
     [BUNDLE_CACHE_ASSET]: join(work, 'main.cjs.cache'),
+    // The caches of each warmed command alone (scripts/package/bundle-cache.mjs).
+    ...Object.fromEntries(
+      JSON.parse(readFileSync(join(work, 'main.cjs.cache.json'), 'utf8')).map((shape) => [
+        shapeCacheAsset(shape),
+        join(work, `main.cjs.cache.${shape}`),
+      ]),
+    ),
     'dist/help.json': join(root, 'dist/help.json'),
     'completions/clinic.bash': join(root, 'completions/clinic.bash'),
     'completions/_clinic': join(root, 'completions/_clinic'),

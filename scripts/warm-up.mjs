@@ -29,9 +29,10 @@ const SET_UP_MS = 60_000;
  * sandbox of three records, the rest, signed in as a user is (the sandbox's address and tenant set in the profile by
  * `config set`, its token kept in the config directory by `login --with-token --insecure-storage`: there is no
  * keychain at build time). Returns the commands that ran. Where the sandbox cannot start (no loopback) it warms what
- * it could and says so on stderr; `strict` (a release) throws instead.
+ * it could and says so on stderr; `strict` (a release) throws instead. `each(command, env)`, when given, is awaited after
+ * each command has run, in the same state (scripts/compile-cache.mjs runs it again alone there).
  */
-export async function warmUp(main, { strict = false } = {}) {
+export async function warmUp(main, { strict = false, each } = {}) {
   const done = [];
   let sandbox;
   const home = mkdtempSync(join(tmpdir(), 'clinic-warm-up-'));
@@ -43,7 +44,11 @@ export async function warmUp(main, { strict = false } = {}) {
     CLINIC_CONFIG_DIR: join(home, 'config'),
     CLINIC_NO_COMPILE_CACHE: '1',
   };
-  const run = (command) => runWarmUp(main, command, env).then(() => done.push(command));
+  const run = async (command) => {
+    await runWarmUp(main, command, env);
+    done.push(command);
+    await each?.(command, env);
+  };
   try {
     await run(WARM_UP_COMMANDS[0]);
     const { startSandbox } = await import('../dist/sandbox/index.js');
@@ -67,7 +72,7 @@ export async function warmUp(main, { strict = false } = {}) {
 }
 
 /** One warmed command through `main`: its output thrown away, its stderr in the error if it fails. */
-async function runWarmUp(main, { argv, terminal = false }, env) {
+export async function runWarmUp(main, { argv, terminal = false }, env) {
   const stdout = new Writable({ write: (_chunk, _encoding, next) => next() });
   if (terminal) Object.assign(stdout, { isTTY: true, columns: 100 });
   let told = '';

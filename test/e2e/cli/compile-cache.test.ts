@@ -3,6 +3,7 @@
 // V8 version) only means compiling from the source.
 import { spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -64,14 +65,47 @@ describe('compile cache shipped with the build', () => {
     expect(await firstRun(['users', 'get', '1'])).toBe('build user true');
   });
 
+  it('a run like one the build warmed takes the cache made of that command alone, not the one of them all', async () => {
+    const { shapeName, runShape } = createRequire(import.meta.url)(BIN) as {
+      shapeName(shape: string): string | undefined;
+      runShape(args: string[]): string;
+    };
+    const { commands } = JSON.parse(await readFile(`${BUNDLE}.cache.json`, 'utf8')) as { commands: string[] };
+    const all = (await stat(`${BUNDLE}.cache`)).size;
+    const sizes: Record<string, number> = {};
+    for (const shape of commands) sizes[shape] = (await stat(`${BUNDLE}.${shapeName(shape)}.cache`)).size;
+    // Each holds only what its command runs: config's less than a list's table, and every one less than all of them.
+    for (const size of Object.values(sizes)) expect(size).toBeLessThan(all * 0.95);
+    expect(sizes['config list -o json']).toBeLessThan(sizes['customers list']!);
+    expect(sizes['customers get # -o json']).toBeLessThan(sizes['customers get #']!);
+    /** Which cache the first run of `words` took, and whether it was the one made of its command alone. */
+    const taken = async (words: string[]) =>
+      inNode(
+        `process.argv = [process.argv[0], 'clinic', ...${JSON.stringify(words)}];
+        const run = require(${JSON.stringify(BIN)}).loadWithVmCache(${JSON.stringify(BUNDLE)});
+        console.log(run.cacheUsed, run.builtFor);`,
+        { XDG_CACHE_HOME: await tempDir() },
+      );
+    expect(await taken(['customers', 'get', '7', '-o', 'json'])).toBe('build true');
+    expect(await taken(['customers', 'list'])).toBe('build true');
+    expect(await taken(['customers', 'list', '--all', '-o', 'ndjson'])).toBe('build false');
+    expect(await taken(['users', 'get', '1'])).toBe('build false');
+    expect(shapeName(runShape(['customers', 'get', '42', '-o', 'json']))).toBe('customers_get_N_-o_json');
+    expect(shapeName(runShape(['api', 'get', '/v1/../x y']))).toBe('api_get__v1____x_y');
+    expect(shapeName(runShape(['customers', 'get', 'x'.repeat(100)]))).toBeUndefined();
+  });
+
   it('a warmed run whose build cache V8 rejects writes its own', async () => {
     const dir = await tempDir();
     const bundle = join(dir, 'main.cjs');
     for (const name of ['main.cjs', 'main.function.cjs', 'main.cjs.cache.json'])
       await writeFile(join(dir, name), await readFile(join(BUNDLE, '..', name)));
-    const foreign = Buffer.from(await readFile(`${BUNDLE}.cache`));
-    foreign.writeUInt32LE(foreign.readUInt32LE(4) ^ 0xffff, 4); // V8's header: the version hash at offset 4
-    await writeFile(`${bundle}.cache`, foreign);
+    for (const name of ['main.cjs.cache', 'main.cjs.customers_get_N_-o_json.cache']) {
+      const foreign = Buffer.from(await readFile(join(BUNDLE, '..', name)));
+      foreign.writeUInt32LE(foreign.readUInt32LE(4) ^ 0xffff, 4); // V8's header: the version hash at offset 4
+      await writeFile(join(dir, name), foreign);
+    }
+    // The cache made of the command alone, then the one of them all: neither taken.
     expect(await firstRun(['customers', 'get', '1', '-o', 'json'], bundle)).toBe('none user true');
   });
 
