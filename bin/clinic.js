@@ -323,12 +323,21 @@ function cacheDir() {
  */
 function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
   const fs = require('node:fs');
-  const { size, mtimeMs } = fs.statSync(file);
+  // The build's copy that is compiled: scripts/compile-cache.mjs writes it (and its other part, main.more.cjs) anew.
+  const { size, mtimeMs } = fs.statSync(wrappedFile(file));
   const dir = cacheDir();
-  const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-`;
-  const cacheFile = join(dir, `${build}${commandKey(argv)}.cache`);
-  const { wrapped, cache, from } = readBundle(fs, file, cacheFile, shape && shapeCacheFile(file, shape));
-  const { script, main } = compileBundle(file, cache, wrapped);
+  const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-${commandKey(argv)}`;
+  const cacheFile = join(dir, `${build}.cache`);
+  const moreCacheFile = join(dir, `${build}.more.cache`);
+  const { wrapped, cache, from, buffer } = readBundle(
+    fs,
+    file,
+    cacheFile,
+    shape && shapeCacheFile(file, shape),
+  );
+  // The other part is read through the same buffer, if a collection has not freed it by then (a long run's).
+  const more = moreLoader(file, moreCacheFile, new WeakRef(buffer));
+  const { script, main } = compileBundle(file, cache, wrapped, more);
   const taken = script.cachedDataRejected === false;
   // Which cache V8 took, if any: `user`, `build` or `none`; `builtFor`: the build's, made of this run's command alone.
   const cacheUsed = !taken ? 'none' : from === 'user' ? 'user' : 'build';
@@ -337,16 +346,30 @@ function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
     main,
     cacheUsed,
     builtFor,
+    /** How the run read the other part of the bundle (moreLoader): `not read`, `compiled` or `from its cache`. */
+    get moreRead() {
+      return more.script === undefined ? 'not read' : more.cacheTaken ? 'from its cache' : 'compiled';
+    },
     saveCache() {
       // A run like one the build's cache was made with has nothing to add to it: writing its own (3 ms of V8's
-      // serializing) would only copy it.
-      if (cacheUsed === 'user' || builtFor) return;
-      if (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv))) return;
+      // serializing) would only copy it. The other part of the bundle, when the run loaded it, keeps a cache of its
+      // own.
+      const saveMain = !(
+        cacheUsed === 'user' ||
+        builtFor ||
+        (cacheUsed === 'build' && builtWith(fs, file).includes(runShape(argv)))
+      );
+      const saveMore = more.script !== undefined && !more.cacheTaken;
+      if (!saveMain && !saveMore) return;
       try {
         if (!privateFolder(fs, dir)) return;
-        const temp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600, flag: 'wx' });
-        fs.renameSync(temp, cacheFile);
+        const write = (path, compiled) => {
+          const temp = `${path}.${process.pid}.tmp`;
+          fs.writeFileSync(temp, compiled.createCachedData(), { mode: 0o600, flag: 'wx' });
+          fs.renameSync(temp, path);
+        };
+        if (saveMain) write(cacheFile, script);
+        if (saveMore) write(moreCacheFile, more.script);
         pruneCaches(fs, dir);
       } catch {
         // A cache that cannot be written (read-only home) only costs speed.
@@ -380,21 +403,13 @@ function readBundle(fs, file, userCacheFile, shapeFile) {
     }
   };
   const source = fs.openSync(wrappedFile(file));
-  let userCache = openOrNone(userCacheFile, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
-  let userStat = userCache === undefined ? undefined : fs.fstatSync(userCache);
-  if (userStat && !heldPrivately(userStat)) {
-    fs.closeSync(userCache);
-    userCache = userStat = undefined;
-  }
+  const userCache = openPrivately(fs, userCacheFile);
+  const userStat = userCache === undefined ? undefined : fs.fstatSync(userCache);
   const shapeCache = userCache === undefined && shapeFile ? openOrNone(shapeFile, 'r') : undefined;
   const cacheFd = userCache ?? shapeCache ?? openOrNone(`${file}.cache`, 'r');
   try {
-    const sourceSize = fs.fstatSync(source).size;
     const cacheSize = userStat ? userStat.size : cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
-    const buffer = Buffer.allocUnsafeSlow(Math.max(sourceSize, cacheSize));
-    const wrapped = buffer.latin1Slice(0, readAll(fs, source, buffer, sourceSize));
-    const cache =
-      cacheFd === undefined ? undefined : buffer.subarray(0, readAll(fs, cacheFd, buffer, cacheSize));
+    const { wrapped, cache, buffer } = readScript(fs, source, cacheFd, cacheSize);
     const from =
       cacheFd === undefined
         ? undefined
@@ -403,10 +418,37 @@ function readBundle(fs, file, userCacheFile, shapeFile) {
           : shapeCache !== undefined
             ? 'shape'
             : 'build';
-    return { wrapped, cache, from };
+    return { wrapped, cache, from, buffer };
   } finally {
     for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * A script's text (Latin-1) and its cache, read from open files through one buffer: `spare` when it is large
+ * enough (memory a run has touched already), else a new one.
+ */
+function readScript(fs, source, cacheFd, cacheSize, spare) {
+  const sourceSize = fs.fstatSync(source).size;
+  const size = Math.max(sourceSize, cacheSize);
+  const buffer = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
+  const wrapped = buffer.latin1Slice(0, readAll(fs, source, buffer, sourceSize));
+  const cache =
+    cacheFd === undefined ? undefined : buffer.subarray(0, readAll(fs, cacheFd, buffer, cacheSize));
+  return { wrapped, cache, buffer };
+}
+
+/** A file of this user's that no one else may write to (heldPrivately), opened to read; else undefined. */
+function openPrivately(fs, path) {
+  let fd;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+  } catch {
+    return undefined;
+  }
+  if (heldPrivately(fs.fstatSync(fd))) return fd;
+  fs.closeSync(fd);
+  return undefined;
 }
 
 /**
@@ -425,12 +467,33 @@ function heldPrivately(stat) {
  * not. False for anyone else's: nothing is cached there.
  */
 function privateFolder(fs, dir) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolder(fs, dir);
   const stat = fs.lstatSync(dir);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid)) return false;
   if (uid !== undefined && (stat.mode & 0o077) !== 0) fs.chmodSync(dir, 0o700);
   return true;
+}
+
+/**
+ * `dir` and the folders missing above it, made private (0700), as `mkdir -p`; each tried once more after the one above
+ * it. Not Node's recursive mkdir: where a file system refuses a folder with ENOENT although the one above exists
+ * (procfs: XDG_CACHE_HOME=/proc/x), it loops for ever, and Ctrl-C cannot end it (src/core/make-folder.ts, for the
+ * bundle, is the same).
+ */
+function makeFolder(fs, dir) {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    if (error.code === 'EEXIST') return;
+    if (error.code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    makeFolder(fs, dirname(dir));
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (again) {
+      if (again.code !== 'EEXIST') throw again;
+    }
+  }
 }
 
 /**
@@ -461,14 +524,59 @@ function wrappedFile(file) {
   return file.replace(/\.cjs$/, '.function.cjs');
 }
 
+/** The other part of the build's copy (scripts/compile-cache.mjs): the chunks the commonest runs never load. */
+function moreFile(file) {
+  return file.replace(/\.cjs$/, '.more.cjs');
+}
+
+/**
+ * The bundle's `__loadMore` (scripts/bundle/chunks.mjs): compiles and runs the other part of the build's copy the
+ * first time the bundle asks for a chunk in it, from `cacheFile` (the user's cache of it) when there is one of theirs,
+ * else from the build's (its top level alone: main.more.cjs.cache), both read through the buffer `spare` holds when
+ * it is still there. `script` is then its script, and `cacheTaken` whether V8 took the user's cache.
+ */
+function moreLoader(file, cacheFile, spare) {
+  const more = {
+    script: undefined,
+    cacheTaken: false,
+    load(...bindings) {
+      const fs = require('node:fs');
+      const source = fs.openSync(moreFile(file));
+      const userCache = cacheFile && openPrivately(fs, cacheFile);
+      let buildCache;
+      if (userCache === undefined)
+        try {
+          buildCache = fs.openSync(`${moreFile(file)}.cache`, 'r');
+        } catch {
+          // None: compiled from the source.
+        }
+      const cacheFd = userCache ?? buildCache;
+      let wrapped;
+      let cachedData;
+      try {
+        const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
+        ({ wrapped, cache: cachedData } = readScript(fs, source, cacheFd, cacheSize, spare?.deref()));
+      } finally {
+        for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
+      }
+      more.script = new (require('node:vm').Script)(wrapped, { filename: moreFile(file), cachedData });
+      more.cacheTaken = userCache !== undefined && more.script.cachedDataRejected === false;
+      more.script.runInThisContext()(...bindings);
+    },
+  };
+  return more;
+}
+
 /**
  * Compiles and runs the bundle through vm.Script with V8 cache data (V8 checks that it fits this V8, its flags and
- * this source; `script.cachedDataRejected` says it did not): the script and the bundle's `main`.
+ * this source; `script.cachedDataRejected` says it did not): the script, the bundle's `main` and its `module`. `more`
+ * loads the build copy's other part (moreLoader).
  */
 function compileBundle(
   file,
   cachedData,
   wrapped = require('node:fs').readFileSync(wrappedFile(file), 'latin1'),
+  more = moreLoader(file),
 ) {
   const vm = require('node:vm');
   const script = new vm.Script(wrapped, { filename: file, cachedData });
@@ -479,13 +587,13 @@ function compileBundle(
     import(id.startsWith('.') ? require('node:url').pathToFileURL(join(dirname(file), id)).href : id);
   const bundle = { exports: {} };
   // The bundle requires only Node's built-ins (scripts/bundle.mjs checks), so this file's require serves it.
-  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file), dynamicImport);
-  return { script, main: bundle.exports.main };
+  script.runInThisContext()(bundle.exports, require, bundle, file, dirname(file), dynamicImport, more.load);
+  return { script, main: bundle.exports.main, module: bundle };
 }
 
 /** The bundle as one function of what bin hands it (compileBundle): written so by the build. */
 function wrapForVm(source) {
-  return `(function (exports, require, module, __filename, __dirname, __dyni) {${source}\n})`;
+  return `(function (exports, require, module, __filename, __dirname, __dyni, __loadMore) {${source}\n})`;
 }
 
 /**

@@ -73,7 +73,7 @@ const { metafile, outputFiles } = await build({
   write: false,
 });
 const bundle = new URL('../dist/bundle/main.cjs', import.meta.url);
-const { code, map } = await combineChunks(outputFiles, {
+const { code, map, chunks } = await combineChunks(outputFiles, {
   entry: 'main.js',
   prelude: PRELUDE,
   file: basename(bundle.pathname),
@@ -100,9 +100,19 @@ if (reassignable.length)
 await mkdir(new URL('.', bundle), { recursive: true });
 // V8 checks a code cache against its source's length alone: the caches of the bundle replaced go with it
 // (scripts/compile-cache.mjs makes this one's).
+// So does the part of it the last build split off (main.more.cjs): this bundle's is made then.
 for (const name of await readdir(new URL('.', bundle)))
-  if (name.startsWith('main.cjs.') && name.endsWith('.cache')) await rm(new URL(name, bundle));
+  if ((name.startsWith('main.') && name.endsWith('.cache')) || name === 'main.more.cjs')
+    await rm(new URL(name, bundle));
 await writeFile(bundle, rewritten);
+// Where each chunk is in it, for scripts/compile-cache.mjs's split (scripts/bundle/chunks.mjs, splitChunks).
+for (const { name, start, body } of chunks)
+  if (!rewritten.slice(start, body).startsWith(`${JSON.stringify(name)}: function (`))
+    throw new Error(`the bundle's chunk ${name} is not where it was placed`);
+await writeFile(
+  new URL('../dist/bundle/main.cjs.chunks.json', import.meta.url),
+  `${JSON.stringify(chunks)}\n`,
+);
 await writeFile(new URL('../dist/bundle/main.cjs.map', import.meta.url), map);
 // The package files bundled in, for the release's copyright file (scripts/package.mjs).
 const inputs = Object.keys(metafile.inputs).filter((input) => input.includes('node_modules/'));

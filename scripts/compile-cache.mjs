@@ -1,5 +1,7 @@
-// The compile caches shipped with the build, V8's code cache of the bundle as bin/clinic.js compiles it on Node 20
-// (vm.Script):
+// The build's copy of the bundle that bin/clinic.js compiles on Node 20 (vm.Script), in two parts, and V8's code
+// caches of it. The commands most runs share (scripts/warm-up.mjs) are run once to see which chunks they load: those
+// stay in dist/bundle/main.function.cjs, the others go to dist/bundle/main.more.cjs (scripts/bundle/chunks.mjs,
+// splitChunks), which a run reads and compiles only when it asks for one of them. Then the caches:
 // - dist/bundle/main.cjs.cache, made after the bundle's top level and the commands most runs share have run once
 //   (scripts/warm-up.mjs: config, building the program, signing a request, reading an answer, the output). A
 //   command's first run (no cache of its own yet: the first run after an install) starts from it instead of compiling
@@ -12,14 +14,16 @@
 // scripts/bundle.mjs. `node scripts/compile-cache.mjs --alone COMMAND` is the process of one command (JSON, as
 // warm-up.mjs lists them), its settings in the environment it is given.
 import { spawn } from 'node:child_process';
-import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runWarmUp, warmUp } from './warm-up.mjs';
+import { Script } from 'node:vm';
+import { splitChunks } from './bundle/chunks.mjs';
+import { WARM_UP_COMMANDS, runWarmUp, warmUp } from './warm-up.mjs';
 
 const require = createRequire(import.meta.url);
-const { compileBundle, runShape, shapeCacheFile, shapeName } = require('../bin/clinic.js');
+const { compileBundle, runShape, shapeCacheFile, shapeName, wrapForVm } = require('../bin/clinic.js');
 const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
 const SCRIPT = fileURLToPath(import.meta.url);
 
@@ -31,7 +35,9 @@ if (process.argv[2] === '--alone') {
 } else {
   // A cache V8 takes is checked against the source's length only: none of an earlier build may stay beside this one.
   for (const name of readdirSync(dirname(file)))
-    if (name.startsWith('main.cjs.') && name.endsWith('.cache')) rmSync(join(dirname(file), name));
+    if ((name.startsWith('main.') && name.endsWith('.cache')) || name === 'main.more.cjs')
+      rmSync(join(dirname(file), name));
+  await split();
   const { script, main } = compileBundle(file, undefined);
   // Each command again, alone, while the sandbox it ran against is there.
   const warmed = await warmUp(main, { each: runAlone });
@@ -58,4 +64,43 @@ function runAlone(command, env) {
       resolve();
     });
   });
+}
+
+/**
+ * Splits the build's copy in two: the chunks the warmed commands load, and the others (main.more.cjs). Left whole
+ * when not every command could be warmed (no loopback for the sandbox): a chunk one of them needs would be left out.
+ */
+async function split() {
+  const code = readFileSync(file, 'latin1');
+  const chunks = JSON.parse(readFileSync(`${file}.chunks.json`, 'utf8'));
+  // The whole bundle, its loader telling which chunks run (into `module.loaded`).
+  const run = 'function __chunk(name) { const run = __chunks[name];';
+  const whole = wrapForVm(code);
+  if (!whole.includes(run))
+    throw new Error("the bundle's loader is not as scripts/bundle/chunks.mjs writes it");
+  const told = whole.replace(
+    run,
+    `function __chunk(name) { (module.loaded ??= new Set()).add(name); ${run.slice(24)}`,
+  );
+  const { main, module } = compileBundle(file, undefined, told);
+  const warmed = await warmUp(main);
+  const wrapped = join(dirname(file), 'main.function.cjs');
+  if (warmed.length < WARM_UP_COMMANDS.length) {
+    writeFileSync(wrapped, whole);
+    return;
+  }
+  const { core, more } = splitChunks(code, chunks, module.loaded);
+  writeFileSync(wrapped, wrapForVm(core));
+  const moreFile = join(dirname(file), 'main.more.cjs');
+  writeFileSync(moreFile, more);
+  // Its own cache, of its top level alone (each chunk's function made, none run): a first run that needs the part
+  // starts from it instead of scanning all its text.
+  const script = new Script(more, { filename: moreFile });
+  script.runInThisContext()(
+    () => Promise.reject(new Error('no import here')),
+    () => '',
+    undefined,
+    Object.create(null),
+  );
+  writeFileSync(`${moreFile}.cache`, script.createCachedData());
 }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../bin/clinic.js', import.meta.url));
 
 /** The commands warmed, in order. `terminal` ones write to a stand-in terminal: the table format. */
-const WARM_UP_COMMANDS = [
+export const WARM_UP_COMMANDS = [
   { argv: ['config', 'list', '-o', 'json'] },
   { argv: ['customers', 'get', '1', '-o', 'json'] },
   { argv: ['customers', 'get', '1'], terminal: true },

@@ -21,12 +21,16 @@ const IMPORT = '__q';
 
 /**
  * The file's first line: the loader. `__dyni` (every `import(` of the file: combineChunks) serves a chunk's dynamic
- * import of another chunk, and hands anything else on (a package, the sandbox) to the one bin/clinic.js gives.
+ * import of another chunk, and hands anything else on (a package, the sandbox) to the one bin/clinic.js gives. A
+ * chunk not in the file is asked of `__loadMore`, where bin/clinic.js gives one: the chunks the build moved to a file
+ * of their own (splitChunks), loaded into `__chunks` at the first such ask.
  */
 const LOADER = [
   'var __dyni = __dyni || ((id) => import (id));',
   'function __chunk(name) { const run = __chunks[name]; if (typeof run !== "function") return run; return (__chunks[name] = run(__chunkImport) ?? {}); }',
-  'function __chunkOf(id) { return Object.hasOwn(__chunks, id) ? id : undefined; }',
+  'function __chunkOf(id) { return Object.hasOwn(__chunks, id) || __more(id) ? id : undefined; }',
+  'var __moreLoaded = false;',
+  'function __more(id) { if (__moreLoaded || typeof __loadMore !== "function" || !id.startsWith("./chunk-")) return false; __moreLoaded = true; __loadMore(__dyni, __metaUrl, typeof __executable === "undefined" ? undefined : __executable, __chunks); return Object.hasOwn(__chunks, id); }',
   'function __chunkImport(id) { const name = __chunkOf(id); return name === undefined ? require(id) : __chunk(name); }',
   'var __dyniOutside = __dyni;',
   '__dyni = (id) => { const name = __chunkOf(id); return name === undefined ? __dyniOutside(id) : Promise.resolve().then(() => __chunk(name)); };',
@@ -34,7 +38,9 @@ const LOADER = [
 
 /**
  * The chunks (esbuild's outputs: `{ path, text }`, `.js` and their `.js.map`) as one CommonJS file of `prelude`
- * (one line, no line break), the loader and the chunks, exporting the entry chunk's exports; and its source map.
+ * (one line, no line break), the loader and the chunks, exporting the entry chunk's exports; its source map; and
+ * where each chunk is in it (`chunks`, for splitChunks: its name as imported, the offsets of its entry in `__chunks`
+ * and of its function's body).
  */
 export async function combineChunks(outputs, { entry, prelude, file }) {
   await init;
@@ -46,7 +52,12 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
   );
   const names = new Set(js.map(({ path }) => basename(path)));
   if (!names.has(entry)) throw new Error(`no chunk ${entry} among ${[...names].join(', ')}`);
-  const lines = [`${prelude} ${LOADER}`, 'var __chunks = {'];
+  // A table without a prototype is a dictionary to V8: the other part's chunks are added to it (splitChunks) at the
+  // cost of a hash table's entries, not a new shape of the object for each (a copy of all its keys).
+  const lines = [`${prelude} ${LOADER}`, 'var __chunks = { __proto__: null,'];
+  const placed = [];
+  // The file's length so far, each line with its line break.
+  let length = lines.reduce((sum, line) => sum + line.length + 1, 0);
   // The file's line count so far: a chunk's code may hold line breaks of its own (template literals).
   let lineCount = lines.length;
   const sections = [];
@@ -56,12 +67,22 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
     const { code, imports } = asFunctionBody(name, text, names);
     graph.set(name, imports);
     // Named as the chunks import each other (`./chunk-NAME.js`): looked up as asked, with no string made for it.
-    lines.push(`${JSON.stringify(`./${name}`)}: function (${IMPORT}) {`);
+    const header = `${JSON.stringify(`./${name}`)}: function (${IMPORT}) {`;
+    lines.push(header);
     lineCount++;
     const map = maps.get(name);
     if (map) sections.push({ offset: { line: lineCount, column: 0 }, map: JSON.parse(map) });
     lines.push(code, '},');
     lineCount += code.split('\n').length + 1;
+    const body = length + header.length + 1;
+    placed.push({
+      name: `./${name}`,
+      start: length,
+      body,
+      bodyEnd: body + code.length,
+      end: body + code.length + 4,
+    });
+    length = body + code.length + 4;
   }
   refuseCycles(graph);
   lines.push('};', `module.exports = __chunk(${JSON.stringify(`./${entry}`)});`);
@@ -73,7 +94,30 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
   return {
     code: `${code}\n//# sourceMappingURL=${basename(file)}.map\n`,
     map: `${JSON.stringify(flattened(sections, basename(file)))}\n`,
+    chunks: placed,
   };
+}
+
+/**
+ * The combined file (`code`, its `chunks` as combineChunks placed them) in two: `core`, the file with only the chunks
+ * named in `kept` (the loader, the entry and what the commonest runs load: scripts/compile-cache.mjs), and `more`, a
+ * function of `(__dyni, __metaUrl, __executable, __chunks)` that puts the others into `__chunks`, which the loader
+ * calls (through bin/clinic.js's `__loadMore`) the first time a chunk not in the file is asked for. A run that loads
+ * none of them reads and compiles half the code. The text of each chunk is left as it is; `core` keeps no source map
+ * comment (its lines no longer match the map, which is main.cjs's).
+ */
+export function splitChunks(code, chunks, kept) {
+  let core = '';
+  let more = '(function (__dyni, __metaUrl, __executable, __chunks) {\n';
+  let at = 0;
+  for (const { name, start, body, bodyEnd, end } of chunks) {
+    if (kept.has(name)) continue;
+    core += code.slice(at, start);
+    at = end;
+    more += `__chunks[${JSON.stringify(name)}] = function (${IMPORT}) {\n${code.slice(body, bodyEnd)}\n};\n`;
+  }
+  core += code.slice(at).replace(/\n\/\/# sourceMappingURL=\S*\s*$/, '\n');
+  return { core, more: `${more}})` };
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   existsSync,
   fstatSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -21,6 +20,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { makeFolderSync } from '../core/make-folder.js';
 
 export interface NativeBinary {
   /** A file name for it (`keyring`). */
@@ -42,7 +42,7 @@ export function nativeCacheDir(env: NodeJS.ProcessEnv): string {
 
 /** The folder, made private to this user; refused when it is not a folder of this user's. */
 function privateFolder(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeFolderSync(dir);
   const stat = lstatSync(dir);
   if (!stat.isDirectory()) throw new Error(`${dir} is not a folder`);
   if (uid !== undefined && stat.uid !== uid) throw new Error(`${dir} belongs to another user`);

@@ -4,6 +4,7 @@ import { closeSync, constants, fchmodSync, fstatSync, openSync, readFileSync, ty
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { lazyRequire } from '../lazy-require.js';
+import { makeFolder } from '../make-folder.js';
 import { shellWord } from '../system-error.js';
 
 // Reads are synchronous (small files, read once at start-up); writes load fs/promises and crypto when they happen.
@@ -49,7 +50,7 @@ export function othersCouldWrite(path: string, stat: Pick<Stats, 'uid' | 'mode'>
  * or not the user's.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
-  await fsp().mkdir(dir, { recursive: true, mode: 0o700 });
+  await makeFolder(dir);
   // The directory may be a symlink (dotfile managers do that); its target is what must be private.
   let handle: import('node:fs/promises').FileHandle | undefined;
   try {

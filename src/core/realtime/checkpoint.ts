@@ -1,11 +1,12 @@
 // `chat tail --checkpoint FILE`: the last delivered message id of each conversation, kept across restarts so that a
 // tail started again fills from there. Written after deliveries, atomically (a 0600 temporary file renamed over the
 // old one), one write at a time: deliveries made while a write runs are written together by the next one.
-import { fstatSync, mkdirSync, readFileSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { othersCouldWrite, readUnlinked, replaceFile } from '../config/private-file.js';
 import { UsageError } from '../errors.js';
 import { withRunLock } from '../lock.js';
+import { makeFolderSync } from '../make-folder.js';
 
 /** Conversations kept in the file, least recently delivered forgotten first (the tail's own memory holds as many). */
 export const MAX_CHECKPOINT_CONVERSATIONS = 10_000;
@@ -43,7 +44,7 @@ export async function withCheckpoint<T>(
   section: (checkpoint: Checkpoint) => Promise<T>,
   options: Pick<CheckpointOptions, 'forgetting'> = {},
 ): Promise<T> {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  makeFolderSync(dirname(path));
   const busy = () =>
     new UsageError(`${path} is in use by another chat tail; each tail needs a --checkpoint file of its own`);
   return withRunLock(path, busy, async () => {
@@ -87,7 +88,7 @@ export class Checkpoint {
    * as they are.
    */
   static open(path: string, owner: CheckpointOwner, options: CheckpointOptions = {}): Checkpoint {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    makeFolderSync(dirname(path));
     const text = readCheckpointText(path);
     const after = new Map<number, number>();
     if (text !== undefined && text.trim() !== '') {

@@ -11,13 +11,15 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 type Output = { path: string; text: string };
+type Placed = { name: string; start: number; body: number; bodyEnd: number; end: number };
 type Combine = (
   outputs: Output[],
   options: { entry: string; prelude: string; file: string },
-) => Promise<{ code: string; map: string }>;
-const { combineChunks } = (await import(
+) => Promise<{ code: string; map: string; chunks: Placed[] }>;
+type Split = (code: string, chunks: Placed[], kept: Set<string>) => { core: string; more: string };
+const { combineChunks, splitChunks } = (await import(
   new URL('../../../scripts/bundle/chunks.mjs', import.meta.url).href
-)) as { combineChunks: Combine };
+)) as { combineChunks: Combine; splitChunks: Split };
 
 /** The sources (name → text) built as scripts/bundle.mjs builds the CLI, minified or not: esbuild's outputs. */
 async function split(sources: Record<string, string>, minify = true): Promise<Output[]> {
@@ -43,12 +45,15 @@ async function split(sources: Record<string, string>, minify = true): Promise<Ou
   return outputFiles.map(({ path, text }) => ({ path, text }));
 }
 
-/** The combined file run as bin/clinic.js runs it (its own require, a dynamic import for what is no chunk). */
-function load(code: string): Record<string, unknown> {
+/**
+ * The combined file run as bin/clinic.js runs it (its own require, a dynamic import for what is no chunk, and the
+ * loader of the part split off, if any).
+ */
+function load(code: string, loadMore?: (...bindings: unknown[]) => void): Record<string, unknown> {
   const module = { exports: {} as Record<string, unknown> };
-  const wrapped = `(function (exports, require, module, __filename, __dirname, __dyni) {${code}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname, __dyni, __loadMore) {${code}\n})`;
   const outside = (id: string) => Promise.reject(new Error(`import of ${id} outside the bundle`));
-  runInThisContext(wrapped)(module.exports, require, module, '/x/main.cjs', '/x', outside);
+  runInThisContext(wrapped)(module.exports, require, module, '/x/main.cjs', '/x', outside, loadMore);
   return module.exports;
 }
 
@@ -109,6 +114,50 @@ describe('one file of chunks', () => {
     expect([heavy.said, heavy.at, globals.heavyRan]).toEqual(['shared with heavy', 2, 1]);
     await main.heavy();
     expect([globals.heavyRan, main.count()]).toEqual([1, 3]);
+  });
+
+  it('in two parts, reads the part split off when one of its chunks is first asked for, once', async () => {
+    const prelude = "var __metaUrl = () => 'file:///x/main.cjs';";
+    const { code, chunks } = await combineChunks(await split(SOURCES), {
+      entry: 'main.js',
+      prelude,
+      file: 'main.cjs',
+    });
+    const heavyChunk = chunks.find(({ body, bodyEnd }) => code.slice(body, bodyEnd).includes('heavyRan'))!;
+    expect(heavyChunk.name).toMatch(/^\.\/chunk-/);
+    // Each chunk's entry in the table is where the file says.
+    for (const { name, start, body, end } of chunks) {
+      expect(code.slice(start, body)).toBe(`${JSON.stringify(name)}: function (__q) {\n`);
+      expect(code.slice(end - 4, end)).toBe('\n},\n');
+    }
+    const kept = new Set(chunks.map(({ name }) => name).filter((name) => name !== heavyChunk.name));
+    const { core, more } = splitChunks(code, chunks, kept);
+    expect([core.includes('heavyRan'), more.includes('heavyRan'), more.includes('shared with')]).toEqual([
+      false,
+      true,
+      false,
+    ]);
+    let reads = 0;
+    const loadMore = (...bindings: unknown[]) => {
+      reads++;
+      (runInThisContext(more) as (...args: unknown[]) => void)(...bindings);
+    };
+    const globals = globalThis as Record<string, unknown>;
+    delete globals.mainRan;
+    delete globals.heavyRan;
+    const main = load(core, loadMore) as {
+      heavy: () => Promise<{ said: string; at: number }>;
+      count: () => number;
+    };
+    expect([globals.mainRan, globals.heavyRan, reads, main.count()]).toEqual([1, undefined, 0, 1]);
+    const heavy = await main.heavy();
+    // The chunk split off shares the core's chunks (one counter), and runs once.
+    expect([heavy.said, heavy.at, globals.heavyRan, reads]).toEqual(['shared with heavy', 2, 1, 1]);
+    await main.heavy();
+    expect([globals.heavyRan, reads, main.count()]).toEqual([1, 1, 3]);
+    // Whole, with no loader of another part, the file asks for none.
+    const whole = load(code) as { heavy: () => Promise<unknown> };
+    await expect(whole.heavy()).resolves.toBeDefined();
   });
 
   it('maps a place in the file back to its source, minified and not', async () => {
