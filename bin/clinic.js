@@ -7,6 +7,8 @@ const { readFileSync, writeSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
 const argv = process.argv.slice(2);
+/** Whether fd 1 is a terminal, once known (stdoutIsTerminal). */
+let terminal;
 
 /** Where this installation's files are: the npm package's, beside this file. */
 const npmPackage = {
@@ -80,7 +82,7 @@ function helpNarrower() {
 function run(installation) {
   const debug = argv.includes('--debug') || Boolean(process.env.CLINIC_DEBUG);
   if (debug) process.setSourceMapsEnabled(true);
-  const bundle = installation.loadBundle(!debug, shapeName(runShape(argv)));
+  const bundle = installation.loadBundle(!debug, shapeName(runShape(argv), stdoutIsTerminal()));
   const interrupt = new AbortController();
   const stop = (signal) => {
     // The first signal lets the command flush its partial output (it stops at once), the abort's reason naming the
@@ -198,7 +200,6 @@ const DIRECT_BYTES = 16 * 1024;
  */
 function directStdout({ streamMade, stream, writeSync: write, closed, fail, onClosed }) {
   let written = 0;
-  let isTTY;
   let gone = false;
   return {
     /** Asks to be told when stdout's reader has gone, instead of the run's end; what is written then is dropped. */
@@ -213,7 +214,7 @@ function directStdout({ streamMade, stream, writeSync: write, closed, fail, onCl
      * a character device other than /dev/null (cron's, a service's), which a pipe or a file is not.
      */
     get isTTY() {
-      return (isTTY ??= characterDeviceNotNull(1) && require('node:tty').isatty(1));
+      return stdoutIsTerminal();
     },
     /** Whether fd 1 is a pipe or a socket (`clinic ... | jq`): asked only before a spinner is drawn. */
     get isPipe() {
@@ -250,6 +251,14 @@ function directStdout({ streamMade, stream, writeSync: write, closed, fail, onCl
       return true;
     },
   };
+}
+
+/**
+ * Whether fd 1 is a terminal, asked without making the stream (once a run); node:tty (a start-up's 0.3 ms) is loaded
+ * only for a character device other than /dev/null (cron's, a service's), which a pipe or a file is not.
+ */
+function stdoutIsTerminal() {
+  return (terminal ??= characterDeviceNotNull(1) && require('node:tty').isatty(1));
 }
 
 /** Whether `fd` is a character device (a terminal, say) but not /dev/null, or cannot be looked at. */
@@ -321,14 +330,14 @@ function cacheDir() {
  * build's, made by another Node version, included) is rejected by V8, which then compiles from the source: the user's
  * is rewritten.
  */
-function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
+function loadWithVmCache(file, shape = shapeName(runShape(argv), stdoutIsTerminal())) {
   const fs = require('node:fs');
   // The build's copy that is compiled: scripts/compile-cache.mjs writes it (and its other part, main.more.cjs) anew.
   const { size, mtimeMs } = fs.statSync(wrappedFile(file));
   const dir = cacheDir();
   const build = `main-${process.version}-${size}-${Math.round(mtimeMs)}-${commandKey(argv)}`;
   const cacheFile = join(dir, `${build}.cache`);
-  const moreCacheFile = join(dir, `${build}.more.cache`);
+
   const { wrapped, cache, from, buffer } = readBundle(
     fs,
     file,
@@ -336,7 +345,7 @@ function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
     shape && shapeCacheFile(file, shape),
   );
   // The other part is read through the same buffer, if a collection has not freed it by then (a long run's).
-  const more = moreLoader(file, moreCacheFile, new WeakRef(buffer));
+  const more = moreLoader(file, join(dir, build), new WeakRef(buffer));
   const { script, main } = compileBundle(file, cache, wrapped, more);
   const taken = script.cachedDataRejected === false;
   // Which cache V8 took, if any: `user`, `build` or `none`; `builtFor`: the build's, made of this run's command alone.
@@ -361,18 +370,23 @@ function loadWithVmCache(file, shape = shapeName(runShape(argv))) {
       );
       const saveMore = more.script !== undefined && !more.cacheTaken;
       if (!saveMain && !saveMore) return;
-      try {
-        if (!privateFolder(fs, dir)) return;
-        const write = (path, compiled) => {
+      // A cache that cannot be written (read-only home) only costs speed.
+      const write = (path, compiled) => {
+        try {
           const temp = `${path}.${process.pid}.tmp`;
           fs.writeFileSync(temp, compiled.createCachedData(), { mode: 0o600, flag: 'wx' });
           fs.renameSync(temp, path);
-        };
+        } catch {
+          // the next run compiles what this one did
+        }
+      };
+      try {
+        if (!privateFolder(fs, dir)) return;
         if (saveMain) write(cacheFile, script);
-        if (saveMore) write(moreCacheFile, more.script);
+        if (saveMore) write(more.cacheFile, more.script);
         pruneCaches(fs, dir);
       } catch {
-        // A cache that cannot be written (read-only home) only costs speed.
+        // as above
       }
     },
   };
@@ -485,7 +499,8 @@ function makeFolder(fs, dir) {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    if (error.code === 'EEXIST') return;
+    if (error.code === 'EEXIST' && fs.statSync(dir).isDirectory()) return;
+    if (error.code === 'EEXIST') throw error;
     if (error.code !== 'ENOENT' || dirname(dir) === dir) throw error;
     makeFolder(fs, dirname(dir));
     try {
@@ -531,18 +546,22 @@ function moreFile(file) {
 
 /**
  * The bundle's `__loadMore` (scripts/bundle/chunks.mjs): compiles and runs the other part of the build's copy the
- * first time the bundle asks for a chunk in it, from `cacheFile` (the user's cache of it) when there is one of theirs,
+ * first time the bundle asks for a chunk in it, from the user's cache of it (`cachePrefix`, the part's length and
+ * `.more.cache`) when there is one of theirs,
  * else from the build's (its top level alone: main.more.cjs.cache), both read through the buffer `spare` holds when
  * it is still there. `script` is then its script, and `cacheTaken` whether V8 took the user's cache.
  */
-function moreLoader(file, cacheFile, spare) {
+function moreLoader(file, cachePrefix, spare) {
   const more = {
     script: undefined,
     cacheTaken: false,
+    cacheFile: undefined,
     load(...bindings) {
       const fs = require('node:fs');
       const source = fs.openSync(moreFile(file));
-      const userCache = cacheFile && openPrivately(fs, cacheFile);
+      // Named by the part's own length too: V8 checks a cache against nothing else.
+      if (cachePrefix) more.cacheFile = `${cachePrefix}.more-${fs.fstatSync(source).size}.cache`;
+      const userCache = more.cacheFile && openPrivately(fs, more.cacheFile);
       let buildCache;
       if (userCache === undefined)
         try {
@@ -621,10 +640,11 @@ function runShape(args) {
 /**
  * A run's shape (runShape) as part of a file name, for the build's cache of that command alone
  * (`customers get # -o json` is `customers_get_N_-o_json`): letters, digits and dashes kept, `#` as `N`, anything else
- * `_`. Undefined when longer than 100 characters: no command the build warms is. Two shapes may share a name; they
- * then share a cache, which only costs the other some compiling.
+ * `_`; `.terminal` after it for a run whose output is a terminal (it runs the table's code, a pipe the JSON's).
+ * Undefined when longer than 100 characters: no command the build warms is. Two shapes may share a name; they then
+ * share a cache, which only costs the other some compiling.
  */
-function shapeName(shape) {
+function shapeName(shape, terminal = false) {
   if (shape.length > 100) return undefined;
   let name = '';
   for (let i = 0; i < shape.length; i++) {
@@ -632,7 +652,7 @@ function shapeName(shape) {
     const kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c === '-';
     name += kept ? c : c === '#' ? 'N' : '_';
   }
-  return name;
+  return terminal ? `${name}.terminal` : name;
 }
 
 /** The build's cache of the runs named `shape` (shapeName) alone, beside the bundle: main.cjs.SHAPE.cache. */
@@ -658,8 +678,9 @@ function isCommandWord(arg) {
 }
 
 /**
- * The 24 newest caches are kept, of whichever build or Node version: two installs used in turn (a global one and a
- * project's) keep theirs, and an old build's fade out as new ones are written.
+ * The 48 newest caches are kept (24 commands with both parts of the bundle), of whichever build or Node version: two
+ * installs used in turn (a global one and a project's) keep theirs, and an old build's fade out as new ones are
+ * written.
  */
 function pruneCaches(fs, dir) {
   const caches = [];
@@ -667,7 +688,7 @@ function pruneCaches(fs, dir) {
     if (name.startsWith('main-') && name.endsWith('.cache'))
       caches.push({ name, at: fs.statSync(join(dir, name)).mtimeMs });
   caches.sort((a, b) => b.at - a.at);
-  for (const { name } of caches.slice(24)) fs.rmSync(join(dir, name), { force: true });
+  for (const { name } of caches.slice(48)) fs.rmSync(join(dir, name), { force: true });
 }
 
 /** Writes all of `text` to stdout (fd 1) synchronously; a closed pipe (`clinic --help | head`) ends it quietly. */

@@ -104,11 +104,12 @@ await mkdir(new URL('.', bundle), { recursive: true });
 for (const name of await readdir(new URL('.', bundle)))
   if ((name.startsWith('main.') && name.endsWith('.cache')) || name === 'main.more.cjs')
     await rm(new URL(name, bundle));
-await writeFile(bundle, rewritten);
-// Where each chunk is in it, for scripts/compile-cache.mjs's split (scripts/bundle/chunks.mjs, splitChunks).
+// Where each chunk is in it, for scripts/compile-cache.mjs's split (scripts/bundle/chunks.mjs, splitChunks): checked
+// before the bundle is written, so a new bundle never lies beside an old list.
 for (const { name, start, body } of chunks)
   if (!rewritten.slice(start, body).startsWith(`${JSON.stringify(name)}: function (`))
     throw new Error(`the bundle's chunk ${name} is not where it was placed`);
+await writeFile(bundle, rewritten);
 await writeFile(
   new URL('../dist/bundle/main.cjs.chunks.json', import.meta.url),
   `${JSON.stringify(chunks)}\n`,

@@ -26,12 +26,14 @@ const require = createRequire(import.meta.url);
 const { compileBundle, runShape, shapeCacheFile, shapeName, wrapForVm } = require('../bin/clinic.js');
 const file = fileURLToPath(new URL('../dist/bundle/main.cjs', import.meta.url));
 const SCRIPT = fileURLToPath(import.meta.url);
+/** The name of a warmed command's cache alone: its shape, and whether it wrote to a terminal. */
+const shapeOf = (command) => shapeName(runShape(command.argv), command.terminal === true);
 
 if (process.argv[2] === '--alone') {
   const command = JSON.parse(process.argv[3]);
   const { script, main } = compileBundle(file, undefined);
   await runWarmUp(main, command, process.env);
-  writeFileSync(shapeCacheFile(file, shapeName(runShape(command.argv))), script.createCachedData());
+  writeFileSync(shapeCacheFile(file, shapeOf(command)), script.createCachedData());
 } else {
   // A cache V8 takes is checked against the source's length only: none of an earlier build may stay beside this one.
   for (const name of readdirSync(dirname(file)))
@@ -44,7 +46,8 @@ if (process.argv[2] === '--alone') {
   writeFileSync(`${file}.cache`, script.createCachedData());
   // The runs it was made with: a first run like one of them takes its cache as its own and writes none.
   const commands = warmed.map(({ argv }) => runShape(argv));
-  writeFileSync(`${file}.cache.json`, `${JSON.stringify({ commands })}\n`);
+  // And the names of their caches alone (shapeOf).
+  writeFileSync(`${file}.cache.json`, `${JSON.stringify({ commands, alone: warmed.map(shapeOf) })}\n`);
 }
 
 /** One command in a process of its own (this script, --alone): its cache, or a warning if it could not run. */
@@ -71,7 +74,7 @@ function runAlone(command, env) {
  * when not every command could be warmed (no loopback for the sandbox): a chunk one of them needs would be left out.
  */
 async function split() {
-  const code = readFileSync(file, 'latin1');
+  const code = readFileSync(file, 'utf8'); // the offsets count its characters, as combineChunks did
   const chunks = JSON.parse(readFileSync(`${file}.chunks.json`, 'utf8'));
   // The whole bundle, its loader telling which chunks run (into `module.loaded`).
   const run = 'function __chunk(name) { const run = __chunks[name];';

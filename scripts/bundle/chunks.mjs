@@ -19,6 +19,13 @@ import { init, parse } from 'es-module-lexer';
  */
 const IMPORT = '__q';
 
+/** The chunks splitChunks may move to the other part: esbuild's (`chunk-[hash]`), never an entry. */
+const MORE_PREFIX = './chunk-';
+
+/** What the other part is handed (the loader's __more): every name the file's own code may use from its scope. */
+const MORE_BINDINGS =
+  '__dyni, __metaUrl, __executable, __chunks, exports, require, module, __filename, __dirname';
+
 /**
  * The file's first line: the loader. `__dyni` (every `import(` of the file: combineChunks) serves a chunk's dynamic
  * import of another chunk, and hands anything else on (a package, the sandbox) to the one bin/clinic.js gives. A
@@ -30,10 +37,13 @@ const LOADER = [
   'function __chunk(name) { const run = __chunks[name]; if (typeof run !== "function") return run; return (__chunks[name] = run(__chunkImport) ?? {}); }',
   'function __chunkOf(id) { return Object.hasOwn(__chunks, id) || __more(id) ? id : undefined; }',
   'var __moreLoaded = false;',
-  'function __more(id) { if (__moreLoaded || typeof __loadMore !== "function" || !id.startsWith("./chunk-")) return false; __moreLoaded = true; __loadMore(__dyni, __metaUrl, typeof __executable === "undefined" ? undefined : __executable, __chunks); return Object.hasOwn(__chunks, id); }',
+  'function __more(id) { if (__moreLoaded || typeof __loadMore !== "function" || !id.startsWith(MORE_PREFIX)) return false; __loadMore(__dyni, __metaUrl, typeof __executable === "undefined" ? undefined : __executable, __chunks, exports, require, module, __filename, __dirname); __moreLoaded = true; return Object.hasOwn(__chunks, id); }'.replace(
+    'MORE_PREFIX',
+    JSON.stringify(MORE_PREFIX),
+  ),
   'function __chunkImport(id) { const name = __chunkOf(id); return name === undefined ? require(id) : __chunk(name); }',
   'var __dyniOutside = __dyni;',
-  '__dyni = (id) => { const name = __chunkOf(id); return name === undefined ? __dyniOutside(id) : Promise.resolve().then(() => __chunk(name)); };',
+  '__dyni = (id) => { let name; try { name = __chunkOf(id); } catch (error) { return Promise.reject(error); } return name === undefined ? __dyniOutside(id) : Promise.resolve().then(() => __chunk(name)); };',
 ].join(' ');
 
 /**
@@ -101,17 +111,23 @@ export async function combineChunks(outputs, { entry, prelude, file }) {
 /**
  * The combined file (`code`, its `chunks` as combineChunks placed them) in two: `core`, the file with only the chunks
  * named in `kept` (the loader, the entry and what the commonest runs load: scripts/compile-cache.mjs), and `more`, a
- * function of `(__dyni, __metaUrl, __executable, __chunks)` that puts the others into `__chunks`, which the loader
+ * function of the file's own names (MORE_BINDINGS) that puts the others into `__chunks`, which the loader
  * calls (through bin/clinic.js's `__loadMore`) the first time a chunk not in the file is asked for. A run that loads
  * none of them reads and compiles half the code. The text of each chunk is left as it is; `core` keeps no source map
  * comment (its lines no longer match the map, which is main.cjs's).
  */
 export function splitChunks(code, chunks, kept) {
   let core = '';
-  let more = '(function (__dyni, __metaUrl, __executable, __chunks) {\n';
+  let more = `(function (${MORE_BINDINGS}) {\n`;
   let at = 0;
   for (const { name, start, body, bodyEnd, end } of chunks) {
-    if (kept.has(name)) continue;
+    // Where combineChunks placed it, or the build stops: a part cut elsewhere would run as something else.
+    if (
+      code.slice(start, body) !== `${JSON.stringify(name)}: function (${IMPORT}) {\n` ||
+      code.slice(bodyEnd, end) !== '\n},\n'
+    )
+      throw new Error(`the bundle's chunk ${name} is not where it was placed`);
+    if (kept.has(name) || !name.startsWith(MORE_PREFIX)) continue;
     core += code.slice(at, start);
     at = end;
     more += `__chunks[${JSON.stringify(name)}] = function (${IMPORT}) {\n${code.slice(body, bodyEnd)}\n};\n`;

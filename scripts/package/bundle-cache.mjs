@@ -17,7 +17,7 @@ import { runWarmUp, warmUp } from '../warm-up.mjs';
 
 const { runShape, shapeName } = createRequire(import.meta.url)('../../bin/clinic.js');
 const compile = (wrapped) => runBundle(readFileSync(wrapped, 'utf8'), join('/clinic', BUNDLE_ASSET));
-const shapeOf = (command) => shapeName(runShape(command.argv));
+const shapeOf = (command) => shapeName(runShape(command.argv), command.terminal === true);
 
 if (process.argv[2] === '--alone') {
   const [, , , command, wrapped, out] = process.argv;

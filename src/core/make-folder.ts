@@ -2,8 +2,8 @@
 // returns where a file system refuses a folder with ENOENT although the folder above it exists (procfs:
 // `XDG_CACHE_HOME=/proc/x`, a HOME there): it makes the one above again, and again, a synchronous call spinning at
 // full CPU that not even Ctrl-C ends. Here each folder is tried once more after the one above it, then its error is
-// thrown. One that exists already (a folder or not) is left as it is, for the caller to check.
-import { mkdirSync } from 'node:fs';
+// thrown. A folder that exists already is left as it is; a file in its place is an error (EEXIST), as with Node's.
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { lazyRequire } from './lazy-require.js';
 
@@ -17,7 +17,8 @@ export function makeFolderSync(dir: string, mode = 0o700): void {
   try {
     mkdirSync(dir, { mode });
   } catch (error) {
-    if (code(error) === 'EEXIST') return;
+    if (code(error) === 'EEXIST' && statSync(dir).isDirectory()) return;
+    if (code(error) === 'EEXIST') throw error;
     if (code(error) !== 'ENOENT' || dirname(dir) === dir) throw error;
     makeFolderSync(dirname(dir), mode);
     try {
@@ -33,7 +34,8 @@ export async function makeFolder(dir: string, mode = 0o700): Promise<void> {
   try {
     await fsp().mkdir(dir, { mode });
   } catch (error) {
-    if (code(error) === 'EEXIST') return;
+    if (code(error) === 'EEXIST' && (await fsp().stat(dir)).isDirectory()) return;
+    if (code(error) === 'EEXIST') throw error;
     if (code(error) !== 'ENOENT' || dirname(dir) === dir) throw error;
     await makeFolder(dirname(dir), mode);
     try {

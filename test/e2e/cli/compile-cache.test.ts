@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../../helpers/cli.js';
+import { onPty, plain } from '../../helpers/pty.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 const BUNDLE = fileURLToPath(new URL('../../../dist/bundle/main.cjs', import.meta.url));
@@ -67,17 +68,24 @@ describe('compile cache shipped with the build', () => {
 
   it('a run like one the build warmed takes the cache made of that command alone, not the one of them all', async () => {
     const { shapeName, runShape } = createRequire(import.meta.url)(BIN) as {
-      shapeName(shape: string): string | undefined;
+      shapeName(shape: string, terminal?: boolean): string | undefined;
       runShape(args: string[]): string;
     };
-    const { commands } = JSON.parse(await readFile(`${BUNDLE}.cache.json`, 'utf8')) as { commands: string[] };
+    const { alone } = JSON.parse(await readFile(`${BUNDLE}.cache.json`, 'utf8')) as { alone: string[] };
+    expect(alone).toEqual([
+      'config_list_-o_json',
+      'customers_get_N_-o_json',
+      'customers_get_N.terminal',
+      'customers_list_-o_json',
+      'customers_list.terminal',
+    ]);
     const all = (await stat(`${BUNDLE}.cache`)).size;
     const sizes: Record<string, number> = {};
-    for (const shape of commands) sizes[shape] = (await stat(`${BUNDLE}.${shapeName(shape)}.cache`)).size;
+    for (const name of alone) sizes[name] = (await stat(`${BUNDLE}.${name}.cache`)).size;
     // Each holds only what its command runs: config's less than a list's table, and every one less than all of them.
     for (const size of Object.values(sizes)) expect(size).toBeLessThan(all * 0.95);
-    expect(sizes['config list -o json']).toBeLessThan(sizes['customers list']!);
-    expect(sizes['customers get # -o json']).toBeLessThan(sizes['customers get #']!);
+    expect(sizes['config_list_-o_json']).toBeLessThan(sizes['customers_list.terminal']!);
+    expect(sizes['customers_get_N_-o_json']).toBeLessThan(sizes['customers_get_N.terminal']!);
     /** Which cache the first run of `words` took, and whether it was the one made of its command alone. */
     const taken = async (words: string[]) =>
       inNode(
@@ -87,10 +95,12 @@ describe('compile cache shipped with the build', () => {
         { XDG_CACHE_HOME: await tempDir() },
       );
     expect(await taken(['customers', 'get', '7', '-o', 'json'])).toBe('build true');
-    expect(await taken(['customers', 'list'])).toBe('build true');
+    // Into a pipe (as here), `customers list` writes JSON: the cache made of it on a terminal (a table) is not its.
+    expect(await taken(['customers', 'list'])).toBe('build false');
     expect(await taken(['customers', 'list', '--all', '-o', 'ndjson'])).toBe('build false');
     expect(await taken(['users', 'get', '1'])).toBe('build false');
     expect(shapeName(runShape(['customers', 'get', '42', '-o', 'json']))).toBe('customers_get_N_-o_json');
+    expect(shapeName(runShape(['customers', 'get', '42']), true)).toBe('customers_get_N.terminal');
     expect(shapeName(runShape(['api', 'get', '/v1/../x y']))).toBe('api_get__v1____x_y');
     expect(shapeName(runShape(['customers', 'get', 'x'.repeat(100)]))).toBeUndefined();
   });
@@ -123,7 +133,7 @@ describe('compile cache shipped with the build', () => {
             if (${othersMayWrite}) {
               const dir = require('node:path').join(${JSON.stringify(caches)}, 'clinic');
               for (const name of require('node:fs').readdirSync(dir))
-                if (name.endsWith('.more.cache')) require('node:fs').chmodSync(require('node:path').join(dir, name), 0o646);
+                if (name.includes('.more-')) require('node:fs').chmodSync(require('node:path').join(dir, name), 0o646);
             }
           }
           console.log(told.join(', '));
@@ -134,6 +144,15 @@ describe('compile cache shipped with the build', () => {
     expect(await twice(['config', 'list', '-o', 'json'])).toBe('0 not read, 0 not read');
     expect(await twice(['completion', 'bash'])).toBe('0 compiled, 0 from its cache');
     expect(await twice(['completion', 'bash'], { othersMayWrite: true })).toBe('0 compiled, 0 compiled');
+  });
+
+  it('on a terminal, a run like one the build warmed there takes the cache made of it', async () => {
+    const code = `process.argv = [process.argv[0], 'clinic', 'customers', 'list'];
+      const run = require(${JSON.stringify(BIN)}).loadWithVmCache(${JSON.stringify(BUNDLE)});
+      process.stdout.write('taken: ' + run.cacheUsed + ' ' + run.builtFor + '\\n');`;
+    const session = onPty([process.execPath, '-e', code], { env: { XDG_CACHE_HOME: await tempDir() } });
+    const { code: exit, output } = await session.exited;
+    expect([exit, plain(output).trim()]).toEqual([0, 'taken: build true']);
   });
 
   it('a warmed run whose build cache V8 rejects writes its own', async () => {

@@ -236,7 +236,7 @@ describe('start-up', () => {
   });
 
   it.skipIf(nodeHasCompileCache)(
-    'keeps a compile cache per command, used as written, and the 24 newest of any build',
+    'keeps a compile cache per command, used as written, and the 48 newest of any build',
     async () => {
       const { dir, cache, env } = await cacheInConfigDir();
       // A failed run keeps nothing: it ran too little of its command.
@@ -250,7 +250,7 @@ describe('start-up', () => {
       await writeFile(join(cache, 'main-v0.0.0-1-2-recent.cache'), 'other install');
       await writeFile(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 'stale');
       await utimes(join(cache, 'main-v0.0.0-1-2-config-list.cache'), 500, 500);
-      for (let i = 0; i < 30; i++) {
+      for (let i = 0; i < 60; i++) {
         await writeFile(join(cache, `${build}old-${i}.cache`), 'x');
         await utimes(join(cache, `${build}old-${i}.cache`), 1000 + i, 1000 + i);
       }
@@ -265,7 +265,7 @@ describe('start-up', () => {
       expect(names).toContain(first);
       expect(names).toContain('main-v0.0.0-1-2-recent.cache');
       expect(names).not.toContain('main-v0.0.0-1-2-config-list.cache');
-      expect(names).toHaveLength(24);
+      expect(names).toHaveLength(48);
       expect(names).not.toContain(`${build}old-0.cache`);
     },
   );

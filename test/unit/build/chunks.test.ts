@@ -66,6 +66,9 @@ const SOURCES = {
     export async function heavy() {
       return (await import('./heavy.js')).default;
     }
+    export async function heavyScope() {
+      return (await import('./heavy.js')).scope;
+    }
     export function count() {
       return counter.next();
     }
@@ -82,6 +85,8 @@ const SOURCES = {
     import { shared, counter } from './shared.js';
     (globalThis as Record<string, number>).heavyRan = ((globalThis as Record<string, number>).heavyRan ?? 0) + 1;
     export default { said: shared('heavy'), at: counter.next() };
+    // What the file's wrapper names (a CommonJS package's require, say), seen from a chunk split off too.
+    export const scope = [typeof require, typeof module, typeof exports, typeof __filename, typeof __dirname];
     export function fail(): never {
       throw new Error('a line the map must find');
     }
@@ -138,8 +143,10 @@ describe('one file of chunks', () => {
       false,
     ]);
     let reads = 0;
+    let fails = 1; // the first read fails (a part missing for now): the next ask reads it again
     const loadMore = (...bindings: unknown[]) => {
       reads++;
+      if (fails-- > 0) throw new Error('ENOENT: main.more.cjs');
       (runInThisContext(more) as (...args: unknown[]) => void)(...bindings);
     };
     const globals = globalThis as Record<string, unknown>;
@@ -147,14 +154,17 @@ describe('one file of chunks', () => {
     delete globals.heavyRan;
     const main = load(core, loadMore) as {
       heavy: () => Promise<{ said: string; at: number }>;
+      heavyScope: () => Promise<string[]>;
       count: () => number;
     };
     expect([globals.mainRan, globals.heavyRan, reads, main.count()]).toEqual([1, undefined, 0, 1]);
+    await expect(main.heavy()).rejects.toThrow(/ENOENT: main.more.cjs/);
     const heavy = await main.heavy();
     // The chunk split off shares the core's chunks (one counter), and runs once.
-    expect([heavy.said, heavy.at, globals.heavyRan, reads]).toEqual(['shared with heavy', 2, 1, 1]);
+    expect([heavy.said, heavy.at, globals.heavyRan, reads]).toEqual(['shared with heavy', 2, 1, 2]);
     await main.heavy();
-    expect([globals.heavyRan, reads, main.count()]).toEqual([1, 1, 3]);
+    expect([globals.heavyRan, reads, main.count()]).toEqual([1, 2, 3]);
+    expect(await main.heavyScope()).toEqual(['function', 'object', 'object', 'string', 'string']);
     // Whole, with no loader of another part, the file asks for none.
     const whole = load(code) as { heavy: () => Promise<unknown> };
     await expect(whole.heavy()).resolves.toBeDefined();
