@@ -2,8 +2,8 @@
 // is a success whose body starts with `%PDF-`; `-` streams it to stdout (never to a terminal). And `clinic api`'s
 // answers: read whole when JSON or text, else passed to stdout byte for byte.
 import { randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
-import { access, lstat, rename, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -121,8 +121,11 @@ function fileSink(ctx: Context, file: string, what: string): DownloadSink {
     what,
     async take(body) {
       const temp = join(dirname(file), `.${basename(file)}.${randomBytes(4).toString('hex')}.part`);
+      // Made before anything is read: a stream opening it in the background could make it after a refused answer's
+      // clean-up had run, and leave it behind.
+      const handle = await open(temp, 'wx', 0o600);
       try {
-        const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
+        const out = handle.createWriteStream();
         await pipeline(
           body,
           pdfGate(what, () => {}),
@@ -131,6 +134,7 @@ function fileSink(ctx: Context, file: string, what: string): DownloadSink {
         );
         await rename(temp, file);
       } catch (error) {
+        await handle.close().catch(() => {}); // closed already when its stream was
         await rm(temp, { force: true });
         throw error;
       }
