@@ -324,9 +324,8 @@ function cacheDir() {
  * and saves its own, the functions it ran included; its later runs skip most of the compiling. A run like those the
  * build warmed (`customers get 1 -o json`...: main.cjs.cache.json) takes the cache the build made of that command
  * alone (`shape`, shapeName: only what it runs, a quarter less for V8 to read than the cache of them all) and writes
- * none. One
- * cache per command (`customers-get`), so each holds what its command runs and no more (a cache written by `config
- * set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the
+ * none. One cache per command (`customers-get`), so each holds what its command runs and no more (a cache written by
+ * `config set` lacks the HTTP client: `customers get` would compile it on every run). A stale, foreign or damaged cache (the
  * build's, made by another Node version, included) is rejected by V8, which then compiles from the source: the user's
  * is rewritten.
  */
@@ -417,22 +416,14 @@ function readBundle(fs, file, userCacheFile, shapeFile) {
     }
   };
   const source = fs.openSync(wrappedFile(file));
-  const userCache = openPrivately(fs, userCacheFile);
-  const userStat = userCache === undefined ? undefined : fs.fstatSync(userCache);
-  const shapeCache = userCache === undefined && shapeFile ? openOrNone(shapeFile, 'r') : undefined;
-  const cacheFd = userCache ?? shapeCache ?? openOrNone(`${file}.cache`, 'r');
+  let from = 'user';
+  let cacheFd = openPrivately(fs, userCacheFile);
+  if (cacheFd === undefined && shapeFile) [from, cacheFd] = ['shape', openOrNone(shapeFile, 'r')];
+  if (cacheFd === undefined) [from, cacheFd] = ['build', openOrNone(`${file}.cache`, 'r')];
   try {
-    const cacheSize = userStat ? userStat.size : cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
+    const cacheSize = cacheFd === undefined ? 0 : fs.fstatSync(cacheFd).size;
     const { wrapped, cache, buffer } = readScript(fs, source, cacheFd, cacheSize);
-    const from =
-      cacheFd === undefined
-        ? undefined
-        : userCache !== undefined
-          ? 'user'
-          : shapeCache !== undefined
-            ? 'shape'
-            : 'build';
-    return { wrapped, cache, from, buffer };
+    return { wrapped, cache, from: cacheFd === undefined ? undefined : from, buffer };
   } finally {
     for (const fd of [source, cacheFd]) if (fd !== undefined) fs.closeSync(fd);
   }
@@ -547,9 +538,8 @@ function moreFile(file) {
 /**
  * The bundle's `__loadMore` (scripts/bundle/chunks.mjs): compiles and runs the other part of the build's copy the
  * first time the bundle asks for a chunk in it, from the user's cache of it (`cachePrefix`, the part's length and
- * `.more.cache`) when there is one of theirs,
- * else from the build's (its top level alone: main.more.cjs.cache), both read through the buffer `spare` holds when
- * it is still there. `script` is then its script, and `cacheTaken` whether V8 took the user's cache.
+ * `.more.cache`) when there is one of theirs, else from the build's (its top level alone: main.more.cjs.cache), both
+ * read through the buffer `spare` holds when it is still there. `script` is then its script, and `cacheTaken` whether V8 took the user's cache.
  */
 function moreLoader(file, cachePrefix, spare) {
   const more = {
