@@ -90,10 +90,19 @@ function run(installation) {
     // A run still busy after a second of Ctrl-C is ended then (exit 130), as Ctrl-C must stop any command within a
     // second; after SIGTERM, sent by a supervisor that waits (systemd 90 s, docker 10 s), it has a few seconds (a
     // checkpoint's last write on a busy disk). A second signal leaves at once.
-    if (interrupt.signal.aborted) return endInterrupted(signal);
+    if (interrupt.signal.aborted) return forcedEnd(signal);
     // An AbortError as any abort gives, naming the signal.
     interrupt.abort(Object.assign(new DOMException('This operation was aborted', 'AbortError'), { signal }));
-    setTimeout(() => endInterrupted(signal), signal === 'SIGTERM' ? SIGTERM_GRACE_MS : 1000).unref();
+    setTimeout(() => forcedEnd(signal), signal === 'SIGTERM' ? SIGTERM_GRACE_MS : 1000).unref();
+  };
+  // A run ended before it stopped on its own first erases its spinner or countdown and says it was interrupted.
+  let lastWords = () => {};
+  const forcedEnd = (signal) => {
+    try {
+      lastWords();
+    } finally {
+      endInterrupted(signal);
+    }
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -150,7 +159,13 @@ function run(installation) {
   });
   // Ctrl-C typed at a question: a key read in raw mode, no signal (the run's own end then raises it, endInterrupted).
   let ctrlCTyped = false;
-  const deps = { streams, env: process.env, signal: interrupt.signal, ctrlCTyped: () => (ctrlCTyped = true) };
+  const deps = {
+    streams,
+    env: process.env,
+    signal: interrupt.signal,
+    ctrlCTyped: () => (ctrlCTyped = true),
+    onForcedEnd: (words) => (lastWords = words),
+  };
   bundle.main(argv, deps).then((code) => {
     settled = true;
     const leave = (error) => {

@@ -47,6 +47,11 @@ export interface ContextDeps {
    * the run as the terminal would have, by SIGINT to its process group, so a shell loop running it stops too.
    */
   ctrlCTyped?: () => void;
+  /**
+   * Hands bin what to do if it must end a run that has not stopped within its grace after Ctrl-C (a wait nothing can
+   * cut short): the terminal's lines tidied and the run's error said, as its own end would have.
+   */
+  onForcedEnd?: (lastWords: () => void) => void;
 }
 
 export interface Context {

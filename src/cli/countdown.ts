@@ -70,6 +70,8 @@ export class Countdown {
   private readonly followed: Followed[] = [];
   /** The frame the line shows now; '' when nothing is drawn. */
   private shown = '';
+  /** Erased for good (close): the waits still followed draw nothing. */
+  private closed = false;
 
   constructor(
     private readonly stream: CountdownStream,
@@ -107,12 +109,18 @@ export class Countdown {
       (longest, entry) => (longest === undefined || entry.left >= longest.left ? entry : longest),
       undefined,
     );
-    if (last === undefined || this.held()) return;
+    if (last === undefined || this.closed || this.held()) return;
     const frame = countdownFrame(last.wait, last.left, this.stream.columns ?? 80);
     if (frame === this.shown) return;
     // From the line's start, then the rest of a longer frame before it erased.
     this.stream.write(`\r${frame}\x1b[K`);
     this.shown = frame;
+  }
+
+  /** Erases the line for good: the run's end (IO.stopDrawing). */
+  close(): void {
+    this.erase();
+    this.closed = true;
   }
 
   /** Erases the line, the cursor left at its start: for a line of text to take its place (draw puts it back). */

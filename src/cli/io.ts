@@ -93,6 +93,8 @@ export class IO implements Sink {
   private dataMidLine = false;
   /** A run asked to be told when stdout's reader goes (onOutputClosed): a write that fails for it is dropped. */
   private toldOfClose = false;
+  /** The run has failed or been stopped (stopDrawing): no spinner or countdown is drawn any more. */
+  private drawingStopped = false;
 
   constructor(
     readonly streams: Streams,
@@ -208,7 +210,7 @@ export class IO implements Sink {
    * Nothing with --quiet.
    */
   showWait(wait: Wait): WaitWatcher | undefined {
-    if (this.quiet) return undefined;
+    if (this.quiet || this.drawingStopped) return undefined;
     if (wait.ms >= COUNTDOWN_FROM_MS && this.canRedraw && !(this.stdoutIsTTY && this.dataMidLine)) {
       if (!this.countdown) {
         this.spinner?.pause();
@@ -236,6 +238,19 @@ export class IO implements Sink {
     const drawable = this.options.spinners !== false && (this.streams.stderr.columns ?? 0) > 0;
     if (!this.stderrIsTTY || !drawable) return false;
     return this.stdoutIsTTY || this.streams.direct?.isPipe !== true;
+  }
+
+  /**
+   * The run has failed or was stopped, and its error is told next: the countdown's line is erased and the spinner
+   * stopped (the cursor shown), for good. A request still settling (one whose turn came as Ctrl-C was typed) draws
+   * nothing after the run's last words, and tells none of its waits.
+   */
+  stopDrawing(): void {
+    this.drawingStopped = true;
+    this.countdown?.close();
+    this.countdown = undefined;
+    this.spinner?.stop();
+    this.spinner = undefined;
   }
 
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
@@ -267,6 +282,7 @@ export class IO implements Sink {
   async progress(text: string): Promise<Progress> {
     if (this.quiet || !this.canRedraw) return NO_PROGRESS;
     const { default: ora } = await import('ora');
+    if (this.drawingStopped) return NO_PROGRESS;
     // This class decides where progress shows (above), not ora's own environment checks.
     const spinner = ora({
       text,

@@ -80,6 +80,14 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
   /** --jq: the command's output, filtered when it ends. */
   let jq: JqOutput | undefined;
   // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
+  /** The run's end has been said (its error, or its output complete): nothing more for a forced end to say. */
+  let said = false;
+  deps.onForcedEnd?.(() => {
+    if (said) return;
+    ctx?.io.stopDrawing();
+    const sigint = (deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT';
+    streams.stderr.write(`${sigint && streams.stderr.isTTY ? '\n' : ''}error: interrupted\n`);
+  });
   const word = commandWord(argv);
   const commands = await catalog.load(word !== undefined && catalog.names.includes(word) ? word : undefined);
   const program = buildProgram(
@@ -109,6 +117,8 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     await jq?.finish();
     return ExitCode.ok;
   } catch (error) {
+    // Its error below a spinner's or a countdown's line would leave that line on the screen.
+    ctx?.io.stopDrawing();
     // What a failed command printed is valid (a list is closed) and still filtered; its own error is the one told.
     await jq?.finish().catch(() => undefined);
     const wantsJson = await wantsJsonErrors(ctx, argv, deps.env);
@@ -130,6 +140,7 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     if (wantsJson) streams.stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);
   } finally {
+    said = true;
     await ctx?.close();
   }
 }

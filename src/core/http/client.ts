@@ -143,6 +143,14 @@ type Signals = readonly (AbortSignal | undefined)[];
 
 const anyAborted = (signals: Signals) => signals.some((signal) => signal?.aborted);
 
+/**
+ * A wait that would start after Ctrl-C (a request whose turn came as the run was stopping) is not told: its line or
+ * countdown would be drawn after the run's last words.
+ */
+function stopIfInterrupted(signals: Signals): void {
+  if (anyAborted(signals)) throw new CancelledError('interrupted');
+}
+
 /** Tenant-independent endpoints: everything else under /v1 needs X-Tenant. */
 const TENANT_FREE = new Set(['/v1/account', '/v1/account/']);
 
@@ -352,6 +360,7 @@ export class HttpClient {
           `the rate-limit window resets in ${Math.ceil(pause / 1000)}s, at ${at}; not waiting that long`,
         );
       }
+      stopIfInterrupted(signals);
       // A pause under a second (the budget looking again soon) is no wait a person notices: not told.
       const watcher =
         pause >= 1000 ? this.options.onWait?.({ kind: 'window', ms: pause, again: told }) : undefined;
@@ -362,6 +371,7 @@ export class HttpClient {
 
   private async wait(ms: number, reason: string, attempt: number, signals: Signals): Promise<void> {
     const { maxRetries, onWait } = this.options;
+    stopIfInterrupted(signals);
     const watcher = onWait?.({ kind: 'retry', ms, reason, retry: attempt + 1, of: maxRetries });
     await this.sleep(ms, signals, watcher);
   }

@@ -1,7 +1,7 @@
 // A wait for the rate-limit window at a real terminal: a countdown redrawn in place on one line that never wraps,
 // erased when the wait is over, among the data and the progress line; into a pipe, the one line scripts have always
 // parsed; Ctrl-C during it stops the run at once with the terminal given back.
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, startWorld } from '../../helpers/cli.js';
@@ -30,6 +30,16 @@ const EXPORT = [
 ];
 const IDS = Array.from({ length: 15 }, (_, i) => `{"id":${i + 1}}`);
 
+/**
+ * Two requests per window from now on, on both sides: the sandbox's count starts again, and so does the profile's
+ * budget (the file every clinic process of it shares), which would otherwise hold the window the last test left and
+ * make a first wait of any length (under 2 s: told as a line, not a countdown).
+ */
+async function freshWindow(): Promise<void> {
+  world.sandbox.setRateLimit(2);
+  await rm(join(world.configDir, 'rate-limit'), { recursive: true, force: true });
+}
+
 /** Each count the terminal was shown, in order, repeats dropped. */
 function counts(output: string): number[] {
   const seen = [...output.matchAll(/waiting (\d+)s for the rate-limit window/g)].map((m) => Number(m[1]));
@@ -40,7 +50,7 @@ describe('a wait for the rate-limit window', () => {
   it.each([60, 80, 120])(
     'on a terminal of %i columns: counts down in place, never wraps, and leaves only the data',
     async (cols) => {
-      world.sandbox.setRateLimit(2);
+      await freshWindow();
       const t = startOnPty(EXPORT, { cols });
       const { code, output } = await t.exited;
       const shown = plain(output);
@@ -61,7 +71,7 @@ describe('a wait for the rate-limit window', () => {
   );
 
   it('into a pipe: stderr is the single line it always was, without a carriage return or an escape', async () => {
-    world.sandbox.setRateLimit(2);
+    await freshWindow();
     const { code, stdout, stderr } = await world.clinic(EXPORT);
     expect(code, stderr).toBe(0);
     expect(stdout.split('\n').filter(Boolean)).toEqual(IDS);
@@ -69,7 +79,7 @@ describe('a wait for the rate-limit window', () => {
   }, 20_000);
 
   it('Ctrl-C during the countdown: stops at once, exit 130, the line ended and the terminal as it was', async () => {
-    world.sandbox.setRateLimit(2);
+    await freshWindow();
     const t = startOnPty(EXPORT, { cols: 80 });
     await t.waitFor(/waiting \d+s for the rate-limit window to reset \(Ctrl-C to stop\)/);
     const typed = Date.now();
@@ -78,7 +88,10 @@ describe('a wait for the rate-limit window', () => {
     expect(code, plain(output)).toBe(130);
     expect(Date.now() - typed).toBeLessThan(3000); // not the rest of the window
     const screen = replay(output, 80);
-    expect(screen.rows.some((row) => row.includes('waiting'))).toBe(false);
+    expect(
+      screen.rows.some((row) => row.includes('waiting')),
+      JSON.stringify(output),
+    ).toBe(false);
     expect(screen.rows).toContain('error: interrupted');
     expect(screen.column).toBe(0);
     // The cursor shown (a spinner hides it while it spins).
@@ -87,7 +100,7 @@ describe('a wait for the rate-limit window', () => {
   }, 20_000);
 
   it("a bulk run: the countdown takes the progress line's place while it waits and gives it back", async () => {
-    world.sandbox.setRateLimit(2);
+    await freshWindow();
     const file = join(dir.path, 'people.ndjson');
     const people = [1, 2, 3].map((i) => ({ first_name: `P${i}`, last_name: 'Countdown' }));
     await writeFile(file, people.map((p) => JSON.stringify(p)).join('\n') + '\n');
@@ -114,7 +127,7 @@ describe('a wait for the rate-limit window', () => {
   }, 20_000);
 
   it('Ctrl-C during the countdown in a shell loop: clinic ends by SIGINT, so the loop stops too (exit 130)', async () => {
-    world.sandbox.setRateLimit(2);
+    await freshWindow();
     const clinic = [process.execPath, BIN, '--profile', 'sandbox', ...EXPORT];
     const loop = 'for i in 1 2; do echo "run $i"; "$@"; done; echo "the loop ended"';
     const t = onPty(['bash', '-c', loop, 'bash', ...clinic], { cols: 80, env: baseEnv(world.configDir) });

@@ -1,12 +1,13 @@
 // Ctrl-C typed at a real terminal, as a person does: it reaches the command as SIGINT (the terminal keeps `isig`
 // while a spinner shows), or as the key a prompt reads; either way the command stops, flushes what is valid, exits 130
 // and leaves the terminal as it found it.
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BIN, baseEnv, customersOnServer, lines } from '../../helpers/cli.js';
 import { onPty, plain } from '../../helpers/pty.js';
 import { usePtyClinic, type WatchedPty } from '../../helpers/pty-modes.js';
+import { replay } from '../../helpers/screen.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { startWebhookReceiver } from '../../helpers/webhook-receiver.js';
 import { oauthWorld, realtimeWorld, useWorld } from '../../helpers/world.js';
@@ -112,6 +113,39 @@ describe('Ctrl-C on a terminal', () => {
       expect(code).toBe(130);
     },
   );
+
+  it('ends within a second a run that cannot stop at once: its progress line erased, the error said once', async () => {
+    world.sandbox.setRateLimit(1000);
+    // Another clinic process of the profile holds the rate-limit budget's lock: the export's second request waits for
+    // it, a wait no Ctrl-C cuts short.
+    const origin = new URL(world.sandbox.info.base_url).origin;
+    const lock = join(world.configDir, 'rate-limit', 'sandbox', `${encodeURIComponent(origin)}.json.lock`);
+    await mkdir(lock, { recursive: true });
+    try {
+      world.newRequests();
+      const t = startOnPty(['customers', 'list', '--all', '--per-page', '5', '-o', 'ndjson'], {
+        stdoutFile: join(dir.path, 'held.ndjson'),
+        cols: 80,
+      });
+      await t.waitFor(/fetching customers/);
+      while (!world.newRequests().some((r) => r.path.endsWith('/customers')))
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the second request at the lock
+      const typed = Date.now();
+      expect(await interrupt(t), plain(t.output)).toBe(130);
+      expect(Date.now() - typed).toBeLessThan(3000);
+      const screen = replay(t.output, 80);
+      expect(
+        screen.rows.filter((row) => row !== ''),
+        JSON.stringify(t.output),
+      ).toEqual(['error: interrupted']);
+      expect(screen.column).toBe(0);
+      expect(t.output.lastIndexOf('\x1b[?25h')).toBeGreaterThanOrEqual(t.output.lastIndexOf('\x1b[?25l'));
+      await expectTerminalRestored(t);
+    } finally {
+      await rm(lock, { recursive: true, force: true });
+    }
+  });
 
   it('ends a question at the prompt: nothing sent, exit 130, the terminal given back', async () => {
     world.newRequests();

@@ -301,6 +301,63 @@ describe('a wait on a terminal is a countdown', () => {
     await expect(request).rejects.toBeInstanceOf(CancelledError);
     expect(term.screen()).toMatchObject({ rows: [''], column: 0 });
   });
+
+  it('a wait whose turn comes after Ctrl-C is not told, as a countdown or as a line (1.5 s: a line)', async () => {
+    for (const pause of [1500, 4000]) {
+      const clock = steppedClock();
+      const term = terminal(clock);
+      const io = ioOn(term.streams);
+      const interrupt = new AbortController();
+      // The budget answers once Ctrl-C was typed (its file's lock was busy meanwhile).
+      let answer!: (pause: number) => void;
+      const pacer: Pacer = {
+        slot: () => new Promise<number>((resolve) => (answer = resolve)),
+        observe: async () => {},
+      };
+      const waits: Wait[] = [];
+      const t = testClient({
+        clock,
+        signal: interrupt.signal,
+        pacer,
+        onWait: (wait) => (waits.push(wait), io.showWait(wait)),
+      });
+      const request = t.client.request({ method: 'GET', path: '/v1/customers' });
+      await clock.settle();
+      interrupt.abort();
+      answer(pause);
+      await expect(request).rejects.toBeInstanceOf(CancelledError);
+      expect(waits).toEqual([]);
+      expect(term.writes).toEqual([]);
+    }
+  });
+
+  it("the run's end (its error told next) erases the line for good: the waits still going draw nothing more", async () => {
+    const clock = steppedClock();
+    const term = terminal(clock);
+    const io = ioOn(term.streams);
+    const progress = await io.progress('fetched 5 of 15 customers');
+    const t = testClient({ clock, pacer: spentFor(5000, 3000), onWait: (wait) => io.showWait(wait) });
+    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok, ok]);
+    const both = Promise.all([
+      t.client.request({ method: 'GET', path: '/v1/customers' }),
+      t.client.request({ method: 'GET', path: '/v1/customers' }),
+    ]);
+    await clock.settle();
+    expect(term.screen().rows).toEqual(['waiting 5s for the rate-limit window to reset (Ctrl-C to stop)']);
+    io.stopDrawing();
+    expect(term.screen()).toMatchObject({ rows: [''], column: 0 });
+    const after = term.writes.length;
+    await clock.tick(1000);
+    await clock.tick(4000);
+    await both;
+    // No frame, no spinner coming back, nothing for a late wait or a new spinner.
+    expect(io.showWait({ kind: 'window', ms: 1500, again: false })).toBeUndefined();
+    await (await io.progress('fetching…')).stop();
+    progress.update('fetched 15 of 15 customers');
+    await new Promise((resolve) => setTimeout(resolve, 250)); // three frames of a spinner, were one running
+    expect(term.writes.slice(after)).toEqual([]);
+    expect(term.text().lastIndexOf('\x1b[?25h')).toBeGreaterThanOrEqual(term.text().lastIndexOf('\x1b[?25l'));
+  });
 });
 
 describe('elsewhere, the one line of before', () => {
