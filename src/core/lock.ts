@@ -10,9 +10,10 @@ import { shellWord, systemReason } from './system-error.js';
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
-export async function withLock<T>(path: string, section: () => Promise<T>): Promise<T> {
+/** `section` while `path.lock` is held; `signal` (Ctrl-C) ends a wait for another process's lock with its reason. */
+export async function withLock<T>(path: string, section: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   await ensurePrivateDir(dirname(path));
-  return whileLocked(path, section);
+  return whileLocked(path, section, signal);
 }
 
 /** How a lock another process holds is waited for: 200 tries, 25 ms apart at first, growing to 250 ms (some 48 s). */
@@ -20,8 +21,8 @@ const LOCK_TRIES = 200;
 const lockWait = (attempt: number) => Math.min(250, 25 * 1.2 ** attempt);
 
 /** `section` while `path.lock` is held (no folder made or changed: the caller's is where the lock goes). */
-async function whileLocked<T>(path: string, section: () => Promise<T>): Promise<T> {
-  const release = await takeLock(path);
+async function whileLocked<T>(path: string, section: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const release = await takeLock(path, signal);
   try {
     return await section();
   } finally {
@@ -51,12 +52,29 @@ export function lockRefused(error: unknown): boolean {
   return code !== undefined && REFUSALS.has(code);
 }
 
+/** Waits `ms`, or less: until `signal` aborts, rejecting with its reason. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /**
  * Takes `path.lock`, waiting while another process holds it, and trying again after any other error, as the library
  * does (two takers of a stale lock: one may remove the other's fresh lock under it, ENOENT); a refusal fails at once.
  */
-async function takeLock(path: string): Promise<() => Promise<void>> {
+async function takeLock(path: string, signal?: AbortSignal): Promise<() => Promise<void>> {
   for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted();
     try {
       return await properLockfile().lock(path, {
         realpath: false,
@@ -69,7 +87,7 @@ async function takeLock(path: string): Promise<() => Promise<void>> {
       });
     } catch (error) {
       if (lockRefused(error) || attempt >= LOCK_TRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, lockWait(attempt)));
+      await pause(lockWait(attempt), signal);
     }
   }
 }

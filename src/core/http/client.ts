@@ -279,7 +279,7 @@ export class HttpClient {
         }
         throw toNetworkError(error, prepared);
       }
-      await this.pacer.observe(answer.headers);
+      await this.interruptible(signals, (signal) => this.pacer.observe(answer.headers, signal));
       if (answer.status >= 200 && answer.status < 300) {
         if (!sink || !('body' in answer)) return answer;
         const cut = await this.deliver(answer, sink, signals);
@@ -350,7 +350,8 @@ export class HttpClient {
   /** Waits until the rate-limit budget (this process's, or the profile's shared one) has room for a request. */
   private async waitForSlot(signals: Signals, onSent?: () => void): Promise<void> {
     for (let told = false; ;) {
-      const pause = await this.pacer.slot();
+      // The shared budget's file may be locked by another process: Ctrl-C ends that wait too.
+      const pause = await this.interruptible(signals, (signal) => this.pacer.slot(signal));
       if (pause <= 0) return;
       onSent?.(); // not going at once: whoever waits for it to leave need not
       // The budget believes no window longer than this (rate-budget.ts); a pacer that asks for more is not obeyed.
@@ -376,16 +377,21 @@ export class HttpClient {
     await this.sleep(ms, signals, watcher);
   }
 
-  /** Sleeps on the client's clock, a watcher told the time left as it passes (sleepWatched). */
-  private async sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
+  /** `work` with one signal for the request's (Ctrl-C, its own): one that ends it by an abort is an interruption. */
+  private async interruptible<T>(signals: Signals, work: (signal?: AbortSignal) => Promise<T>): Promise<T> {
     const linked = anySignal(signals);
     try {
-      await sleepWatched(this.options.clock, ms, linked.signal, watcher);
+      return await work(linked.signal);
     } catch (error) {
       throw anyAborted(signals) ? new CancelledError('interrupted') : error;
     } finally {
       linked.release();
     }
+  }
+
+  /** Sleeps on the client's clock, a watcher told the time left as it passes (sleepWatched). */
+  private sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
+    return this.interruptible(signals, (signal) => sleepWatched(this.options.clock, ms, signal, watcher));
   }
 
   private async send(

@@ -22,10 +22,10 @@ const READ_UNLINKED = O_RDONLY | O_NOFOLLOW;
 const WRITE_UNLINKED = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
 
 export interface Pacer {
-  /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. */
-  slot(): Promise<number>;
+  /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. `signal`: Ctrl-C. */
+  slot(signal?: AbortSignal): Promise<number>;
   /** Learns from an answer's headers. */
-  observe(headers: Headers): Promise<void>;
+  observe(headers: Headers, signal?: AbortSignal): Promise<void>;
   /** Requests the budget still allows in this window, as far as this process knows; undefined = unknown. */
   room?(): number | undefined;
 }
@@ -61,19 +61,19 @@ export class SharedPacer implements Pacer {
     private readonly clock: Clock,
   ) {}
 
-  async slot(): Promise<number> {
+  async slot(signal?: AbortSignal): Promise<number> {
     // The first request goes at once, as it did before anything was known; so does any while no answer had headers.
     if (this.sent++ === 0 || !this.told) return 0;
-    return this.update((state, now) => takeSlot(combine(state, this.view, now), now));
+    return this.update((state, now) => takeSlot(combine(state, this.view, now), now), signal);
   }
 
-  async observe(headers: Headers): Promise<void> {
+  async observe(headers: Headers, signal?: AbortSignal): Promise<void> {
     if (!hasRateHeaders(headers)) return;
     this.told = true;
     this.view = learn(this.view, headers, this.clock.now());
     // The answer to a first request stays here: if a second follows, its slot hands what was learnt to the file.
     if (this.sent > 1)
-      await this.update((state, now) => ({ state: combine(state, this.view, now), wait: 0 }));
+      await this.update((state, now) => ({ state: combine(state, this.view, now), wait: 0 }), signal);
   }
 
   /** What the file said at this process's last update, less what it has learnt since. */
@@ -81,16 +81,22 @@ export class SharedPacer implements Pacer {
     return this.told ? roomIn(this.view, this.clock.now()) : undefined;
   }
 
+  /** A read-change-write of the file under its lock; Ctrl-C ends a wait for another process's lock. */
   private update(
     take: (state: BudgetState, now: number) => { state: BudgetState; wait: number },
+    signal: AbortSignal | undefined,
   ): Promise<number> {
-    return withLock(this.file, async () => {
-      const next = take(await this.read(), this.clock.now());
-      this.view = next.state;
-      // In the profile's private folder (withLock made it so); never through a link, whoever put one there.
-      await fsp().writeFile(this.file, JSON.stringify(next.state), { mode: 0o600, flag: WRITE_UNLINKED });
-      return next.wait;
-    });
+    return withLock(
+      this.file,
+      async () => {
+        const next = take(await this.read(), this.clock.now());
+        this.view = next.state;
+        // In the profile's private folder (withLock made it so); never through a link, whoever put one there.
+        await fsp().writeFile(this.file, JSON.stringify(next.state), { mode: 0o600, flag: WRITE_UNLINKED });
+        return next.wait;
+      },
+      signal,
+    );
   }
 
   private async read(): Promise<BudgetState> {
