@@ -85,6 +85,22 @@ const spentFor = (...pauses: number[]): Pacer => ({
   observe: async () => {},
 });
 
+/** Two requests on a terminal (a spinner showing `spinning`, if given) whose budget makes them wait `first`, `second`. */
+async function twoWaiting(first: number, second: number, spinning?: string) {
+  const clock = steppedClock();
+  const term = terminal(clock);
+  const io = ioOn(term.streams);
+  const progress = spinning === undefined ? undefined : await io.progress(spinning);
+  const t = testClient({ clock, pacer: spentFor(first, second), onWait: (wait) => io.showWait(wait) });
+  queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok, ok]);
+  const both = Promise.all([
+    t.client.request({ method: 'GET', path: '/v1/customers' }),
+    t.client.request({ method: 'GET', path: '/v1/customers' }),
+  ]);
+  await clock.settle();
+  return { clock, term, io, both, progress };
+}
+
 describe('a wait on a terminal is a countdown', () => {
   it('draws a frame at each whole second left, on the clock the client sleeps on, then erases the line', async () => {
     const clock = fakeClock();
@@ -264,16 +280,7 @@ describe('a wait on a terminal is a countdown', () => {
   });
 
   it('several waits at once (requests in flight) share the line: it shows the one that ends last', async () => {
-    const clock = steppedClock();
-    const term = terminal(clock);
-    const io = ioOn(term.streams);
-    const t = testClient({ clock, pacer: spentFor(2000, 5000), onWait: (wait) => io.showWait(wait) });
-    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok, ok]);
-    const both = Promise.all([
-      t.client.request({ method: 'GET', path: '/v1/customers' }),
-      t.client.request({ method: 'GET', path: '/v1/customers' }),
-    ]);
-    await clock.settle();
+    const { clock, term, both } = await twoWaiting(2000, 5000);
     expect(term.screen().rows).toEqual(['waiting 5s for the rate-limit window to reset (Ctrl-C to stop)']);
     await clock.tick(2000);
     expect(term.screen().rows).toEqual(['waiting 3s for the rate-limit window to reset (Ctrl-C to stop)']);
@@ -332,17 +339,7 @@ describe('a wait on a terminal is a countdown', () => {
   });
 
   it("the run's end (its error told next) erases the line for good: the waits still going draw nothing more", async () => {
-    const clock = steppedClock();
-    const term = terminal(clock);
-    const io = ioOn(term.streams);
-    const progress = await io.progress('fetched 5 of 15 customers');
-    const t = testClient({ clock, pacer: spentFor(5000, 3000), onWait: (wait) => io.showWait(wait) });
-    queueReplies(t.transport, t.seen, 'GET', '/api/v1/customers', [ok, ok]);
-    const both = Promise.all([
-      t.client.request({ method: 'GET', path: '/v1/customers' }),
-      t.client.request({ method: 'GET', path: '/v1/customers' }),
-    ]);
-    await clock.settle();
+    const { clock, term, io, both, progress } = await twoWaiting(5000, 3000, 'fetched 5 of 15 customers');
     expect(term.screen().rows).toEqual(['waiting 5s for the rate-limit window to reset (Ctrl-C to stop)']);
     io.stopDrawing();
     expect(term.screen()).toMatchObject({ rows: [''], column: 0 });
@@ -353,7 +350,7 @@ describe('a wait on a terminal is a countdown', () => {
     // No frame, no spinner coming back, nothing for a late wait or a new spinner.
     expect(io.showWait({ kind: 'window', ms: 1500, again: false })).toBeUndefined();
     await (await io.progress('fetching…')).stop();
-    progress.update('fetched 15 of 15 customers');
+    progress?.update('fetched 15 of 15 customers');
     await new Promise((resolve) => setTimeout(resolve, 250)); // three frames of a spinner, were one running
     expect(term.writes.slice(after)).toEqual([]);
     expect(term.text().lastIndexOf('\x1b[?25h')).toBeGreaterThanOrEqual(term.text().lastIndexOf('\x1b[?25l'));
