@@ -7,7 +7,7 @@ import type { Context, ContextDeps } from './context.js';
 import { type GlobalOptions, parseGlobals } from './globals.js';
 import { buildProgram, commandWord, expandHelpCommand, oneLineUsage } from './program.js';
 import { errorJson, errorLines, type SignInFacts } from './report-error.js';
-import { ApiError, UsageError } from '../core/errors.js';
+import { ApiError, CancelledError, UsageError } from '../core/errors.js';
 import { cliVersion } from './version.js';
 import { formatAsTyped, isJsonFormat } from './output/format.js';
 import type { JqOutput } from './output/jq.js';
@@ -84,9 +84,15 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
   let said = false;
   deps.onForcedEnd?.(() => {
     if (said) return;
+    said = true;
     ctx?.io.stopDrawing();
     const sigint = (deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT';
-    streams.stderr.write(`${sigint && streams.stderr.isTTY ? '\n' : ''}error: interrupted\n`);
+    const stopped = new CancelledError('interrupted');
+    streams.stderr.write(
+      `${sigint && streams.stderr.isTTY ? '\n' : ''}${errorLines(stopped, { json: false, debug: false }).join('\n')}\n`,
+    );
+    // As typed (-o json, CLINIC_OUTPUT): a profile's own output setting would take a read of the config, not now.
+    if (isJsonFormat(formatAsTyped(argv, deps.env))) streams.stderr.write(`${errorJson(stopped)}\n`);
   });
   const word = commandWord(argv);
   const commands = await catalog.load(word !== undefined && catalog.names.includes(word) ? word : undefined);

@@ -279,7 +279,7 @@ export class HttpClient {
         }
         throw toNetworkError(error, prepared);
       }
-      await this.interruptible(signals, (signal) => this.pacer.observe(answer.headers, signal));
+      await this.learnFrom(answer.headers, signals);
       if (answer.status >= 200 && answer.status < 300) {
         if (!sink || !('body' in answer)) return answer;
         const cut = await this.deliver(answer, sink, signals);
@@ -354,6 +354,7 @@ export class HttpClient {
       const pause = await this.interruptible(signals, (signal) => this.pacer.slot(signal));
       if (pause <= 0) return;
       onSent?.(); // not going at once: whoever waits for it to leave need not
+      stopIfInterrupted(signals);
       // The budget believes no window longer than this (rate-budget.ts); a pacer that asks for more is not obeyed.
       if (pause > MAX_RETRY_AFTER_S * 1000) {
         const at = new Date(this.options.clock.now() + pause).toISOString();
@@ -361,7 +362,6 @@ export class HttpClient {
           `the rate-limit window resets in ${Math.ceil(pause / 1000)}s, at ${at}; not waiting that long`,
         );
       }
-      stopIfInterrupted(signals);
       // A pause under a second (the budget looking again soon) is no wait a person notices: not told.
       const watcher =
         pause >= 1000 ? this.options.onWait?.({ kind: 'window', ms: pause, again: told }) : undefined;
@@ -375,6 +375,21 @@ export class HttpClient {
     stopIfInterrupted(signals);
     const watcher = onWait?.({ kind: 'retry', ms, reason, retry: attempt + 1, of: maxRetries });
     await this.sleep(ms, signals, watcher);
+  }
+
+  /**
+   * What an answer's headers teach the budget. The answer is in hand whatever happens: Ctrl-C during a wait for the
+   * budget file's lock leaves the budget untaught, never the answer dropped (a bulk run records each one it got).
+   */
+  private async learnFrom(headers: ApiResponse['headers'], signals: Signals): Promise<void> {
+    const linked = anySignal(signals);
+    try {
+      await this.pacer.observe(headers, linked.signal);
+    } catch (error) {
+      if (!anyAborted(signals)) throw error;
+    } finally {
+      linked.release();
+    }
   }
 
   /** `work` with one signal for the request's (Ctrl-C, its own): one that ends it by an abort is an interruption. */
