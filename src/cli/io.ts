@@ -253,6 +253,15 @@ export class IO implements Sink {
     this.spinner = undefined;
   }
 
+  /**
+   * What ends the row Ctrl-C was typed on (the terminal echoed ^C there) before the run's last words: erased where it
+   * holds nothing else (its spinner or countdown erased already, no data left mid-line on it), so no empty row is left
+   * above them; a line break where it may hold more or cannot be redrawn (TERM=dumb, beside a pipe's reader).
+   */
+  afterCtrlC(): string {
+    return this.canRedraw && !(this.stdoutIsTTY && this.dataMidLine) ? '\r\x1b[K' : '\n';
+  }
+
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
   writeServerText(text: string): Promise<void> {
     const line = text.endsWith('\n') ? text : `${text}\n`;

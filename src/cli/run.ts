@@ -79,21 +79,27 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
   let globals: GlobalOptions | undefined;
   /** --jq: the command's output, filtered when it ends. */
   let jq: JqOutput | undefined;
-  // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
+  /**
+   * A terminal echoes Ctrl-C as ^C where the cursor is: the run's last words start a line of their own, not after it
+   * (and not below an empty row where the echo's line can be erased, see IO.afterCtrlC).
+   */
+  const afterCtrlC = () => {
+    const sigint = (deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT';
+    if (!sigint || !streams.stderr.isTTY) return '';
+    return ctx?.io.afterCtrlC() ?? '\n';
+  };
   /** The run's end has been said (its error, or its output complete): nothing more for a forced end to say. */
   let said = false;
   deps.onForcedEnd?.(() => {
     if (said) return;
     said = true;
     ctx?.io.stopDrawing();
-    const sigint = (deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT';
     const stopped = new CancelledError('interrupted');
-    streams.stderr.write(
-      `${sigint && streams.stderr.isTTY ? '\n' : ''}${errorLines(stopped, { json: false, debug: false }).join('\n')}\n`,
-    );
+    streams.stderr.write(`${afterCtrlC()}${errorLines(stopped, { json: false, debug: false }).join('\n')}\n`);
     // As typed (-o json, CLINIC_OUTPUT): a profile's own output setting would take a read of the config, not now.
     if (isJsonFormat(formatAsTyped(argv, deps.env))) streams.stderr.write(`${errorJson(stopped)}\n`);
   });
+  // Only the command argv names is declared (all of them for help, or for commander's suggestions on a typo).
   const word = commandWord(argv);
   const commands = await catalog.load(word !== undefined && catalog.names.includes(word) ? word : undefined);
   const program = buildProgram(
@@ -139,9 +145,7 @@ export async function run(argv: string[], deps: ContextDeps, catalog: CommandCat
     }
     const debug = globals?.debug ?? false;
     const signIn = await signInFacts(ctx, error);
-    // A terminal echoes Ctrl-C as ^C where the cursor is: the error starts a line of its own, not after it.
-    if ((deps.signal?.reason as { signal?: string } | undefined)?.signal === 'SIGINT' && streams.stderr.isTTY)
-      streams.stderr.write('\n');
+    streams.stderr.write(afterCtrlC());
     for (const line of errorLines(error, { json: false, debug, signIn })) streams.stderr.write(`${line}\n`);
     if (wantsJson) streams.stderr.write(`${errorJson(error)}\n`);
     return toExitCode(error);

@@ -93,6 +93,10 @@ describe('a wait for the rate-limit window', () => {
       JSON.stringify(output),
     ).toBe(false);
     expect(screen.rows).toContain('error: interrupted');
+    // Right below the data: the row the terminal echoed ^C on is erased, not left empty above it.
+    expect(screen.rows[screen.rows.indexOf('error: interrupted') - 1], JSON.stringify(output)).toMatch(
+      /^\{"id":\d+\}$/,
+    );
     expect(screen.column).toBe(0);
     // The cursor shown (a spinner hides it while it spins).
     expect(output.lastIndexOf('\x1b[?25h')).toBeGreaterThanOrEqual(output.lastIndexOf('\x1b[?25l'));

@@ -225,6 +225,7 @@ describe('Ctrl-C during a wait nothing cuts short (another process refreshing th
       expect(await interrupt(t), plain(t.output)).toBe(130);
       const screen = replay(t.output, 80);
       // Its line, and the JSON error -o ndjson asks for (as the run's own end gives them), each said once.
+      expect(screen.rows[0], JSON.stringify(t.output)).toBe('error: interrupted'); // no empty row above it
       const said = screen.rows.filter((row) => row !== '').join('');
       expect(said, JSON.stringify(t.output)).toBe(
         'error: interrupted' +
