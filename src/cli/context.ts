@@ -108,6 +108,7 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
     // A terminal that cannot move its cursor (an editor's shell buffer) would print every frame of a spinner.
     spinners: deps.env.TERM !== 'dumb',
     columns: widthAsked(deps.env.COLUMNS),
+    interrupt: deps.signal,
   });
   const clock = deps.clock ?? systemClock;
   const signal = deps.signal ?? new AbortController().signal;

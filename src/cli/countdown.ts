@@ -81,6 +81,11 @@ export class Countdown {
     private readonly held: () => boolean = () => false,
   ) {}
 
+  /** Whether a frame is on the screen now. */
+  get drawn(): boolean {
+    return this.shown !== '';
+  }
+
   /** A watcher of `wait` (the HTTP client's, or the forwarder's) that draws it on this line. */
   follow(wait: Wait): WaitWatcher {
     const entry: Followed = { wait, left: wait.ms };

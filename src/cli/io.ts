@@ -35,6 +35,8 @@ export interface IoOptions {
   quiet?: boolean;
   /** False where the terminal cannot redraw a line (TERM=dumb): no spinner. */
   spinners?: boolean;
+  /** The run's Ctrl-C (see afterCtrlC). */
+  interrupt?: AbortSignal;
   /** The width asked for where no terminal tells one (COLUMNS: `COLUMNS=60 clinic … -o table > file`). */
   columns?: number;
 }
@@ -76,6 +78,8 @@ export function readerWidth(
  * part of a line of data), or to give its line to a countdown for a while.
  */
 interface SpinnerOnScreen {
+  /** Whether it is drawn now (not stopped, nor lent to a countdown). */
+  spinning(): boolean;
   clear(): void;
   stop(): void;
   pause(): void;
@@ -95,11 +99,19 @@ export class IO implements Sink {
   private toldOfClose = false;
   /** The run has failed or been stopped (stopDrawing): no spinner or countdown is drawn any more. */
   private drawingStopped = false;
+  /** A spinner or a countdown was drawn when Ctrl-C came: the ^C the terminal echoed is on its line (afterCtrlC). */
+  private drawnAtCtrlC = false;
 
   constructor(
     readonly streams: Streams,
     private readonly options: IoOptions,
-  ) {}
+  ) {
+    options.interrupt?.addEventListener(
+      'abort',
+      () => (this.drawnAtCtrlC = this.spinner?.spinning() === true || this.countdown?.drawn === true),
+      { once: true },
+    );
+  }
 
   get stdoutIsTTY(): boolean {
     return this.streams.direct?.isTTY ?? this.streams.stdout.isTTY === true;
@@ -254,12 +266,12 @@ export class IO implements Sink {
   }
 
   /**
-   * What ends the row Ctrl-C was typed on (the terminal echoed ^C there) before the run's last words: erased where it
-   * holds nothing else (its spinner or countdown erased already, no data left mid-line on it), so no empty row is left
-   * above them; a line break where it may hold more or cannot be redrawn (TERM=dumb, beside a pipe's reader).
+   * What starts the run's last words after Ctrl-C, which the terminal echoed as ^C where the cursor was. On the line of
+   * a spinner or a countdown (erased since, the ^C with it): that row, erased again, so no empty row is left above
+   * them. Elsewhere a line break, the ^C left in sight as a shell leaves it.
    */
   afterCtrlC(): string {
-    return this.canRedraw && !(this.stdoutIsTTY && this.dataMidLine) ? '\r\x1b[K' : '\n';
+    return this.drawnAtCtrlC && this.canRedraw ? '\r\x1b[K' : '\n';
   }
 
   /** The server's text as it came (--raw, `clinic api`): exact into a pipe, made safe for a terminal. */
@@ -309,6 +321,7 @@ export class IO implements Sink {
       if (spinner.isSpinning) spinner.stop();
     };
     const onScreen: SpinnerOnScreen = {
+      spinning: () => spinner.isSpinning,
       clear: () => spinner.clear(),
       stop: halt,
       pause: halt,

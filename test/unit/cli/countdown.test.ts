@@ -357,6 +357,40 @@ describe('a wait on a terminal is a countdown', () => {
   });
 });
 
+describe('after Ctrl-C, where the error starts', () => {
+  it('on the line of a spinner or a countdown drawn when it came (erased, its ^C with it); elsewhere below the ^C', async () => {
+    const cases: [string, (io: IO, clock: ReturnType<typeof steppedClock>) => Promise<unknown>, string][] = [
+      ['a spinner', (io) => io.progress('fetching customers…'), '\r\x1b[K'],
+      [
+        'a countdown',
+        async (io, clock) => {
+          const t = testClient({ clock, pacer: spentFor(5000), onWait: (wait) => io.showWait(wait) });
+          void t.client.request({ method: 'GET', path: '/v1/customers' }).catch(() => undefined);
+          await clock.settle();
+        },
+        '\r\x1b[K',
+      ],
+      ['nothing drawn', async () => undefined, '\n'],
+    ];
+    for (const [what, draw, expected] of cases) {
+      const clock = steppedClock();
+      const term = terminal(clock);
+      const interrupt = new AbortController();
+      const io = ioOn(term.streams, { interrupt: interrupt.signal });
+      await draw(io, clock);
+      interrupt.abort();
+      io.stopDrawing();
+      expect(io.afterCtrlC(), what).toBe(expected);
+    }
+    // A terminal that cannot redraw a line (TERM=dumb) draws nothing to erase.
+    const interrupt = new AbortController();
+    const dumb = ioOn(terminal(steppedClock()).streams, { interrupt: interrupt.signal, spinners: false });
+    await dumb.progress('fetching customers…');
+    interrupt.abort();
+    expect(dumb.afterCtrlC()).toBe('\n');
+  });
+});
+
 describe('elsewhere, the one line of before', () => {
   /** stderr as a pipe or a file: what it was written, all of it. */
   function piped() {
