@@ -1,6 +1,7 @@
 // Cross-process locks: one (proper-lockfile) around a short critical section, e.g. a refresh or a read-change-write of
 // a file; one held for a whole run, by a process that must still live to hold it.
 import { dirname } from 'node:path';
+import { systemClock } from './clock.js';
 import { ensurePrivateDir } from './config/private-file.js';
 import { CliError, UsageError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
@@ -52,22 +53,6 @@ export function lockRefused(error: unknown): boolean {
   return code !== undefined && REFUSALS.has(code);
 }
 
-/** Waits `ms`, or less: until `signal` aborts, rejecting with its reason. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
-
 /**
  * Takes `path.lock`, waiting while another process holds it, and trying again after any other error, as the library
  * does (two takers of a stale lock: one may remove the other's fresh lock under it, ENOENT); a refusal fails at once.
@@ -87,7 +72,7 @@ async function takeLock(path: string, signal?: AbortSignal): Promise<() => Promi
       });
     } catch (error) {
       if (lockRefused(error) || attempt >= LOCK_TRIES) throw error;
-      await pause(lockWait(attempt), signal);
+      await systemClock.sleep(lockWait(attempt), signal);
     }
   }
 }

@@ -382,14 +382,11 @@ export class HttpClient {
    * budget file's lock leaves the budget untaught, never the answer dropped (a bulk run records each one it got).
    */
   private async learnFrom(headers: ApiResponse['headers'], signals: Signals): Promise<void> {
-    const linked = anySignal(signals);
-    try {
-      await this.pacer.observe(headers, linked.signal);
-    } catch (error) {
-      if (!anyAborted(signals)) throw error;
-    } finally {
-      linked.release();
-    }
+    await this.interruptible(signals, (signal) => this.pacer.observe(headers, signal)).catch(
+      (error: unknown) => {
+        if (!anyAborted(signals)) throw error;
+      },
+    );
   }
 
   /** `work` with one signal for the request's (Ctrl-C, its own): one that ends it by an abort is an interruption. */
