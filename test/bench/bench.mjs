@@ -58,14 +58,17 @@ const NOTES = `## How it is measured
   with 2 and with 4 pages in flight, \`clinic --concurrency 1 customers list --all -o ndjson\`, the same with
   automatic concurrency, and the sequential export without the memory policy, one after the other. Records/s are the
   medians of the rounds with their spread; each ratio is the median of the rounds' ratios (the CLI's records/s over
-  the floor's of the same round), with the spread of those ratios. Every run must write all 100,000 lines. Wall
-  time is the spawn to the close of stdout, process start-up included on both sides. CPU is the process's own
-  user + system time (\`process.resourceUsage()\` at exit); beside each run the sandbox's (from /proc) and the
-  harness's own (it reads and counts the lines) are taken over the same span. These figures come from a CommonJS
+  the floor's of the same round), with the spread of those ratios. Every run must write all 100,000 lines. Each
+  run's stdout is a pipe read by \`wc -l\`, as \`clinic … | wc -l\` would: a reader that costs next to no CPU, as a
+  file or a quick consumer takes the lines. (Until this round the harness read the pipe itself, in Node: 0.3 s of
+  CPU a 100,000-record export, taken from the two cores the candidates share.) Wall time is the spawn to the
+  reader's end, process start-up included on both sides. CPU is the process's own user + system time
+  (\`process.resourceUsage()\` at exit); beside each run the sandbox's (from /proc), the reader's (its shell's /proc
+  stat) and the harness's own are taken over the same span. These figures come from a CommonJS
   preload (\`node --require report-rss.cjs\`): an ES module one (\`--import\`) boots Node's ES module loader, which
   cost the CLI (CommonJS) some 60 ms a run that it never pays without it, and the floor (an ES module) nothing.
 - **The memory policy** (src/core/memory.ts: a young generation that grows to 4 MiB and no further, a full
-  collection when the old generation has grown 2 MiB since the last, and, on a V8 whose default it knows, a later
+  collection when the old generation has grown 3 MiB since the last, and, on a V8 whose default it knows, a later
   tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
   (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over the export
   with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
@@ -73,11 +76,12 @@ const NOTES = `## How it is measured
 - **What the cores allow**: the CLI, the sandbox and the harness share the machine's cores, so pages in flight can
   at best hide the sandbox's time behind the client's. No run is faster than its main thread's CPU time (the one
   thread that parses, checks and writes), nor than the sandbox's main thread's, nor than all the CPU spent meanwhile
-  (every thread of the client, the sandbox and the harness, which reads and counts the lines) spread over the cores.
+  (every thread of the client, the sandbox, the reader and the harness) spread over the cores.
   The row "what N cores allow" is the floor's time over that least time, round by round (median), beside the ratio
   the run measured: where the two are close, the run was held by CPU, not by waiting, and only less CPU would make
   it faster. The floor with 4 pages in flight is the same for a client that checks nothing. The CPU figures beside
-  it (medians) are the client's (every thread, and its main thread), the sandbox's and the harness's. The
+  it (medians) are the client's (every thread, and its main thread), the sandbox's, and the reader's with the
+  harness's. The
   --concurrency 1 export keeps one page in flight too: the pages the last page said exist are asked for as soon as
   the next page is in, before it is parsed, checked and written.
 - **From a sandbox a round trip away**: against the API, what pages in flight hide is the network's and the server's
