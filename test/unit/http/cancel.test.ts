@@ -1,5 +1,7 @@
 // What ends exchanges early is shared by all of them: one timer for every deadline, one listener per signal, and a
 // Cancel that reaches the transport whenever it is ended.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Cancel, onAbort, onDeadline } from '../../../src/core/http/transport/cancel.js';
 
@@ -16,6 +18,18 @@ async function until(done: () => boolean): Promise<number> {
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+/**
+ * An exchange that waited on `signal` (its act holding its answer) while `meanwhile` ran, and is over: a weak look at
+ * its answer, which nothing of the exchange should keep.
+ */
+function exchangeOver(signal: AbortSignal, meanwhile: () => void): WeakRef<object> {
+  const answer = { text: 'x'.repeat(100_000) };
+  const stop = onAbort(signal, () => void answer.text);
+  meanwhile();
+  stop();
+  return new WeakRef(answer);
+}
 
 describe('deadlines', () => {
   it('a hundred in flight share one timer, which keeps nothing alive; each expires once, none early', async () => {
@@ -94,6 +108,25 @@ describe('signals', () => {
     expect(told).toEqual([101]);
     expect(add).toHaveBeenCalledTimes(2);
     later[1]!(); // after the abort: nothing to do, nothing thrown
+  });
+
+  it("the signal's one listener holds nothing of the exchange that made it, once that one is over", async () => {
+    // Made inside onAbort, the listener shared that call's scope, and with it the first exchange's act: its request,
+    // its answer and its text stayed alive for as long as any exchange waited on the signal (a long export's run).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    setFlagsFromString('--no-expose-gc');
+    const controller = new AbortController();
+    let second: (() => void) | undefined;
+    // Another exchange waits meanwhile, and after: the listener stays, as in an export.
+    const held = exchangeOver(
+      controller.signal,
+      () => (second = onAbort(controller.signal, () => undefined)),
+    );
+    await turn();
+    gc();
+    expect(held.deref()).toBeUndefined();
+    second!();
   });
 
   it('a signal already aborted tells at once, unless stopped first, and keeps no listener', async () => {

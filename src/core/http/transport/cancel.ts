@@ -100,11 +100,7 @@ export function onAbort(signal: AbortSignal, act: () => void): () => void {
   let entry = listening.get(signal);
   if (!entry) {
     const acts = new Set<() => void>();
-    const listener = () => {
-      listening.delete(signal);
-      for (const each of acts) queueMicrotask(each); // each on its own turn: one that throws stops no other
-      acts.clear();
-    };
+    const listener = tellAll(signal, acts);
     listening.set(signal, (entry = { acts, listener }));
     signal.addEventListener('abort', listener, { once: true });
   }
@@ -114,5 +110,19 @@ export function onAbort(signal: AbortSignal, act: () => void): () => void {
     if (!acts.delete(act) || acts.size > 0) return;
     signal.removeEventListener('abort', listener);
     if (listening.get(signal)?.acts === acts) listening.delete(signal);
+  };
+}
+
+/**
+ * The one listener of `signal`: tells every act in `acts`, each on its own turn (one that throws stops no other). Made
+ * out here, where it sees nothing but these two: made inside onAbort, it held on to that call's `act` (the scope it
+ * shares with the function onAbort returns), and through it the request it ended, its answer and its text, for as
+ * long as the signal kept a request in flight: a page of every few in a long export lived to be promoted.
+ */
+function tellAll(signal: AbortSignal, acts: Set<() => void>): () => void {
+  return () => {
+    listening.delete(signal);
+    for (const each of acts) queueMicrotask(each);
+    acts.clear();
   };
 }
