@@ -81,9 +81,8 @@ const NOTES = `## How it is measured
   the run measured: where the two are close, the run was held by CPU, not by waiting, and only less CPU would make
   it faster. The floor with 4 pages in flight is the same for a client that checks nothing. The CPU figures beside
   it (medians) are the client's (every thread, and its main thread), the sandbox's, and the reader's with the
-  harness's. The
-  --concurrency 1 export keeps one page in flight too: the pages the last page said exist are asked for as soon as
-  the next page is in, before it is parsed, checked and written.
+  harness's. The --concurrency 1 export keeps one page in flight too: the pages the last page said exist are asked
+  for as soon as the next page is in, before it is parsed, checked and written.
 - **From a sandbox a round trip away**: against the API, what pages in flight hide is the network's and the server's
   time, not a core of the same machine. The same exports (the floor, the floor with 4 pages in flight, the CLI
   sequential and automatic) of 20,000 records against a second sandbox started with \`--latency 2\` (every answer

@@ -86,9 +86,8 @@ interface Listening {
 const listening = new WeakMap<AbortSignal, Listening>();
 
 /**
- * Calls `act` when `signal` aborts, unless the returned function is called first. A signal has one listener while
- * any exchange waits on it, whatever their number (Ctrl-C's covers every request of a run), and none once the last
- * is over: a signal made by AbortSignal.any is kept alive by its sources for as long as it has a listener.
+ * Calls `act` when `signal` aborts (on a turn of its own: one that throws stops no other), unless the returned function
+ * is called first.
  */
 export function onAbort(signal: AbortSignal, act: () => void): () => void {
   if (signal.aborted) {
@@ -97,6 +96,18 @@ export function onAbort(signal: AbortSignal, act: () => void): () => void {
     queueMicrotask(() => stopped || act());
     return () => void (stopped = true);
   }
+  return whenAborted(signal, () => queueMicrotask(act));
+}
+
+/**
+ * Calls `act` in the abort's own turn when `signal` (not aborted yet) aborts, unless the returned function is called
+ * first. A signal has one listener while anything waits on it, whatever their number (Ctrl-C's covers every request of
+ * a run, and every signal linked to it: any-signal.ts), and none once the last is over: a signal made by
+ * AbortSignal.any is kept alive by its sources for as long as it has a listener. Not one added and removed per
+ * request: node's EventTarget leaves a removed listener pointing at the next one, so once one of them had lived long
+ * enough to be promoted, the young generation's collections kept every later one alive, and promoted them in turn.
+ */
+export function whenAborted(signal: AbortSignal, act: () => void): () => void {
   let entry = listening.get(signal);
   if (!entry) {
     const acts = new Set<() => void>();
@@ -114,15 +125,15 @@ export function onAbort(signal: AbortSignal, act: () => void): () => void {
 }
 
 /**
- * The one listener of `signal`: tells every act in `acts`, each on its own turn (one that throws stops no other). Made
- * out here, where it sees nothing but these two: made inside onAbort, it held on to that call's `act` (the scope it
- * shares with the function onAbort returns), and through it the request it ended, its answer and its text, for as
- * long as the signal kept a request in flight: a page of every few in a long export lived to be promoted.
+ * The one listener of `signal`: tells every act in `acts`. Made out here, where it sees nothing but these two: made
+ * inside the function that adds an act, it held on to that call's `act` (the scope it shares with the function
+ * returned), and through it the request it ended, its answer and its text, for as long as the signal kept a request
+ * in flight: a page of every few in a long export lived to be promoted.
  */
 function tellAll(signal: AbortSignal, acts: Set<() => void>): () => void {
   return () => {
     listening.delete(signal);
-    for (const each of acts) queueMicrotask(each);
+    for (const act of [...acts]) act();
     acts.clear();
   };
 }
