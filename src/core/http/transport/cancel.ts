@@ -1,6 +1,8 @@
 // What ends an exchange early (its deadline, Ctrl-C, a caller's own signal), shared by every exchange in flight: one
 // timer for all their deadlines and one 'abort' listener per signal. A controller, a timer and a listener on each
-// signal for every request cost a 1,000-page export a tenth of its CPU.
+// signal for every request cost a 1,000-page export a tenth of its CPU. Both are kept in WaitingLists, not Sets
+// (waiting-list.ts says why).
+import { WaitingList } from './waiting-list.js';
 
 /**
  * How an exchange ends its request in flight: the transport hands `onEnd` the way to end it, and `end` ends it (at
@@ -37,7 +39,7 @@ interface Deadline {
  */
 const monotonicMs = () => process.uptime() * 1000;
 
-const deadlines = new Set<Deadline>();
+const deadlines = new WaitingList<Deadline>();
 let timer: ReturnType<typeof setTimeout> | undefined;
 let armedFor = Infinity;
 
@@ -48,9 +50,9 @@ let armedFor = Infinity;
  */
 export function onDeadline(ms: number, expire: () => void): () => void {
   const deadline = { at: monotonicMs() + ms, expire };
-  deadlines.add(deadline);
+  const link = deadlines.add(deadline);
   if (deadline.at < armedFor) arm(deadline.at);
-  return () => void deadlines.delete(deadline);
+  return () => void deadlines.remove(link);
 }
 
 function arm(at: number): void {
@@ -66,9 +68,10 @@ function sweep(): void {
   const now = monotonicMs();
   const due: Deadline[] = [];
   let next = Infinity;
-  for (const deadline of deadlines) {
+  for (const link of deadlines.links()) {
+    const deadline = link.value!;
     if (deadline.at <= now) {
-      deadlines.delete(deadline);
+      deadlines.remove(link);
       due.push(deadline);
     } else if (deadline.at < next) next = deadline.at;
   }
@@ -79,7 +82,7 @@ function sweep(): void {
 }
 
 interface Listening {
-  acts: Set<() => void>;
+  acts: WaitingList<() => void>;
   listener: () => void;
 }
 
@@ -110,15 +113,15 @@ export function onAbort(signal: AbortSignal, act: () => void): () => void {
 export function whenAborted(signal: AbortSignal, act: () => void): () => void {
   let entry = listening.get(signal);
   if (!entry) {
-    const acts = new Set<() => void>();
+    const acts = new WaitingList<() => void>();
     const listener = tellAll(signal, acts);
     listening.set(signal, (entry = { acts, listener }));
     signal.addEventListener('abort', listener, { once: true });
   }
   const { acts, listener } = entry;
-  acts.add(act);
+  const link = acts.add(act);
   return () => {
-    if (!acts.delete(act) || acts.size > 0) return;
+    if (!acts.remove(link) || acts.size > 0) return;
     signal.removeEventListener('abort', listener);
     if (listening.get(signal)?.acts === acts) listening.delete(signal);
   };
@@ -130,10 +133,11 @@ export function whenAborted(signal: AbortSignal, act: () => void): () => void {
  * returned), and through it the request it ended, its answer and its text, for as long as the signal kept a request
  * in flight: a page of every few in a long export lived to be promoted.
  */
-function tellAll(signal: AbortSignal, acts: Set<() => void>): () => void {
+function tellAll(signal: AbortSignal, acts: WaitingList<() => void>): () => void {
   return () => {
     listening.delete(signal);
-    for (const act of [...acts]) act();
+    const told = acts.values();
     acts.clear();
+    for (const act of told) act();
   };
 }
