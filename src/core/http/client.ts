@@ -21,8 +21,8 @@ import { describeNetworkError } from './transport/describe-error.js';
 import { exchange, flattenHeaders } from './transport/exchange.js';
 import type { MultipartBody } from './transport/multipart.js';
 import { apiBase, type ApiBase, buildRequestUrl, type RequestUrl, sameOriginUrl } from './request-url.js';
-import { LocalPacer, type Pacer } from './pacers.js';
-import { anySignal } from './any-signal.js';
+import { LocalPacer, type Pacer, type SignalSource } from './pacers.js';
+import { anySignal, type LinkedSignal } from './any-signal.js';
 import { mayStart } from './in-flight.js';
 import {
   backoffMs,
@@ -389,21 +389,24 @@ export class HttpClient {
     );
   }
 
-  /** `work` with one signal for the request's (Ctrl-C, its own): one that ends it by an abort is an interruption. */
-  private async interruptible<T>(signals: Signals, work: (signal?: AbortSignal) => Promise<T>): Promise<T> {
-    const linked = anySignal(signals);
+  /**
+   * `work` with one signal for the request's (Ctrl-C, its own), linked only if `work` asks for it: one that ends it
+   * by an abort is an interruption.
+   */
+  private async interruptible<T>(signals: Signals, work: (signal: SignalSource) => Promise<T>): Promise<T> {
+    let linked: LinkedSignal | undefined;
     try {
-      return await work(linked.signal);
+      return await work(() => (linked ??= anySignal(signals)).signal);
     } catch (error) {
       throw anyAborted(signals) ? new CancelledError('interrupted') : error;
     } finally {
-      linked.release();
+      linked?.release();
     }
   }
 
   /** Sleeps on the client's clock, a watcher told the time left as it passes (sleepWatched). */
   private sleep(ms: number, signals: Signals, watcher?: WaitWatcher): Promise<void> {
-    return this.interruptible(signals, (signal) => sleepWatched(this.options.clock, ms, signal, watcher));
+    return this.interruptible(signals, (signal) => sleepWatched(this.options.clock, ms, signal(), watcher));
   }
 
   private async send(
