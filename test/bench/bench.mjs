@@ -67,7 +67,7 @@ const NOTES = `## How it is measured
   stat) and the harness's own are taken over the same span. These figures come from a CommonJS
   preload (\`node --require report-rss.cjs\`): an ES module one (\`--import\`) boots Node's ES module loader, which
   cost the CLI (CommonJS) some 60 ms a run that it never pays without it, and the floor (an ES module) nothing.
-- **The memory policy** (src/core/memory.ts: a young generation that grows to 4 MiB and no further, a full
+- **The memory policy** (src/core/memory.ts: a young generation that reaches 8 MiB at its next growth and no further, a full
   collection when the old generation has grown 3 MiB since the last, and, on a V8 whose default it knows, a later
   tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
   (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over the export
@@ -98,8 +98,8 @@ const NOTES = `## How it is measured
   gaps between windows count against us; 429 answers refused by the server. The naive client fetches the same pages
   as fast as it can and waits only for a 429's Retry-After.
 - **Bulk memory**: \`customers create --from\` of 40,000 records against 10,000 (NDJSON), rate limit off. The
-  young generation is held at its starting size from the first pass over the file (checking it) on: before, that pass
-  let V8 grow it with the file's size, some 8 MiB more at 40,000 records.
+  young generation reaches its cap (the memory policy's) from the first pass over the file (checking it) on:
+  before, that pass let V8 grow it with the file's size, some 8 MiB more at 40,000 records.
 - **Bulk speed**: the floor is a hand-written client with clinic's crash safety and nothing else: sequential over a
   node:http keep-alive agent, one journal line written and \`fdatasync\`ed before each POST and its outcome appended
   after (one fdatasync per record). It and clinic import the same number of records (3,000, BENCH_BULK_RECORDS) into
