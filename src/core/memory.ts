@@ -21,7 +21,7 @@ type HeapSpaceInfo = import('node:v8').HeapSpaceInfo;
 
 type FlagSetter = Pick<V8, 'setFlagsFromString'>;
 
-/** The flags set here with a fixed value, and the flag that sets each back to V8's default. */
+/** The flags set here, by name, and the flag that sets each back to V8's default. */
 const DEFAULTS = {
   '--expose-gc': '--no-expose-gc',
   '--semi-space-growth-factor': '--semi-space-growth-factor=2',
@@ -86,11 +86,9 @@ function prepare(): V8 | null {
     }
     // Node started with --expose-gc has gc() already: the flag is left as it was given.
     if (typeof globalThis.gc !== 'function') setFlag(v8, '--expose-gc', DEFAULTS['--expose-gc']);
-    tierUpLater(v8, process.versions.v8, [
-      ...process.execArgv,
-      ...(process.env.NODE_OPTIONS ?? '').split(' '),
-    ]);
-    capYoung = youngGenerationCap(v8);
+    const execArgv = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(' ')];
+    tierUpLater(v8, process.versions.v8, execArgv);
+    capYoung = youngGenerationCap(v8, execArgv);
     capYoung(v8.getHeapSpaceStatistics());
   } catch {
     v8 = null; // not available: only the flat peak is lost
@@ -124,11 +122,17 @@ export function tierUpLater(engine: FlagSetter, v8Version: string, execArgv: rea
 }
 
 /**
- * Lets the young generation's next growth take it to YOUNG_CAP_BYTES in one step, and stops it growing once it is
- * there (at once on a V8 without such a space): a run of 10,000 records has the same young generation as a run of
- * 100,000, and so the same peak. Called with the heap's spaces now and then; true once it is held.
+ * Lets the young generation's next growth take it to YOUNG_CAP_BYTES in one step, and stops its growth once it is
+ * there (at once on a V8 without such a space, or where one step would go past): a run of 10,000 records has the same
+ * young generation as a run of 100,000, and so the same peak. Called with the heap's spaces until it returns true
+ * (the caller looks before the next growth: a second one at this factor would go far past the cap). Left to V8 where
+ * Node was given a young generation flag of its own (`execArgv`: its command line and NODE_OPTIONS).
  */
-export function youngGenerationCap(engine: FlagSetter): (spaces: readonly HeapSpaceInfo[]) => boolean {
+export function youngGenerationCap(
+  engine: FlagSetter,
+  execArgv: readonly string[] = [],
+): (spaces: readonly HeapSpaceInfo[]) => boolean {
+  if (execArgv.some((arg) => /semi[-_]space/.test(arg))) return () => true;
   let capped = false;
   let factor = 0;
   const grow = (by: number) =>
@@ -136,8 +140,8 @@ export function youngGenerationCap(engine: FlagSetter): (spaces: readonly HeapSp
   return (spaces) => {
     if (capped) return true;
     const young = spaces.find((space) => space.space_name === 'new_space');
-    if (young && young.space_size > 0 && young.space_size < YOUNG_CAP_BYTES) {
-      const reach = Math.max(2, Math.ceil(YOUNG_CAP_BYTES / young.space_size));
+    const reach = young && young.space_size > 0 ? Math.floor(YOUNG_CAP_BYTES / young.space_size) : 0;
+    if (reach >= 2) {
       if (reach !== factor) grow((factor = reach));
       return false;
     }
@@ -148,14 +152,17 @@ export function youngGenerationCap(engine: FlagSetter): (spaces: readonly HeapSp
 
 let capYoung: ReturnType<typeof youngGenerationCap> | undefined;
 
-/** For a long run: calls collectGarbage once every `every` calls (and looks at the young generation every 64). */
+/**
+ * For a long run: calls collectGarbage once every `every` calls, and looks at the young generation on each until it
+ * is held (a microsecond a look).
+ */
 export function collectEvery(every: number): () => void {
   const engine = prepare();
   let calls = 0;
   let capped = false;
   return () => {
     calls++;
-    if (engine && capYoung && !capped && calls % 64 === 0) capped = capYoung(engine.getHeapSpaceStatistics());
+    if (engine && capYoung && !capped) capped = capYoung(engine.getHeapSpaceStatistics());
     if (calls % every === 0) collectGarbage();
   };
 }

@@ -395,11 +395,14 @@ export class HttpClient {
    */
   private async interruptible<T>(signals: Signals, work: (signal: SignalSource) => Promise<T>): Promise<T> {
     let linked: LinkedSignal | undefined;
+    let over = false;
     try {
-      return await work(() => (linked ??= anySignal(signals)).signal);
+      // Asked for once `work` is over, it would be linked for good: none then.
+      return await work(() => (over ? undefined : (linked ??= anySignal(signals)).signal));
     } catch (error) {
       throw anyAborted(signals) ? new CancelledError('interrupted') : error;
     } finally {
+      over = true;
       linked?.release();
     }
   }

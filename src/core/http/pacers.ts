@@ -22,14 +22,14 @@ const READ_UNLINKED = O_RDONLY | O_NOFOLLOW;
 const WRITE_UNLINKED = O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
 
 /**
- * Ctrl-C's signal (with the request's own) for what the pacer waits on, made when first asked for: most calls wait on
- * nothing (no rate-limit headers, or a budget kept in this process), and a signal linked for each of them cost an
- * export of 1,000 pages 3% of its CPU.
+ * Ctrl-C's signal (with the request's own) for what the pacer waits on, made when first asked for, which is while the
+ * pacer's call runs: most calls wait on nothing (no rate-limit headers, or a budget kept in this process), and a
+ * signal linked for each of them cost an export of 1,000 pages 3% of its CPU.
  */
 export type SignalSource = () => AbortSignal | undefined;
 
 export interface Pacer {
-  /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. `signal`: Ctrl-C. */
+  /** Takes a slot for one request: 0 = send now; otherwise wait that many ms and ask again. `signal`: Ctrl-C's. */
   slot(signal?: SignalSource): Promise<number>;
   /** Learns from an answer's headers. */
   observe(headers: Headers, signal?: SignalSource): Promise<void>;

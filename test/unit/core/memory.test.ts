@@ -90,6 +90,38 @@ describe('the young generation of a long run', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it('one step short of the cap, or past it, is held where it is; a young generation flag given to Node is obeyed', () => {
+    const flags: string[] = [];
+    const engine = { setFlagsFromString: (flag: string) => void flags.push(flag) };
+    expect(youngGenerationCap(engine)(spaces(6 * MiB))).toBe(true); // 6 × 2 would be 12 MiB
+    expect(flags).toEqual(['--semi-space-growth-factor=1']);
+    for (const given of [
+      ['--max-semi-space-size=32'],
+      ['--semi_space_growth_factor=3'],
+      ['--min-semi-space-size=16'],
+    ]) {
+      const untouched: string[] = [];
+      const own = youngGenerationCap(
+        { setFlagsFromString: (flag: string) => void untouched.push(flag) },
+        given,
+      );
+      expect(own(spaces(1 * MiB))).toBe(true);
+      expect(untouched).toEqual([]);
+    }
+    restoreV8Flags();
+  });
+
+  it("is set back to this V8's own default growth factor (a code cache made under another value is refused)", () => {
+    const options = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' });
+    const own =
+      /--semi-space-growth-factor \(.*\)\n\s+type: int\s+default: (--semi-space-growth-factor=\d+)/.exec(
+        options,
+      )?.[1];
+    const flags: string[] = [];
+    youngGenerationCap({ setFlagsFromString: (flag: string) => void flags.push(flag) })(spaces(16 * MiB));
+    restoreV8Flags();
+    expect(flags).toEqual(['--semi-space-growth-factor=1', own]);
+  });
 });
 
 describe('the V8 flags of a long run', () => {

@@ -3,6 +3,7 @@ import { chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SharedPacer } from '../../../src/core/http/pacers.js';
+import { withLock } from '../../../src/core/lock.js';
 import { combine, learn, takeSlot } from '../../../src/core/http/rate-budget.js';
 import { useTempDir } from '../../helpers/temp-dir.js';
 import { fakeClock } from '../../helpers/fake-clock.js';
@@ -195,6 +196,26 @@ describe('SharedPacer', () => {
       remaining: 58,
       resetAtMs: T0 + 60_050,
     });
+  });
+
+  it("a wait for the file's lock, held by another, ends with Ctrl-C: the signal is asked for when the wait begins", async () => {
+    const file = join(tmp.path, 'held.json');
+    const pacer = new SharedPacer(file, fakeClock(T0));
+    await sendOne(pacer, 59); // told: from the second request on, the file is read and written under its lock
+    let release!: () => void;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const other = withLock(file, () => (held(), new Promise<void>((resolve) => (release = resolve))));
+    await holding;
+    const interrupt = new AbortController();
+    let asked = 0;
+    const slot = pacer.slot(() => (asked++, interrupt.signal));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toBe(1);
+    interrupt.abort(new Error('SIGINT'));
+    await expect(slot).rejects.toThrow('SIGINT');
+    release();
+    await other;
   });
 
   it('never reads or writes the file through a symbolic link', async () => {
