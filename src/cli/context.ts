@@ -30,6 +30,7 @@ import type { OutputSpec } from './output/render.js';
 import { HumanTimes } from './output/time.js';
 import { cliVersion } from './version.js';
 import { SharedPacer } from '../core/http/pacers.js';
+import { locksReleased } from '../core/lock.js';
 
 export interface ContextDeps {
   streams: Streams;
@@ -85,6 +86,9 @@ export interface Context {
   editProfile(change: (profile: Profile) => void, name?: string): Promise<string>;
   close(): Promise<void>;
 }
+
+/** How long a run's end waits for the locked sections still running (a read and a write of a small file each). */
+const LOCKS_RELEASED_MS = 2000;
 
 /** Which client: with the profile's token (default) or without; retries and deadline other than the globals'. */
 export interface HttpOptions {
@@ -363,6 +367,9 @@ export function createContext(deps: ContextDeps, globals: GlobalOptions): Contex
       return profile;
     },
     async close() {
+      // A request given up on (Ctrl-C, a list's pages fetched ahead) may still be teaching the shared rate-limit
+      // budget under its lock: given back before the process ends (lock.ts).
+      await locksReleased(LOCKS_RELEASED_MS);
       if (transport && transport !== deps.transport) await transport.close();
     },
   };

@@ -13,8 +13,27 @@ const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
 /** `section` while `path.lock` is held; `signal` (Ctrl-C) ends a wait for another process's lock with its reason. */
 export async function withLock<T>(path: string, section: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  await ensurePrivateDir(dirname(path));
-  return whileLocked(path, section, signal);
+  const running = ensurePrivateDir(dirname(path)).then(() => whileLocked(path, section, signal));
+  sections.add(running);
+  const over = () => void sections.delete(running);
+  running.then(over, over);
+  return running;
+}
+
+/**
+ * The sections of withLock running now. A run's end waits for them (locksReleased): a process Ctrl-C ends dies by
+ * SIGINT, which runs no exit handler, and a lock it held then (a request given up on, still teaching the shared
+ * rate-limit budget) was left behind: the profile's next command waited 20 s for it to go stale.
+ */
+const sections = new Set<Promise<unknown>>();
+
+/** Resolves once the sections of withLock running now have ended and given their locks back, or after `ms`. */
+export async function locksReleased(ms: number): Promise<void> {
+  if (sections.size === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([Promise.allSettled([...sections]), late]);
+  clearTimeout(timer);
 }
 
 /** How a lock another process holds is waited for: 200 tries, 25 ms apart at first, growing to 250 ms (some 48 s). */

@@ -1,7 +1,7 @@
 // Ctrl-C typed at a real terminal, as a person does: it reaches the command as SIGINT (the terminal keeps `isig`
 // while a spinner shows), or as the key a prompt reads; either way the command stops, flushes what is valid, exits 130
 // and leaves the terminal as it found it.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,12 @@ async function expectSignalsOn(t: WatchedPty): Promise<void> {
   expect(await t.modes(), plain(t.output)).toMatchObject({ isig: true, icanon: true });
 }
 
+/** The lock folders left under `dir` (a lock is a folder named `….lock`). */
+async function locksUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return entries.filter((entry) => entry.endsWith('.lock'));
+}
+
 /** After it ended: the terminal is as the shell had it. */
 async function expectTerminalRestored(t: WatchedPty): Promise<void> {
   expect(await t.modesAfter()).toEqual({ isig: true, icanon: true, echo: true });
@@ -49,6 +55,8 @@ describe('Ctrl-C on a terminal', () => {
     expect(records.length).toBeGreaterThanOrEqual(5);
     expect(records.length).toBeLessThan(1000);
     await expectTerminalRestored(t);
+    // Its pages in flight were teaching the shared budget under its lock: none left for the next command to wait on.
+    expect(await locksUnder(join(world.configDir, 'rate-limit'))).toEqual([]);
   });
 
   it('stops a bulk run while its progress shows: the journal stays consistent and --resume finishes it', async () => {
