@@ -6,6 +6,7 @@ import { ensurePrivateDir } from './config/private-file.js';
 import { CliError, UsageError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
 import { shellWord, systemReason } from './system-error.js';
+import { WaitingList } from './waiting-list.js';
 
 /** CommonJS, so required: a dynamic import would start Node's ES module loader (some 5 ms of a run). */
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
@@ -14,8 +15,8 @@ const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 /** `section` while `path.lock` is held; `signal` (Ctrl-C) ends a wait for another process's lock with its reason. */
 export async function withLock<T>(path: string, section: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const running = ensurePrivateDir(dirname(path)).then(() => whileLocked(path, section, signal));
-  sections.add(running);
-  const over = () => void sections.delete(running);
+  const link = sections.add(running);
+  const over = () => void sections.remove(link);
   running.then(over, over);
   return running;
 }
@@ -25,14 +26,14 @@ export async function withLock<T>(path: string, section: () => Promise<T>, signa
  * SIGINT, which runs no exit handler, and a lock it held then (a request given up on, still teaching the shared
  * rate-limit budget) was left behind: the profile's next command waited 20 s for it to go stale.
  */
-const sections = new Set<Promise<unknown>>();
+const sections = new WaitingList<Promise<unknown>>(); // joined and left by every update of the budget (waiting-list.ts)
 
 /** Resolves once the sections of withLock running now have ended and given their locks back, or after `ms`. */
 export async function locksReleased(ms: number): Promise<void> {
   if (sections.size === 0) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  await Promise.race([Promise.allSettled([...sections]), late]);
+  await Promise.race([Promise.allSettled(sections.values()), late]);
   clearTimeout(timer);
 }
 

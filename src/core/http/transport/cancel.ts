@@ -2,7 +2,7 @@
 // timer for all their deadlines and one 'abort' listener per signal. A controller, a timer and a listener on each
 // signal for every request cost a 1,000-page export a tenth of its CPU. Both are kept in WaitingLists, not Sets
 // (waiting-list.ts says why).
-import { WaitingList } from './waiting-list.js';
+import { WaitingList } from '../../waiting-list.js';
 
 /**
  * How an exchange ends its request in flight: the transport hands `onEnd` the way to end it, and `end` ends it (at

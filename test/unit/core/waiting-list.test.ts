@@ -1,7 +1,7 @@
 // The list the deadlines and a signal's acts wait in: order kept, removal at any place, and nothing kept by a link
 // once it is out (what a Set's replaced tables did keep: waiting-list.ts).
 import { describe, expect, it } from 'vitest';
-import { WaitingList } from '../../../src/core/http/transport/waiting-list.js';
+import { WaitingList } from '../../../src/core/waiting-list.js';
 
 describe('WaitingList', () => {
   it('keeps the order of adding, whichever links leave, first, last or between', () => {

@@ -1,9 +1,9 @@
-// What many requests join and leave in turn (the deadlines, the acts waiting on a signal's abort): a linked list whose
-// links let go of everything once removed. Not a Set: V8 replaces a Set's table as entries come and go, and a replaced
-// table keeps its entries and a pointer to the table after it. A full collection promotes whatever is young, and a
-// table with it; from then on each young collection found the tables after that one alive through it, and promoted
-// them with all their entries reached (a request, its answer, a page's text): some 10 MB in an export of 100,000
-// records, and the full collections that clear it.
+// What many requests join and leave in turn (the deadlines, the acts waiting on a signal's abort, the sections under
+// a lock): a linked list whose links let go of everything once removed. Not a Set: V8 replaces a Set's table as
+// entries come and go, and a replaced table keeps its entries and a pointer to the table after it. A full collection
+// promotes whatever is young, and a table with it; from then on each young collection found the tables after that one
+// alive through it, and promoted them with all their entries reached (a request, its answer, a page's text): some
+// 10 MB in an export of 100,000 records, and the full collections that clear it.
 
 /** A place in a WaitingList: what `add` returns and `remove` takes. */
 export interface Link<T> {
