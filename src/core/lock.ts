@@ -12,6 +12,14 @@ import { WaitingList } from './waiting-list.js';
 const properLockfile = lazyRequire<typeof import('proper-lockfile')>('proper-lockfile');
 const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises');
 
+/**
+ * The sections of withLock running now. A run's end waits for them (locksReleased): a process Ctrl-C ends dies by
+ * SIGINT, which runs no exit handler, and a lock it held then (a request given up on, still teaching the shared
+ * rate-limit budget) was left behind: the profile's next command waited 20 s for it to go stale. Every update of the
+ * budget joins and leaves it: a WaitingList, not a Set (waiting-list.ts).
+ */
+const sections = new WaitingList<Promise<unknown>>();
+
 /** `section` while `path.lock` is held; `signal` (Ctrl-C) ends a wait for another process's lock with its reason. */
 export async function withLock<T>(path: string, section: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const running = ensurePrivateDir(dirname(path)).then(() => whileLocked(path, section, signal));
@@ -20,13 +28,6 @@ export async function withLock<T>(path: string, section: () => Promise<T>, signa
   running.then(over, over);
   return running;
 }
-
-/**
- * The sections of withLock running now. A run's end waits for them (locksReleased): a process Ctrl-C ends dies by
- * SIGINT, which runs no exit handler, and a lock it held then (a request given up on, still teaching the shared
- * rate-limit budget) was left behind: the profile's next command waited 20 s for it to go stale.
- */
-const sections = new WaitingList<Promise<unknown>>(); // joined and left by every update of the budget (waiting-list.ts)
 
 /** Resolves once the sections of withLock running now have ended and given their locks back, or after `ms`. */
 export async function locksReleased(ms: number): Promise<void> {

@@ -67,12 +67,12 @@ const NOTES = `## How it is measured
   stat) and the harness's own are taken over the same span. These figures come from a CommonJS
   preload (\`node --require report-rss.cjs\`): an ES module one (\`--import\`) boots Node's ES module loader, which
   cost the CLI (CommonJS) some 60 ms a run that it never pays without it, and the floor (an ES module) nothing.
-- **The memory policy** (src/core/memory.ts: a young generation that reaches 8 MiB at its next growth and no further, a full
-  collection when the old generation has grown 3 MiB since the last, and, on a V8 whose default it knows, a later
-  tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8 withheld
-  (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over the export
-  with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages took a
-  fifth of the export's time.
+- **The memory policy** (src/core/memory.ts: a young generation that reaches 8 MiB at its next growth and no
+  further, a full collection when the old generation has grown 3 MiB since the last, and, on a V8 whose default it
+  knows, a later tier-up: V8's interrupt budget raised for the run): its cost is the sequential export with node:v8
+  withheld (\`node --require test/bench/no-memory-policy.cjs\`, so nothing is tuned and nothing collected) over
+  the export with it, round by round, with that run's peak RSS beside it. Before, a full collection every 10 pages
+  took a fifth of the export's time.
 - **What the cores allow**: the CLI, the sandbox and the harness share the machine's cores, so pages in flight can
   at best hide the sandbox's time behind the client's. No run is faster than its main thread's CPU time (the one
   thread that parses, checks and writes), nor than the sandbox's main thread's, nor than all the CPU spent meanwhile

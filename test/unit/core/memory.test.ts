@@ -90,6 +90,7 @@ describe('the young generation of a long run', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
   it('one step short of the cap, or past it, is held where it is; a young generation flag given to Node is obeyed', () => {
     const flags: string[] = [];
     const engine = { setFlagsFromString: (flag: string) => void flags.push(flag) };
